@@ -1,0 +1,3 @@
+import { requirements } from './define.ts';
+
+export const ledgerRequirements = requirements('ledger', []);

@@ -1,0 +1,60 @@
+/**
+ * The harness's own errors (undici style): one base class, subclasses with a stable `code`
+ * and the context that explains them. The CLI prints `message` as one line and exits with
+ * `exitCode`; nothing here ever carries a token.
+ */
+export class HarnessError extends Error {
+  readonly code: string;
+  readonly exitCode: 2 | 3;
+  constructor(code: string, message: string, exitCode: 2 | 3, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.code = code;
+    this.exitCode = exitCode;
+  }
+}
+
+/** A flag or argument the CLI does not understand (exit 2). */
+export class UsageError extends HarnessError {
+  constructor(message: string) {
+    super('ASI_USAGE', message, 2);
+  }
+}
+
+/** A profile that fails to load or validate; `key` is the JSON pointer of the bad key (exit 2). */
+export class ProfileError extends HarnessError {
+  readonly file: string;
+  readonly key: string;
+  constructor(file: string, key: string, message: string) {
+    super('ASI_PROFILE', `${file}: ${key === '' ? '' : `${key}: `}${message}`, 2);
+    this.file = file;
+    this.key = key;
+  }
+}
+
+/** A token named by the profile whose environment variable is unset or empty (exit 2). */
+export class MissingTokenError extends HarnessError {
+  readonly role: string;
+  readonly envVar: string;
+  constructor(role: string, envVar: string) {
+    super('ASI_TOKEN_UNSET', `tokens.${role}: environment variable ${envVar} is not set (export ${envVar}=<token>)`, 2);
+    this.role = role;
+    this.envVar = envVar;
+  }
+}
+
+/** The target did not answer at all (exit 3). */
+export class TargetUnreachableError extends HarnessError {
+  readonly url: string;
+  constructor(url: string, reason: string, options?: { cause?: unknown }) {
+    super('ASI_UNREACHABLE', `target ${url} is unreachable: ${reason}`, 3, options);
+    this.url = url;
+  }
+}
+
+/** A fault hook command that failed (exit 3: the drill cannot be trusted). */
+export class HookError extends HarnessError {
+  constructor(hook: string, reason: string) {
+    super('ASI_HOOK', `fault hook ${hook} failed: ${reason}`, 3);
+  }
+}

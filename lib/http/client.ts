@@ -1,0 +1,269 @@
+import { Agent, request, errors as undiciErrors } from 'undici';
+import type { Exchange, RecordedRequest, RecordedResponse } from '../model/exchange.ts';
+import { poolOfMethod, type Pool } from '../spec-constants.ts';
+import { Redactor, type Secret } from './redactor.ts';
+import { readEventStream, type StreamBudget } from './event-stream-reader.ts';
+import type { Pacer } from './pacer.ts';
+
+export interface HttpLimits {
+  connectTimeoutMs: number;
+  headersTimeoutMs: number;
+  bodyTimeoutMs: number;
+  /** Bodies past this are cut and the exchange carries the error `ASI_BODY_TOO_LARGE`. */
+  maxResponseBytes: number;
+  stream: StreamBudget;
+}
+
+export const DEFAULT_HTTP_LIMITS: HttpLimits = {
+  connectTimeoutMs: 5_000,
+  headersTimeoutMs: 15_000,
+  bodyTimeoutMs: 15_000,
+  maxResponseBytes: 4 * 1024 * 1024,
+  stream: { totalMs: 30_000, idleMs: 10_000, maxBytes: 2 * 1024 * 1024 },
+};
+
+export interface ClientOptions {
+  baseUrl: string;
+  /** Token values by role; never leave this module except as placeholders. */
+  tokens: Record<string, Secret>;
+  limits?: Partial<HttpLimits>;
+  pacer?: Pacer;
+  /** Called with every exchange once it is complete (transcript, request counts). */
+  onExchange?: (exchange: Exchange) => void;
+}
+
+export interface SendOptions {
+  method?: string;
+  /** Path relative to base_url, e.g. `/credits/operations`. */
+  path: string;
+  /**
+   * Query parameters, URL-encoded by the client; or a raw query string (without `?`) sent
+   * byte for byte, for tests that must control the encoding.
+   */
+  query?: Record<string, string | number | boolean | undefined> | string;
+  /** Role of the token to send (`primary`, ...); omit or null for none. */
+  token?: string | null;
+  /** An exact Authorization header value for auth probes; recorded redacted like everything else. */
+  authorization?: string;
+  headers?: Record<string, string>;
+  /** A JSON value (serialised, content-type set) or a raw string sent as is. */
+  json?: unknown;
+  body?: string;
+  /** Read the response as an event stream, whatever its content-type says. */
+  stream?: boolean;
+  /** Bypass pacing: the rate-limit suite provokes 429s on purpose and must see them. */
+  unpaced?: boolean;
+}
+
+let sequence = 0;
+
+/** Query string from a record, in insertion order, percent-encoding every reserved character. */
+export function encodeQuery(query: SendOptions['query']): string {
+  if (query === undefined) return '';
+  if (typeof query === 'string') return query;
+  const parts: string[] = [];
+  for (const [k, v] of Object.entries(query)) {
+    if (v === undefined) continue;
+    parts.push(`${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`);
+  }
+  return parts.join('&');
+}
+
+function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(raw)) {
+    if (v === undefined) continue;
+    out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  }
+  return out;
+}
+
+/**
+ * The only way the harness talks to a target. One undici Agent per run with every timeout set,
+ * a response-size cap, redirects never followed, and the Authorization header only ever sent to
+ * the origin of base_url. Each exchange is recorded with secrets already replaced.
+ */
+export class HttpClient {
+  readonly baseUrl: string;
+  readonly limits: HttpLimits;
+  readonly #origin: string;
+  readonly #tokens: Record<string, Secret>;
+  readonly #redactor: Redactor;
+  readonly #agent: Agent;
+  readonly #pacer: Pacer | undefined;
+  readonly #onExchange: ((exchange: Exchange) => void) | undefined;
+
+  constructor(options: ClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.#origin = new URL(this.baseUrl).origin;
+    this.#tokens = options.tokens;
+    this.#redactor = new Redactor(Object.values(options.tokens));
+    this.limits = { ...DEFAULT_HTTP_LIMITS, ...options.limits };
+    this.#pacer = options.pacer;
+    this.#onExchange = options.onExchange;
+    this.#agent = new Agent({
+      connect: { timeout: this.limits.connectTimeoutMs },
+      headersTimeout: this.limits.headersTimeoutMs,
+      bodyTimeout: this.limits.bodyTimeoutMs,
+      connections: 16,
+    });
+  }
+
+  hasToken(role: string): boolean {
+    return this.#tokens[role] !== undefined;
+  }
+
+  /** The shell variable that reproduces a role's token in curl lines. */
+  placeholderOf(role: string): string | undefined {
+    return this.#tokens[role]?.placeholder;
+  }
+
+  redact(text: string): string {
+    return this.#redactor.redact(text);
+  }
+
+  urlFor(path: string, query?: SendOptions['query']): string {
+    const q = encodeQuery(query);
+    return `${this.baseUrl}${path}${q === '' ? '' : `?${q}`}`;
+  }
+
+  async send(options: SendOptions): Promise<Exchange> {
+    const method = (options.method ?? 'GET').toUpperCase();
+    const url = this.urlFor(options.path, options.query);
+    const headers: Record<string, string> = { 'user-agent': 'asi-conformance', ...lowerKeys(options.headers ?? {}) };
+    let body = options.body;
+    if (options.json !== undefined) {
+      body = JSON.stringify(options.json);
+      headers['content-type'] ??= 'application/json';
+    }
+    const role = options.token ?? undefined;
+    const secret = role === undefined ? undefined : this.#tokens[role];
+    if (role !== undefined && secret === undefined) throw new Error(`no token configured for role "${role}"`);
+    // Redirects are never followed, but keep the guarantee local too: a token only goes to base_url's origin.
+    const sameOrigin = new URL(url).origin === this.#origin;
+    if (secret !== undefined && sameOrigin) headers['authorization'] = `Bearer ${secret.value}`;
+    if (options.authorization !== undefined && sameOrigin) headers['authorization'] = options.authorization;
+
+    const pool = poolOfMethod(method);
+    const paced = role !== undefined && pool !== undefined && options.unpaced !== true && this.#pacer !== undefined;
+    for (;;) {
+      if (paced) await this.#pacer!.before(role!, pool!);
+      const exchange = await this.#perform(method, url, headers, body, options.stream === true, role, pool);
+      if (paced) {
+        const retryMs = this.#pacer!.after(role!, pool!, exchange);
+        if (retryMs !== undefined) {
+          // A 429 the harness did not provoke: honour Retry-After and send the same request again.
+          this.#onExchange?.(exchange);
+          await sleep(retryMs);
+          continue;
+        }
+      }
+      this.#onExchange?.(exchange);
+      return exchange;
+    }
+  }
+
+  async #perform(
+    method: string,
+    url: string,
+    headers: Record<string, string>,
+    body: string | undefined,
+    asStream: boolean,
+    role: string | undefined,
+    pool: Pool | undefined,
+  ): Promise<Exchange> {
+    const recordedRequest: RecordedRequest = {
+      method,
+      url: this.#redactor.redact(url),
+      headers: this.#redactor.redactHeaders(headers),
+    };
+    if (body !== undefined) recordedRequest.body = this.#redactor.redact(body);
+    if (role !== undefined) recordedRequest.tokenRole = role;
+    const exchange: Exchange = {
+      seq: ++sequence,
+      startedAt: new Date().toISOString(),
+      request: recordedRequest,
+      timings: { totalMs: 0 },
+    };
+    if (role !== undefined && pool !== undefined) exchange.pool = pool;
+    const started = Date.now();
+    try {
+      const res = await request(url, {
+        method: method as 'GET',
+        headers,
+        body: body ?? null,
+        dispatcher: this.#agent,
+      });
+      exchange.timings.headersMs = Date.now() - started;
+      const resHeaders = this.#redactor.redactHeaders(flattenHeaders(res.headers));
+      const isStream = asStream || (resHeaders['content-type'] ?? '').toLowerCase().startsWith('text/event-stream');
+      const response: RecordedResponse = { status: res.statusCode, headers: resHeaders, body: '', bodyBytes: 0, truncated: false };
+      if (isStream && method !== 'HEAD') {
+        const reading = await readEventStream(res.body, started, this.limits.stream);
+        response.body = this.#redactor.redact(reading.text);
+        response.bodyBytes = reading.bytes;
+        response.events = reading.events.map((e) => ({ ...e, data: this.#redactor.redact(e.data) }));
+        response.chunkTimes = reading.chunkTimes;
+        response.streamClosed = reading.closed;
+        if (reading.cutShort !== undefined) {
+          response.truncated = reading.cutShort === 'too-large';
+          exchange.error = { code: streamErrorCode(reading.cutShort), message: `event stream ${reading.cutShort} after ${reading.bytes} bytes` };
+        }
+      } else {
+        const { text, bytes, truncated } = await readCapped(res.body, this.limits.maxResponseBytes);
+        response.body = this.#redactor.redact(text);
+        response.bodyBytes = bytes;
+        response.truncated = truncated;
+        if (truncated) exchange.error = { code: 'ASI_BODY_TOO_LARGE', message: `response body exceeds ${this.limits.maxResponseBytes} bytes` };
+      }
+      exchange.response = response;
+    } catch (err) {
+      exchange.error = describeTransportError(err, this.#redactor);
+    }
+    exchange.timings.totalMs = Date.now() - started;
+    return exchange;
+  }
+
+  async close(): Promise<void> {
+    await this.#agent.close();
+  }
+}
+
+function streamErrorCode(cut: 'total-timeout' | 'idle-timeout' | 'too-large'): string {
+  return cut === 'too-large' ? 'ASI_STREAM_TOO_LARGE' : cut === 'idle-timeout' ? 'ASI_STREAM_STALLED' : 'ASI_STREAM_TIMEOUT';
+}
+
+async function readCapped(
+  body: AsyncIterable<Buffer> & { destroy: (err?: Error) => unknown },
+  maxBytes: number,
+): Promise<{ text: string; bytes: number; truncated: boolean }> {
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for await (const chunk of body) {
+    bytes += chunk.length;
+    if (bytes > maxBytes) {
+      chunks.push(chunk.subarray(0, Math.max(0, chunk.length - (bytes - maxBytes))));
+      body.destroy(new Error('response too large'));
+      return { text: Buffer.concat(chunks).toString('utf8'), bytes, truncated: true };
+    }
+    chunks.push(chunk);
+  }
+  return { text: Buffer.concat(chunks).toString('utf8'), bytes, truncated: false };
+}
+
+function describeTransportError(err: unknown, redactor: Redactor): { code: string; message: string } {
+  const e = err as { code?: string; message?: string; cause?: { code?: string; message?: string } };
+  const code = e.code ?? e.cause?.code ?? (err instanceof undiciErrors.UndiciError ? 'UND_ERR' : 'ASI_TRANSPORT');
+  const message = e.message ?? e.cause?.message ?? String(err);
+  return { code, message: redactor.redact(message) };
+}
+
+function lowerKeys(h: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) out[k.toLowerCase()] = v;
+  return out;
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,50 @@
+/**
+ * One request and what came back: the unit of evidence. Every writer (HTML, HAR, curl)
+ * works from this record. Secrets are already replaced by placeholders such as
+ * `$ASI_TOKEN` when an Exchange is created: nothing downstream needs to redact again.
+ */
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  /** Header names in lower case; Authorization shows a placeholder, never a token. */
+  headers: Record<string, string>;
+  body?: string;
+  /** Token role used (`primary`, ...) or undefined when none was sent by the client. */
+  tokenRole?: string;
+}
+
+export interface SseEventRecord {
+  event: string;
+  data: string;
+  id?: string;
+  /** Milliseconds since the request was sent. */
+  atMs: number;
+}
+
+export interface RecordedResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** The body as text, cut at the excerpt limit. */
+  body: string;
+  bodyBytes: number;
+  truncated: boolean;
+  /** For event streams: events in arrival order. */
+  events?: SseEventRecord[];
+  /** For event streams: arrival of each chunk, ms since the request was sent. */
+  chunkTimes?: number[];
+  /** For event streams: whether the server closed the stream within the read budget. */
+  streamClosed?: boolean;
+}
+
+export interface Exchange {
+  /** Sequence number within the run, for cross-references in reports. */
+  seq: number;
+  startedAt: string;
+  request: RecordedRequest;
+  response?: RecordedResponse;
+  /** Transport failure (timeout, refused, too large, redirect refused): a stable code and a message. */
+  error?: { code: string; message: string };
+  timings: { totalMs: number; headersMs?: number };
+  /** Pool charged when the token was used, from the method (§8.1). */
+  pool?: 'read' | 'write';
+}

@@ -1,0 +1,4 @@
+import type { DefectSwitch, VariantSwitch } from '../switches.ts';
+
+export const conversationDefects: DefectSwitch[] = [];
+export const conversationVariants: VariantSwitch[] = [];

@@ -1,0 +1,98 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { TokenRecord } from './tokens.ts';
+import type { ReferenceState } from './state.ts';
+
+/** Largest request body the reference reads; more answers 413 with the envelope. */
+export const MAX_REQUEST_BODY_BYTES = 256 * 1024;
+
+export type BodyResult = { ok: true; text: string } | { ok: false; reason: 'too-large' | 'aborted' };
+
+export type Category = 'permanent' | 'transient' | 'rate_limited';
+
+/** One request being answered: what every route handler gets. */
+export class ExchangeContext {
+  /** Headers to add to whatever is sent (rate-limit headers, request id). */
+  readonly headers: Record<string, string> = {};
+  token: TokenRecord | undefined;
+  /** Pool the request was charged to, once the limiter ran. */
+  pool: 'read' | 'write' | undefined;
+  params: Record<string, string> = {};
+
+  constructor(
+    readonly req: IncomingMessage,
+    readonly res: ServerResponse,
+    readonly url: URL,
+    /** Path below the base path, e.g. `/credits/operations`. */
+    readonly path: string,
+    readonly requestId: string,
+    readonly state: ReferenceState,
+  ) {
+    this.headers['x-request-id'] = requestId;
+  }
+
+  get method(): string {
+    return (this.req.method ?? 'GET').toUpperCase();
+  }
+
+  header(name: string): string | undefined {
+    const v = this.req.headers[name.toLowerCase()];
+    return Array.isArray(v) ? v.join(', ') : v;
+  }
+
+  sendJson(status: number, body: unknown, extra: Record<string, string> = {}): void {
+    const text = JSON.stringify(body);
+    this.send(status, text, { 'content-type': 'application/json; charset=utf-8', ...extra });
+  }
+
+  send(status: number, text: string, extra: Record<string, string> = {}): void {
+    if (this.res.headersSent) return;
+    const headers = { ...this.headers, ...extra, 'content-length': String(Buffer.byteLength(text)) };
+    this.res.writeHead(status, headers);
+    this.res.end(this.method === 'HEAD' ? undefined : text);
+  }
+
+  /** §7: `{"error": {code, category, message, request_id, details?}}`, request_id equal to X-Request-Id. */
+  sendError(status: number, code: string, category: Category, message: string, details?: Record<string, unknown>, extra: Record<string, string> = {}): void {
+    const error: Record<string, unknown> = { code, category, message, request_id: this.requestId };
+    if (details !== undefined) error['details'] = details;
+    this.sendJson(status, { error }, extra);
+  }
+
+  /** Reads the request body, refusing more than MAX_REQUEST_BODY_BYTES. */
+  readBody(): Promise<BodyResult> {
+    return new Promise((resolve) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let done = false;
+      this.req.on('data', (chunk: Buffer) => {
+        if (done) return;
+        size += chunk.length;
+        if (size > MAX_REQUEST_BODY_BYTES) {
+          done = true;
+          resolve({ ok: false, reason: 'too-large' });
+          return;
+        }
+        chunks.push(chunk);
+      });
+      this.req.on('end', () => {
+        if (!done) resolve({ ok: true, text: Buffer.concat(chunks).toString('utf8') });
+        done = true;
+      });
+      this.req.on('error', () => {
+        if (!done) resolve({ ok: false, reason: 'aborted' });
+        done = true;
+      });
+    });
+  }
+}
+
+export type RouteHandler = (ctx: ExchangeContext) => void | Promise<void>;
+
+export interface Route {
+  /** Path template below the base path, with `{name}` segments. */
+  path: string;
+  methods: string[];
+  handler: RouteHandler;
+  /** Unauthenticated routes (§4.2) skip bearer auth and the token limiter. */
+  public?: boolean;
+}

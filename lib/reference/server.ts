@@ -1,0 +1,179 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { authenticate } from './auth.ts';
+import { adminRoutes, isLoopback } from './admin-routes.ts';
+import { DEFECT_NAMES, VARIANT_NAMES } from './defects/index.ts';
+import { ExchangeContext, type Route } from './exchange-context.ts';
+import { ledgerRoutes, seedLedger } from './ledger-routes.ts';
+import { messageRoutes } from './message-routes.ts';
+import { applyRateLimit } from './pool-charge.ts';
+import { serviceRoutes } from './service-routes.ts';
+import { ReferenceState, type ReferenceOptions } from './state.ts';
+
+/** §4: "{base_url}, which already ends in the version segment v1". */
+export const BASE_PATH = '/v1';
+
+export interface RunningReference {
+  /** e.g. `http://127.0.0.1:43111/v1` */
+  baseUrl: string;
+  /** Loopback-only fault switches, e.g. `http://127.0.0.1:43111/_admin`. */
+  adminUrl: string;
+  /** Demo token value by role. */
+  tokens: Record<string, string>;
+  state: ReferenceState;
+  close(): Promise<void>;
+}
+
+interface CompiledRoute extends Route {
+  pattern: RegExp;
+  names: string[];
+}
+
+function compile(route: Route): CompiledRoute {
+  const names: string[] = [];
+  const source = route.path
+    .split('/')
+    .map((seg) => {
+      const m = /^\{(\w+)\}$/.exec(seg);
+      if (m === null) return seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      names.push(m[1]!);
+      return '([^/]+)';
+    })
+    .join('/');
+  return { ...route, pattern: new RegExp(`^${source}$`), names };
+}
+
+function match(routes: CompiledRoute[], path: string): { route: CompiledRoute; params: Record<string, string> }[] {
+  const out: { route: CompiledRoute; params: Record<string, string> }[] = [];
+  for (const route of routes) {
+    const m = route.pattern.exec(path);
+    if (m === null) continue;
+    const params: Record<string, string> = {};
+    route.names.forEach((n, i) => {
+      params[n] = safeDecode(m[i + 1] ?? '');
+    });
+    out.push({ route, params });
+  }
+  return out;
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+export function validateSwitches(options: ReferenceOptions): void {
+  for (const d of options.defects ?? []) {
+    if (!DEFECT_NAMES.has(d)) throw new Error(`unknown defect switch "${d}" (see asi-conformance serve --list-switches)`);
+  }
+  for (const v of options.variants ?? []) {
+    if (!VARIANT_NAMES.has(v)) throw new Error(`unknown variant switch "${v}" (see asi-conformance serve --list-switches)`);
+  }
+}
+
+/** Answers one request: base path, public routes, then auth, the token limiter, routing. */
+async function handle(state: ReferenceState, routes: CompiledRoute[], admin: CompiledRoute[], req: IncomingMessage, res: ServerResponse): Promise<void> {
+  let url: URL;
+  try {
+    url = new URL(req.url ?? '/', 'http://reference.invalid');
+  } catch {
+    url = new URL('http://reference.invalid/');
+  }
+  const requestId = state.nextRequestId();
+  const inBase = url.pathname === BASE_PATH || url.pathname.startsWith(`${BASE_PATH}/`);
+  const path = inBase ? url.pathname.slice(BASE_PATH.length) || '/' : url.pathname;
+  const ctx = new ExchangeContext(req, res, url, path, requestId, state);
+
+  if (!inBase) {
+    const adminHit = match(admin, url.pathname);
+    if (adminHit.length > 0 && isLoopback(req.socket.remoteAddress)) {
+      const hit = adminHit.find((h) => h.route.methods.includes(ctx.method));
+      if (hit === undefined) return ctx.sendError(405, 'request.method_not_allowed', 'permanent', `Method ${ctx.method} is not allowed here.`);
+      ctx.params = hit.params;
+      return hit.route.handler(ctx);
+    }
+    return ctx.sendError(404, 'request.not_found', 'permanent', `No route ${url.pathname}; the API lives under ${BASE_PATH}.`);
+  }
+
+  const hits = match(routes, path);
+  const publicHit = hits.find((h) => h.route.public === true);
+  if (publicHit !== undefined) {
+    // §8.1 rule 4: unauthenticated routes use a per-IP limiter and consume no token points,
+    // whatever Authorization header comes along.
+    const ip = req.socket.remoteAddress ?? 'unknown';
+    const decision = state.ipLimiter.consume(ip, state.now());
+    if (!decision.allowed) {
+      return ctx.sendError(429, 'rate_limit.exceeded', 'rate_limited', 'Too many requests from this address.', undefined, {
+        'retry-after': String(decision.retryAfterS ?? 1),
+      });
+    }
+    if (!publicHit.route.methods.includes(ctx.method)) {
+      return ctx.sendError(405, 'request.method_not_allowed', 'permanent', `Method ${ctx.method} is not allowed on ${path}.`, undefined, {
+        allow: publicHit.route.methods.join(', '),
+      });
+    }
+    ctx.params = publicHit.params;
+    return publicHit.route.handler(ctx);
+  }
+
+  const auth = authenticate(ctx);
+  if (!auth.ok) return ctx.sendError(401, auth.code, 'permanent', auth.message, undefined, { 'www-authenticate': 'Bearer' });
+  ctx.token = auth.token;
+
+  if (!applyRateLimit(ctx)) return;
+
+  if (hits.length === 0) return ctx.sendError(404, 'request.not_found', 'permanent', `No route ${path}.`);
+  const hit = hits.find((h) => h.route.methods.includes(ctx.method));
+  if (hit === undefined) {
+    const allow = [...new Set(hits.flatMap((h) => h.route.methods))].join(', ');
+    return ctx.sendError(405, 'request.method_not_allowed', 'permanent', `Method ${ctx.method} is not allowed on ${path}.`, undefined, { allow });
+  }
+  ctx.params = hit.params;
+  return hit.route.handler(ctx);
+}
+
+/** Starts the reference implementation of ASI v1 on `host:port` (port 0 picks a free one). */
+export async function startReference(options: ReferenceOptions = {}): Promise<RunningReference> {
+  validateSwitches(options);
+  const state = new ReferenceState(options);
+  seedLedger(state);
+  const routes = [...serviceRoutes(), ...ledgerRoutes(), ...messageRoutes()].map(compile);
+  const admin = adminRoutes().map(compile);
+  const server: Server = createServer((req, res) => {
+    handle(state, routes, admin, req, res).catch((err: unknown) => {
+      // Never crash and never hang on a bug: answer 500 with the envelope when nothing was sent yet.
+      if (!res.headersSent) {
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { code: 'system.internal', category: 'transient', message: 'Internal error.', request_id: 'unknown' } }));
+      } else {
+        res.destroy(err instanceof Error ? err : undefined);
+      }
+    });
+  });
+  server.keepAliveTimeout = 5_000;
+  server.on('clientError', (_err, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\nconnection: close\r\n\r\n');
+  });
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const origin = `http://${hostPart}:${address.port}`;
+  return {
+    baseUrl: `${origin}${BASE_PATH}`,
+    adminUrl: `${origin}/_admin`,
+    tokens: state.tokens.byRole(),
+    state,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,65 @@
+import { READ_LIMIT, WINDOW_SECONDS, WRITE_LIMIT } from '../spec-constants.ts';
+import { LedgerStore } from './ledger-store.ts';
+import { RollingWindowLimiter } from './rate-limiter.ts';
+import { SwitchSet } from './switches.ts';
+import { TokenRegistry } from './tokens.ts';
+
+export type ReferenceFault = 'limiter_store_down' | 'upstream_unavailable' | 'spend_cap_reached';
+export const REFERENCE_FAULTS: readonly ReferenceFault[] = ['limiter_store_down', 'upstream_unavailable', 'spend_cap_reached'];
+
+export interface ReferenceOptions {
+  host?: string;
+  port?: number;
+  /** Pool sizes and window; the spec's by default. Other values are for fast self-tests. */
+  limits?: { read?: number; write?: number; windowS?: number };
+  defects?: string[];
+  variants?: string[];
+  /** The instant the seeded ledger is laid out against; defaults to the start time. */
+  seedNow?: number;
+  /** Changes the demo tokens (two servers on one machine with distinct tokens). */
+  tokenSecret?: string;
+}
+
+/** Requests per minute per IP on the unauthenticated routes (§8.1: "its numeric limit is not shown"; the reference's choice). */
+export const IP_LIMIT_PER_MINUTE = 1200;
+
+/** Everything a running reference server knows. */
+export class ReferenceState {
+  readonly limits: { read: number; write: number; windowS: number };
+  readonly defects: SwitchSet;
+  readonly variants: SwitchSet;
+  readonly tokens: TokenRegistry;
+  readonly readLimiter: RollingWindowLimiter;
+  readonly writeLimiter: RollingWindowLimiter;
+  readonly ipLimiter: RollingWindowLimiter;
+  readonly faults = new Set<ReferenceFault>();
+  readonly ledger = new LedgerStore();
+  readonly startedAt: number;
+  readonly seedNow: number;
+  #requestCounter = 0;
+
+  constructor(options: ReferenceOptions) {
+    this.limits = {
+      read: options.limits?.read ?? READ_LIMIT,
+      write: options.limits?.write ?? WRITE_LIMIT,
+      windowS: options.limits?.windowS ?? WINDOW_SECONDS,
+    };
+    this.defects = new SwitchSet(options.defects ?? []);
+    this.variants = new SwitchSet(options.variants ?? []);
+    this.tokens = new TokenRegistry(options.tokenSecret);
+    this.readLimiter = new RollingWindowLimiter(this.limits.read, this.limits.windowS * 1000);
+    this.writeLimiter = new RollingWindowLimiter(this.limits.write, this.limits.windowS * 1000);
+    this.ipLimiter = new RollingWindowLimiter(IP_LIMIT_PER_MINUTE, 60_000);
+    this.startedAt = Date.now();
+    this.seedNow = options.seedNow ?? this.startedAt;
+  }
+
+  now(): number {
+    return Date.now();
+  }
+
+  nextRequestId(): string {
+    this.#requestCounter += 1;
+    return `req_${this.startedAt.toString(36)}_${this.#requestCounter.toString(36).padStart(6, '0')}`;
+  }
+}

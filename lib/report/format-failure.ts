@@ -1,0 +1,43 @@
+import { requirementById } from '../catalogue/index.ts';
+import { curlOf } from '../http/curl.ts';
+import type { Exchange } from '../model/exchange.ts';
+import type { Finding } from '../model/finding.ts';
+
+const BODY_LINES = 12;
+
+function responseExcerpt(exchange: Exchange): string[] {
+  if (exchange.error !== undefined && exchange.response === undefined) return [`  Response: none (${exchange.error.code}: ${exchange.error.message})`];
+  const res = exchange.response;
+  if (res === undefined) return [];
+  const head = Object.entries(res.headers)
+    .filter(([k]) => k.startsWith('x-') || k === 'content-type' || k === 'retry-after')
+    .map(([k, v]) => `${k}: ${v}`)
+    .join(', ');
+  const body = res.body.split('\n').slice(0, BODY_LINES).join('\n    ').slice(0, 600);
+  return [`  Response: ${res.status} ${head}`, ...(body === '' ? [] : [`    ${body}`])];
+}
+
+/**
+ * A violated requirement as the terminal shows it, h2spec style: what, the spec sentence, what
+ * was expected and what came, the exchange that shows it, and how to replay it.
+ */
+export function formatFailure(finding: Finding): string {
+  const req = requirementById(finding.requirement);
+  const lines = [`× ${finding.requirement}${req === undefined ? '' : ` ${req.statement}`}`];
+  if (req !== undefined) lines.push(`  -> §${req.section}${req.quote === undefined ? '' : `: ${req.quote}`}`);
+  if (finding.expected !== undefined) lines.push(`  Expected: ${finding.expected}`);
+  if (finding.actual !== undefined) lines.push(`  Actual:   ${finding.actual}`);
+  if (finding.note !== undefined) lines.push(`  Note:     ${finding.note}`);
+  const p = finding.property;
+  if (p !== undefined) {
+    lines.push(`  Property: seed ${p.seed}${p.path === undefined ? '' : `, path ${p.path}`}, ${p.numRuns} runs, ${p.requests} requests`);
+    if (p.counterexample !== undefined) lines.push(`  Counterexample: ${p.counterexample}`);
+  }
+  const shown = finding.exchanges[finding.exchanges.length - 1];
+  if (shown !== undefined) {
+    lines.push(`  Request:  ${shown.request.method} ${shown.request.url}`);
+    lines.push(...responseExcerpt(shown));
+    lines.push(`  Reproduce: ${curlOf(shown)}`);
+  }
+  return lines.join('\n');
+}

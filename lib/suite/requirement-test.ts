@@ -1,0 +1,60 @@
+import { test } from 'vitest';
+import { requireRequirement } from '../catalogue/index.ts';
+import type { Finding } from '../model/finding.ts';
+import { notRun } from '../model/finding.ts';
+import { formatFailure } from '../report/format-failure.ts';
+import { trimFinding } from './evidence-trim.ts';
+import { session, type Session } from './session.ts';
+import type { TestRecord } from './test-record.ts';
+
+export interface TestKit extends Session {
+  /** The requirement ids this test declared. */
+  ids: string[];
+  /** Findings saying why this test cannot run (a missing token or hook); they show as not-run. */
+  notRun(why: string): Finding[];
+}
+
+export interface RequirementTestOptions {
+  timeout?: number;
+}
+
+/** Thrown by a test whose checks found a MUST or SHOULD violated, so vitest marks it failed. */
+class ConformanceFailure extends Error {
+  override name = 'ConformanceFailure';
+}
+
+/**
+ * One conformance test: titled `<id> <what is sent>`, tagged with the requirement ids it checks,
+ * and ending with findings (data) that the reporter turns into verdicts. The body returns
+ * findings; it never asserts inline.
+ */
+export function requirementTest(
+  ids: string | readonly string[],
+  what: string,
+  body: (kit: TestKit) => Promise<Finding[]>,
+  options: RequirementTestOptions = {},
+): void {
+  const list = typeof ids === 'string' ? [ids] : [...ids];
+  const first = list[0];
+  if (first === undefined) throw new Error(`requirementTest "${what}" names no requirement`);
+  for (const id of list) requireRequirement(id);
+  const record: TestRecord = { requirements: list, findings: [] };
+  test(`${first} ${what}`, { timeout: options.timeout ?? 90_000, meta: { asi: record } }, async (ctx) => {
+    const s = session();
+    const before = s.requestCount();
+    const kit: TestKit = { ...s, ids: list, notRun: (why) => list.map((id) => notRun(id, why)) };
+    let findings: Finding[];
+    try {
+      findings = await body(kit);
+    } catch (err) {
+      const text = err instanceof Error ? (err.stack ?? err.message) : String(err);
+      ctx.task.meta.asi = { requirements: list, findings: [], error: s.client.redact(text), requests: s.requestCount() - before };
+      throw err;
+    }
+    for (const f of findings) requireRequirement(f.requirement);
+    ctx.task.meta.asi = { requirements: list, findings: findings.map(trimFinding), requests: s.requestCount() - before };
+    const violations = findings.filter((f) => f.verdict === 'fail' && requireRequirement(f.requirement).level !== 'INFO');
+    if (violations.length > 0) throw new ConformanceFailure(violations.map(formatFailure).join('\n\n'));
+    if (findings.length > 0 && findings.every((f) => f.verdict === 'not-run')) ctx.skip(findings[0]?.note);
+  });
+}

@@ -1,0 +1,27 @@
+import type { Secret } from '../http/redactor.ts';
+import type { HttpLimits } from '../http/client.ts';
+import type { ResolvedProfile } from '../profile/resolved-profile.ts';
+
+/**
+ * What the runner hands to the suites (vitest `provide`): serialisable, resolved once in the
+ * main process. Token values ride along to the one worker that holds the client and go nowhere
+ * else; every suite names tokens by role.
+ */
+export interface RunContext {
+  runId: string;
+  baseUrl: string;
+  tokens: Record<string, Secret>;
+  profile: ResolvedProfile;
+  seed: number;
+  /** JSON-lines file every exchange is appended to (the HAR and request counts come from it). */
+  transcriptFile: string;
+  httpLimits?: Partial<HttpLimits>;
+  /** Replay path of a property (fast-check), keyed by requirement id. */
+  replayPaths?: Record<string, string>;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    asi: RunContext;
+  }
+}

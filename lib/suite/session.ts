@@ -1,0 +1,49 @@
+import { appendFileSync } from 'node:fs';
+import { inject } from 'vitest';
+import { HttpClient } from '../http/client.ts';
+import { Pacer } from '../http/pacer.ts';
+import type { Exchange } from '../model/exchange.ts';
+import type { RunContext } from './run-context.ts';
+
+/**
+ * The worker's one client and pacer. Suites run in a single worker with isolation off, so this
+ * module state is shared by every suite file: one budget service for the whole run.
+ */
+export interface Session {
+  context: RunContext;
+  client: HttpClient;
+  pacer: Pacer;
+  /** Requests sent so far, by `role:pool` (`none` for requests without a token). */
+  requestCount(): number;
+}
+
+let current: Session | undefined;
+
+/** Trims an exchange for the transcript: bodies past 64 KiB are cut (the HAR carries excerpts). */
+function transcriptLine(exchange: Exchange): string {
+  const res = exchange.response;
+  const trimmed =
+    res !== undefined && res.body.length > 65_536
+      ? { ...exchange, response: { ...res, body: res.body.slice(0, 65_536), truncated: true } }
+      : exchange;
+  return `${JSON.stringify(trimmed)}\n`;
+}
+
+export function session(): Session {
+  if (current !== undefined) return current;
+  const context = inject('asi');
+  const pacer = new Pacer();
+  let count = 0;
+  const client = new HttpClient({
+    baseUrl: context.baseUrl,
+    tokens: context.tokens,
+    pacer,
+    ...(context.httpLimits === undefined ? {} : { limits: context.httpLimits }),
+    onExchange(exchange) {
+      count += 1;
+      appendFileSync(context.transcriptFile, transcriptLine(exchange));
+    },
+  });
+  current = { context, client, pacer, requestCount: () => count };
+  return current;
+}
