@@ -118,6 +118,16 @@ export class HttpClient {
     return this.#tokens[role]?.placeholder;
   }
 
+  /**
+   * The public shape of a role's token (§5.2 `<prefix>_live_<hex>`): its prefix and hex length,
+   * so that probes can send well-formed tokens the server never issued. Never the token itself.
+   */
+  tokenShape(role: string): { prefix: string; hexLength: number } | undefined {
+    const value = this.#tokens[role]?.value;
+    const m = value === undefined ? null : /^([^\s]+)_live_([0-9a-fA-F]+)$/.exec(value);
+    return m === null ? undefined : { prefix: m[1]!, hexLength: m[2]!.length };
+  }
+
   redact(text: string): string {
     return this.#redactor.redact(text);
   }

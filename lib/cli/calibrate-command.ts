@@ -1,0 +1,51 @@
+import { writeFileSync } from 'node:fs';
+import { calibrateSwitch, type CalibrationResult } from '../calibration/calibrate.ts';
+import { UsageError } from '../errors.ts';
+import { DEFECTS, VARIANTS } from '../reference/defects/index.ts';
+import type { DefectSwitch, VariantSwitch } from '../reference/switches.ts';
+import { CALIBRATE_HELP } from './help.ts';
+import { parseOptions } from './parse-options.ts';
+
+export async function calibrateCommand(args: string[]): Promise<number> {
+  const { values } = parseOptions('calibrate', args, {
+    all: { type: 'boolean' },
+    defect: { type: 'string', multiple: true },
+    variant: { type: 'string', multiple: true },
+    json: { type: 'string' },
+    quiet: { type: 'boolean', short: 'q' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help === true) {
+    process.stdout.write(`${CALIBRATE_HELP}\n`);
+    return 0;
+  }
+  const pick = <T extends { name: string }>(kind: string, all: readonly T[], names: string[]): T[] =>
+    names.map((n) => {
+      const found = all.find((s) => s.name === n);
+      if (found === undefined) throw new UsageError(`calibrate: unknown ${kind} ${JSON.stringify(n)}; see 'asi-conformance serve --list-switches'`);
+      return found;
+    });
+  const named = (values.defect?.length ?? 0) + (values.variant?.length ?? 0) > 0;
+  const defects: DefectSwitch[] = values.all === true || !named ? [...DEFECTS] : pick('defect', DEFECTS, values.defect ?? []);
+  const variants: VariantSwitch[] = values.all === true || !named ? [...VARIANTS] : pick('variant', VARIANTS, values.variant ?? []);
+  const jobs: Array<['defect', DefectSwitch] | ['variant', VariantSwitch]> = [
+    ...defects.map((d) => ['defect', d] as ['defect', DefectSwitch]),
+    ...variants.map((v) => ['variant', v] as ['variant', VariantSwitch]),
+  ];
+  const results: CalibrationResult[] = [];
+  const started = Date.now();
+  for (const [i, [kind, sw]] of jobs.entries()) {
+    const result = await calibrateSwitch(kind, sw);
+    results.push(result);
+    const mark = result.ok ? '✓' : '×';
+    const what = kind === 'defect' ? `fails ${Object.keys(result.verdicts).join(', ')}` : 'passes';
+    process.stdout.write(`${mark} [${i + 1}/${jobs.length}] ${kind} ${sw.name} ${result.ok ? what : ''} (${(result.durationMs / 1000).toFixed(1)}s, ${result.requests} requests)\n`);
+    if (!result.ok && values.quiet !== true) for (const p of result.problems) process.stdout.write(`      ${p}\n`);
+  }
+  const bad = results.filter((r) => !r.ok);
+  process.stdout.write(
+    `\n${results.length - bad.length} of ${results.length} switches calibrated in ${((Date.now() - started) / 1000).toFixed(1)}s${bad.length === 0 ? '' : `; not proven: ${bad.map((r) => r.name).join(', ')}`}\n`,
+  );
+  if (values.json !== undefined) writeFileSync(values.json, JSON.stringify(results, null, 2));
+  return bad.length === 0 ? 0 : 1;
+}

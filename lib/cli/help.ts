@@ -1,0 +1,101 @@
+import { REPORT_FORMATS } from '../report/write-reports.ts';
+
+export const MAIN_HELP = `asi-conformance: conformance harness for the Agents Service Interface v1
+
+Usage
+  asi-conformance run [options]        certify a target (default: the embedded reference)
+  asi-conformance serve [options]      run the reference implementation standalone
+  asi-conformance list [options]       print the requirement catalogue
+  asi-conformance calibrate [options]  prove every check fails on its reference defect
+  asi-conformance fault NAME on|off --admin URL
+                                       switch a fault of a standalone reference (profile hooks)
+
+Start here
+  npm start                            certify the embedded reference; reports land in reports/<run-id>/
+  export ASI_TOKEN=...                 then point it at your server:
+  asi-conformance run --base-url https://api.example.com/v1
+  asi-conformance run --config config/example.yaml   (all options: see config/example.yaml)
+
+Exit codes
+  0 conformant   1 not conformant   2 usage or profile error   3 target unreachable or run inconclusive
+
+Run 'asi-conformance <command> --help' for a command's options.`;
+
+export const RUN_HELP = `asi-conformance run: certify an ASI v1 implementation
+
+Usage
+  asi-conformance run [--config FILE] [--base-url URL] [options]
+
+Target (with neither, the embedded reference is started on 127.0.0.1 and certified)
+  --config FILE        target profile (YAML; schema config/profile.schema.json, example config/example.yaml)
+  --base-url URL       the target's base_url, ending in /v1; overrides the profile's. Without --config the
+                       tokens come from ASI_TOKEN (required), ASI_TOKEN_2, ASI_TOKEN_WS2, ASI_TOKEN_REVOKED,
+                       ASI_TOKEN_EXPIRED; message routes and fault hooks need a profile.
+
+Selection
+  --suite NAME         run only this suite or area (repeatable): openapi, unauthenticated, auth, errors,
+                       ledger, ratelimit, conversation, or a file name such as ledger-window
+  --only ID            run only the tests of this requirement id (repeatable), e.g. auth/5.3/missing-header
+
+Reports
+  --out DIR            parent folder of the run's report folder (default: reports)
+  --format LIST        comma-separated, any of ${REPORT_FORMATS.join(',')} (default: all)
+  --fail-on LEVEL      must (default): only MUST failures fail the run; should: SHOULD failures too
+
+Replay
+  --seed N             seed of every property test (default: random; printed in the report)
+  --replay ID=PATH     replay one property's shrink path (printed with its counterexample)
+
+  -q, --quiet          no progress lines, only the summary
+  -h, --help           this text
+
+Examples
+  asi-conformance run
+  ASI_TOKEN=... asi-conformance run --base-url https://staging.example.com/v1 --suite auth --suite errors
+  asi-conformance run --config my-target.yaml --seed 1234 --only ledger/4.1/walk-complete`;
+
+export const SERVE_HELP = `asi-conformance serve: run the embedded reference implementation of ASI v1
+
+Usage
+  asi-conformance serve [--port N] [--host ADDR] [--defect NAME ...] [--variant NAME ...]
+
+  --port N             port to listen on (default 8787; 0 picks a free one)
+  --host ADDR          address to bind (default 127.0.0.1)
+  --defect NAME        switch on a defect that breaks one rule (repeatable): for calibration and demos
+  --variant NAME       take another legal choice where the spec leaves one open (repeatable)
+  --read-limit N       read pool size (default 600)     } for fast experiments only:
+  --write-limit N      write pool size (default 60)     } a run against other limits
+  --window-s N         rate-limit window (default 60)   } is not a certification
+  --list-switches      list defect and variant switches and exit
+  --print-env          print only the export lines for the demo tokens and exit
+
+It prints its base_url and demo tokens. Then, in another shell from this folder:
+  export ASI_TOKEN=...   (the lines serve prints)
+  asi-conformance run --config config/reference.yaml`;
+
+export const LIST_HELP = `asi-conformance list: print the requirement catalogue
+
+Usage
+  asi-conformance list [--area AREA] [--level MUST|SHOULD|INFO] [--json]`;
+
+export const CALIBRATE_HELP = `asi-conformance calibrate: prove the checks against the reference's switches
+
+Each defect switch breaks one rule: the run of its suites must fail the requirements it names.
+Each variant switch takes another legal choice: its suites must not fail anything.
+
+Usage
+  asi-conformance calibrate [--all] [--defect NAME ...] [--variant NAME ...] [--json FILE]
+
+  --all                every defect and variant (default when no switch is named)
+  --defect NAME        one defect (repeatable)
+  --variant NAME       one variant (repeatable)
+  --json FILE          write the results as JSON
+  -q, --quiet          one line per switch`;
+
+export const FAULT_HELP = `asi-conformance fault: switch a fault of a standalone reference server
+
+Usage
+  asi-conformance fault NAME on|off --admin URL
+
+  NAME                 limiter_store_down, upstream_unavailable or spend_cap_reached
+  --admin URL          the reference's admin URL, printed by serve (loopback only)`;

@@ -1,0 +1,91 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import { parseDocument } from 'yaml';
+import { ProfileError } from '../errors.ts';
+import { PACKAGE_ROOT } from '../package-root.ts';
+import type { ProfileFile } from './profile-file.ts';
+
+export const PROFILE_SCHEMA_FILE = join(PACKAGE_ROOT, 'config', 'profile.schema.json');
+
+let validator: ReturnType<InstanceType<typeof Ajv2020>['compile']> | undefined;
+
+function validate(value: unknown): ErrorObject[] {
+  if (validator === undefined) {
+    const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true });
+    validator = ajv.compile(JSON.parse(readFileSync(PROFILE_SCHEMA_FILE, 'utf8')) as object);
+  }
+  return validator(value) ? [] : [...(validator.errors ?? [])];
+}
+
+/** `/messages/routes/0/path` → `messages.routes[0].path` */
+export function keyOf(instancePath: string): string {
+  return instancePath
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce((acc, seg) => (/^\d+$/.test(seg) ? `${acc}[${seg}]` : acc === '' ? seg : `${acc}.${seg}`), '');
+}
+
+function describe(value: unknown): string {
+  const text = JSON.stringify(value);
+  return text === undefined ? String(value) : text.length > 60 ? `${text.slice(0, 60)}…` : text;
+}
+
+/** One precise sentence for the most telling schema error: which key, what was expected, what was found. */
+function explain(errors: ErrorObject[]): { key: string; message: string } {
+  // A token is `{ env: VAR }` or `{ value: "..." }`: its oneOf errors read better as one sentence.
+  const tokenError = errors.find((e) => /^\/tokens\/[^/]+$/.test(e.instancePath) && e.schemaPath.includes('$defs/token'));
+  if (tokenError !== undefined) {
+    return { key: keyOf(tokenError.instancePath), message: `expected { env: VARIABLE_NAME } or { value: "<token>" }, got ${describe(tokenError.data)}` };
+  }
+  const hookError = errors.find((e) => e.schemaPath.includes('$defs/hook'));
+  const ordered = [...errors].filter((e) => e.keyword !== 'oneOf' && e.keyword !== 'if').sort((a, b) => b.instancePath.length - a.instancePath.length);
+  const e = hookError ?? ordered.find((x) => x.keyword === 'additionalProperties') ?? ordered[0] ?? errors[0]!;
+  const key = keyOf(e.instancePath);
+  const parent = e.parentSchema as { properties?: Record<string, unknown>; description?: string } | undefined;
+  switch (e.keyword) {
+    case 'additionalProperties': {
+      const unknown = (e.params as { additionalProperty: string }).additionalProperty;
+      const allowed = Object.keys(parent?.properties ?? {});
+      return { key: key === '' ? unknown : `${key}.${unknown}`, message: `unknown key; expected one of ${allowed.join(', ')}` };
+    }
+    case 'required': {
+      const missing = (e.params as { missingProperty: string }).missingProperty;
+      return { key: key === '' ? missing : `${key}.${missing}`, message: 'is required but missing' };
+    }
+    case 'type':
+      return { key, message: `expected ${(e.params as { type: string }).type}, got ${describe(e.data)}` };
+    case 'pattern':
+      return { key, message: `${describe(e.data)} is not valid${parent?.description === undefined ? ` (pattern ${(e.params as { pattern: string }).pattern})` : `: ${parent.description}`}` };
+    default:
+      return { key, message: `${e.message ?? 'is invalid'}, got ${describe(e.data)}` };
+  }
+}
+
+/** Reads and validates a profile file; every problem becomes one ProfileError naming the key. */
+export function loadProfileFile(file: string): ProfileFile {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    throw new ProfileError(file, '', code === 'ENOENT' ? 'no such file' : `cannot be read (${code ?? String(err)})`);
+  }
+  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+  const yamlError = doc.errors[0];
+  if (yamlError !== undefined) {
+    const line = yamlError.linePos?.[0];
+    throw new ProfileError(file, '', `is not valid YAML${line === undefined ? '' : ` at line ${line.line}, column ${line.col}`}: ${yamlError.message.split('\n')[0]}`);
+  }
+  const value: unknown = doc.toJS();
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new ProfileError(file, '', `expected a mapping with base_url and tokens, got ${describe(value)}`);
+  }
+  const errors = validate(value);
+  if (errors.length > 0) {
+    const { key, message } = explain(errors);
+    throw new ProfileError(file, key, message);
+  }
+  return value as ProfileFile;
+}

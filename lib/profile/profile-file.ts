@@ -1,0 +1,25 @@
+/** The profile as written in YAML (config/profile.schema.json); key names are fixed: other tooling reads them. */
+export type TokenSource = { env: string } | { value: string };
+
+export interface ProfileFile {
+  base_url: string;
+  tokens: Partial<Record<TokenRole, TokenSource>> & { primary: TokenSource };
+  messages?: {
+    routes: Array<{ path: string; params?: Record<string, string>; body: Record<string, unknown> }>;
+    async?: { body: Record<string, unknown>; job_id: string; poll: string };
+  };
+  limits?: { read?: number; write?: number; window_s?: number };
+  faults?: Partial<Record<'limiter_store_down' | 'upstream_unavailable' | 'spend_cap_reached', { enable: string; disable: string }>>;
+}
+
+export const TOKEN_ROLES = ['primary', 'secondary', 'other_workspace', 'revoked', 'expired'] as const;
+export type TokenRole = (typeof TOKEN_ROLES)[number];
+
+/** Conventional variable names, used by `--base-url` without a profile and in the example profile. */
+export const DEFAULT_TOKEN_ENV: Record<TokenRole, string> = {
+  primary: 'ASI_TOKEN',
+  secondary: 'ASI_TOKEN_2',
+  other_workspace: 'ASI_TOKEN_WS2',
+  revoked: 'ASI_TOKEN_REVOKED',
+  expired: 'ASI_TOKEN_EXPIRED',
+};

@@ -1,0 +1,76 @@
+import { ProfileError, MissingTokenError } from '../errors.ts';
+import type { Secret } from '../http/redactor.ts';
+import { READ_LIMIT, WINDOW_SECONDS, WRITE_LIMIT } from '../spec-constants.ts';
+import { TOKEN_ROLES, type ProfileFile, type TokenSource } from './profile-file.ts';
+import type { FaultName, MessageRoute, ResolvedProfile } from './resolved-profile.ts';
+
+export interface ResolvedTarget {
+  profile: ResolvedProfile;
+  /** Token values by role, with the shell placeholder that stands for each in every output. */
+  tokens: Record<string, Secret>;
+  /** Things worth telling the user that do not stop the run (an optional token not set, ...). */
+  notices: string[];
+}
+
+function fillTemplate(file: string, key: string, template: string, params: Record<string, string>): string {
+  return template.replace(/\{([^}]+)\}/g, (_m, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new ProfileError(file, `${key}.params`, `no value for the placeholder {${name}} in path ${template}`);
+    return encodeURIComponent(value);
+  });
+}
+
+function resolveToken(role: string, source: TokenSource, env: NodeJS.ProcessEnv): Secret | undefined {
+  if ('value' in source) return { value: source.value, placeholder: `$ASI_TOKEN_${role.toUpperCase()}` };
+  const value = env[source.env];
+  if (value === undefined || value.trim() === '') return undefined;
+  return { value: value.trim(), placeholder: `$${source.env}` };
+}
+
+/**
+ * Applies defaults and reads tokens from the environment. The primary token is required; an
+ * optional token whose variable is unset only means its checks report not-run.
+ */
+export function resolveProfile(file: string, raw: ProfileFile, env: NodeJS.ProcessEnv = process.env): ResolvedTarget {
+  const notices: string[] = [];
+  const tokens: Record<string, Secret> = {};
+  for (const role of TOKEN_ROLES) {
+    const source = raw.tokens[role];
+    if (source === undefined) continue;
+    const secret = resolveToken(role, source, env);
+    if (secret !== undefined) tokens[role] = secret;
+    else if (role === 'primary' && 'env' in source) throw new MissingTokenError(role, source.env);
+    else if ('env' in source) notices.push(`tokens.${role}: ${source.env} is not set; checks that need a ${role} token will report not-run`);
+  }
+  const routes: MessageRoute[] = (raw.messages?.routes ?? []).map((r, i) => ({
+    template: r.path,
+    path: fillTemplate(file, `messages.routes[${i}]`, r.path, r.params ?? {}),
+    body: r.body,
+  }));
+  const limits = {
+    read: raw.limits?.read ?? READ_LIMIT,
+    write: raw.limits?.write ?? WRITE_LIMIT,
+    windowS: raw.limits?.window_s ?? WINDOW_SECONDS,
+  };
+  const certifying = limits.read === READ_LIMIT && limits.write === WRITE_LIMIT && limits.windowS === WINDOW_SECONDS;
+  if (!certifying) notices.push(`limits differ from the spec's (${READ_LIMIT}/${WRITE_LIMIT} per ${WINDOW_SECONDS}s): this run is not a certification`);
+  const baseUrl = raw.base_url.replace(/\/+$/, '');
+  if (!/\/v1$/.test(baseUrl)) notices.push(`base_url ${baseUrl} does not end in /v1 (§9.1: the version is the last segment of base_url)`);
+  const faults: Partial<Record<FaultName, { enable: string; disable: string }>> = {};
+  for (const [name, hook] of Object.entries(raw.faults ?? {})) faults[name as FaultName] = { enable: hook.enable, disable: hook.disable };
+  const profile: ResolvedProfile = {
+    source: file,
+    baseUrl,
+    tokenRoles: Object.keys(tokens),
+    messages: {
+      routes,
+      ...(raw.messages?.async === undefined
+        ? {}
+        : { async: { body: raw.messages.async.body, jobIdPointer: raw.messages.async.job_id, poll: raw.messages.async.poll } }),
+    },
+    limits,
+    certifying,
+    faults,
+  };
+  return { profile, tokens, notices };
+}

@@ -1,0 +1,39 @@
+import type { Reporter, TestCase, TestModule } from 'vitest/node';
+import { requirementById } from '../catalogue/index.ts';
+import { combineVerdicts, levelAdjusted } from '../report/report-model.ts';
+import type { TestRecord } from '../suite/test-record.ts';
+import { findingsOf } from './findings-collector.ts';
+import { suiteName } from './suite-files.ts';
+
+const MARK = { pass: '✓', fail: '×', warn: '!', 'not-run': '-', inconclusive: '?' } as const;
+
+/** Progress on long runs: a line per suite and per test as it finishes, on stderr. */
+export class ProgressReporter implements Reporter {
+  readonly #write: (line: string) => void;
+  readonly #failOn: 'must' | 'should';
+  #done = 0;
+  #started = Date.now();
+
+  constructor(write: (line: string) => void, failOn: 'must' | 'should') {
+    this.#write = write;
+    this.#failOn = failOn;
+  }
+
+  onTestModuleStart(testModule: TestModule): void {
+    this.#write(`\n${suiteName(testModule.moduleId)}`);
+  }
+
+  onTestCaseResult(testCase: TestCase): void {
+    this.#done += 1;
+    const result = testCase.result();
+    const record: TestRecord | undefined = testCase.meta().asi;
+    const findings = findingsOf(record, result.state, (result.errors ?? []).map((e) => e.message), result.state === 'skipped' ? result.note : undefined);
+    const verdict =
+      combineVerdicts(findings.map((f) => levelAdjusted(f.verdict, requirementById(f.requirement)?.level ?? 'MUST', this.#failOn))) ?? 'inconclusive';
+    const ms = testCase.diagnostic()?.duration;
+    const elapsed = Math.round((Date.now() - this.#started) / 1000);
+    this.#write(`  ${MARK[verdict]} ${testCase.name}${ms === undefined ? '' : ` (${Math.round(ms)} ms)`}  [${this.#done} tests, ${elapsed}s]`);
+    const why = findings.find((f) => f.verdict === verdict && f.note !== undefined)?.note;
+    if ((verdict === 'not-run' || verdict === 'inconclusive') && why !== undefined) this.#write(`      ${why}`);
+  }
+}

@@ -1,0 +1,35 @@
+import { describe } from 'vitest';
+import { describeResponse } from '../lib/checks/json-body.ts';
+import { pointsUntouchedFinding } from '../lib/checks/token-points.ts';
+import { fail, pass, type Finding } from '../lib/model/finding.ts';
+import { ME_PATH, UNAUTHENTICATED_PATHS } from '../lib/spec-constants.ts';
+import { requirementTest } from '../lib/suite/requirement-test.ts';
+
+describe('§4.2 Unauthenticated routes', () => {
+  // > Every endpoint except the unauthenticated routes requires the header `Authorization: Bearer <API_TOKEN>`.
+  requirementTest('unauthenticated/4.2/no-token-needed', 'GET /health, /openapi.json, /openapi.yaml without a token', async ({ client }) => {
+    const findings: Finding[] = [];
+    for (const path of UNAUTHENTICATED_PATHS) {
+      const ex = await client.send({ path });
+      const status = ex.response?.status ?? 0;
+      findings.push(
+        status >= 200 && status < 300
+          ? pass('unauthenticated/4.2/no-token-needed', [ex])
+          : fail('unauthenticated/4.2/no-token-needed', `2xx for GET ${path} without Authorization`, describeResponse(ex), [ex]),
+      );
+    }
+    return findings;
+  });
+
+  // > Unauthenticated routes do not consume token points.
+  requirementTest('unauthenticated/8.1/no-token-points', 'the three routes with the primary token sent along, between two reads of GET /me', async ({ client }) => {
+    const before = await client.send({ path: ME_PATH, token: 'primary' });
+    const between = [];
+    for (const path of UNAUTHENTICATED_PATHS) {
+      between.push(await client.send({ path, token: 'primary' }));
+      between.push(await client.send({ path }));
+    }
+    const after = await client.send({ path: ME_PATH, token: 'primary' });
+    return [pointsUntouchedFinding('unauthenticated/8.1/no-token-points', before, between, after)];
+  });
+});
