@@ -53,9 +53,14 @@ export class ExchangeContext {
 
   /** §7: `{"error": {code, category, message, request_id, details?}}`, request_id equal to X-Request-Id. */
   sendError(status: number, code: string, category: Category, message: string, details?: Record<string, unknown>, extra: Record<string, string> = {}): void {
-    const error: Record<string, unknown> = { code, category, message, request_id: this.requestId };
+    const defects = this.state.defects;
+    const routeError = status === 404 || status === 405;
+    const wireCategory = routeError && defects.has('errors-category-unknown') ? 'client_error' : category;
+    const requestId = defects.has('errors-request-id-mismatch') ? `${this.requestId}-body` : this.requestId;
+    const wireStatus = code === 'auth.token_missing' && defects.has('auth-token-missing-403') ? 403 : status;
+    const error: Record<string, unknown> = { code, category: wireCategory, message, request_id: requestId };
     if (details !== undefined) error['details'] = details;
-    this.sendJson(status, { error }, extra);
+    this.sendJson(wireStatus, routeError && defects.has('errors-envelope-flat') ? error : { error }, extra);
   }
 
   /** Reads the request body, refusing more than MAX_REQUEST_BODY_BYTES. */

@@ -74,6 +74,12 @@ export function validateSwitches(options: ReferenceOptions): void {
   }
 }
 
+/** Defect `unauthenticated-charges-token`: a public route spends a point of a valid token sent along. */
+function chargePublicRoute(ctx: ExchangeContext): void {
+  const auth = authenticate(ctx);
+  if (auth.ok) ctx.state.readLimiter.charge(auth.token.id, ctx.state.now());
+}
+
 /** Answers one request: base path, public routes, then auth, the token limiter, routing. */
 async function handle(state: ReferenceState, routes: CompiledRoute[], admin: CompiledRoute[], req: IncomingMessage, res: ServerResponse): Promise<void> {
   let url: URL;
@@ -115,12 +121,24 @@ async function handle(state: ReferenceState, routes: CompiledRoute[], admin: Com
         allow: publicHit.route.methods.join(', '),
       });
     }
+    if (state.defects.has('unauthenticated-charges-token')) chargePublicRoute(ctx);
+    if (state.defects.has('unauthenticated-health-requires-token') && path === '/health' && ctx.header('authorization') === undefined) {
+      return ctx.sendError(401, 'auth.token_missing', 'permanent', 'The Authorization header with a bearer token is missing.');
+    }
     ctx.params = publicHit.params;
     return publicHit.route.handler(ctx);
   }
 
   const auth = authenticate(ctx);
-  if (!auth.ok) return ctx.sendError(401, auth.code, 'permanent', auth.message, undefined, { 'www-authenticate': 'Bearer' });
+  if (!auth.ok) {
+    if (state.defects.has('auth-basic-scheme-400') && /^\s*(?!bearer\b)\w+\s/i.test(ctx.header('authorization') ?? '')) {
+      return ctx.sendError(400, 'request.bad_authorization', 'permanent', 'Unsupported authorization scheme.');
+    }
+    return ctx.sendError(401, auth.code, 'permanent', auth.message, undefined, { 'www-authenticate': 'Bearer' });
+  }
+  if (state.defects.has('auth-rejects-valid-on-me') && path === '/me') {
+    return ctx.sendError(401, 'auth.token_invalid', 'permanent', 'The bearer token is invalid.');
+  }
   ctx.token = auth.token;
 
   if (!applyRateLimit(ctx)) return;

@@ -1,4 +1,77 @@
 import type { DefectSwitch } from '../switches.ts';
 
-/** Defects of the service conventions: auth, envelope, unauthenticated routes, OpenAPI documents. */
-export const foundationDefects: DefectSwitch[] = [];
+/** Defects of the service conventions: authentication, the error envelope, unauthenticated routes. */
+export const foundationDefects: DefectSwitch[] = [
+  {
+    name: 'auth-rejects-valid-on-me',
+    breaks: ['auth/5.1/bearer-accepted'],
+    suites: ['auth'],
+    description: 'GET /me answers 401 auth.token_invalid even for a valid token.',
+  },
+  {
+    name: 'auth-missing-as-invalid',
+    breaks: ['auth/5.3/missing-header'],
+    suites: ['auth'],
+    description: 'A request without Authorization gets auth.token_invalid instead of auth.token_missing.',
+  },
+  {
+    name: 'auth-token-missing-403',
+    breaks: ['auth/5.3/missing-header', 'errors/7/known-code-status'],
+    suites: ['auth', 'errors'],
+    description: 'A missing token answers HTTP 403 (with code auth.token_missing) instead of 401.',
+  },
+  {
+    name: 'auth-accepts-unknown-live-token',
+    breaks: ['auth/5.4/unknown-token'],
+    suites: ['auth'],
+    description: 'Any well-formed <prefix>_live_<hex> token is accepted, issued or not.',
+  },
+  {
+    name: 'auth-basic-scheme-400',
+    breaks: ['auth/5.4/malformed-header'],
+    suites: ['auth'],
+    description: 'An Authorization header with another scheme answers 400 instead of 401.',
+  },
+  {
+    name: 'auth-accepts-revoked',
+    breaks: ['auth/5.4/revoked-token'],
+    suites: ['auth'],
+    description: 'Revoked tokens are still accepted.',
+  },
+  {
+    name: 'auth-accepts-expired',
+    breaks: ['auth/5.4/expired-token'],
+    suites: ['auth'],
+    description: 'Expired tokens are still accepted.',
+  },
+  {
+    name: 'errors-envelope-flat',
+    breaks: ['errors/7/envelope'],
+    suites: ['errors'],
+    description: '404 and 405 answer a flat {code, category, message, request_id} object without the `error` key.',
+  },
+  {
+    name: 'errors-category-unknown',
+    breaks: ['errors/7/category-value'],
+    suites: ['errors'],
+    description: '404 and 405 errors carry the category "client_error", which is not one of the three.',
+  },
+  {
+    name: 'errors-request-id-mismatch',
+    breaks: ['errors/7/request-id-header'],
+    suites: ['errors'],
+    description: 'error.request_id differs from the X-Request-Id header.',
+  },
+  {
+    name: 'unauthenticated-health-requires-token',
+    breaks: ['unauthenticated/4.2/no-token-needed'],
+    suites: ['unauthenticated'],
+    description: 'GET /health answers 401 without a token.',
+  },
+  {
+    name: 'unauthenticated-charges-token',
+    breaks: ['unauthenticated/8.1/no-token-points'],
+    suites: ['unauthenticated'],
+    description: 'The unauthenticated routes spend a read point of a valid bearer token sent along.',
+  },
+];
