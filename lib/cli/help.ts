@@ -46,6 +46,10 @@ Replay
   --seed N             seed of every property test (default: random; printed in the report)
   --replay ID=PATH     replay one property's shrink path (printed with its counterexample)
 
+Target behaviour
+  --timeout S          seconds to wait for a response's headers or body (default 15); after 4 requests
+                       in a row without an answer the target counts as down and the rest is inconclusive
+
   -q, --quiet          no progress lines, only the summary
   -h, --help           this text
 

@@ -84,6 +84,7 @@ export async function runCommand(args: string[]): Promise<number> {
     seed: { type: 'string' },
     'fail-on': { type: 'string' },
     replay: { type: 'string', multiple: true },
+    timeout: { type: 'string' },
     quiet: { type: 'boolean', short: 'q' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -100,6 +101,7 @@ export async function runCommand(args: string[]): Promise<number> {
     if (!catalogue.some((r) => r.id === id)) throw new UsageError(`run: --only ${id} is not a requirement id; see 'asi-conformance list'`);
   }
   const files = selectSuiteFiles(values.suite ?? []);
+  const timeoutS = integerOption('run', 'timeout', values.timeout, 1, 600);
   if (values['base-url'] !== undefined) validateBaseUrl(values['base-url']);
 
   let reference: RunningReference | undefined;
@@ -129,6 +131,7 @@ export async function runCommand(args: string[]): Promise<number> {
       seed,
       failOn,
       replayPaths: parseReplay(values.replay ?? []),
+      ...(timeoutS === undefined ? {} : { httpLimits: { connectTimeoutMs: timeoutS * 1000, headersTimeoutMs: timeoutS * 1000, bodyTimeoutMs: timeoutS * 1000 } }),
       progress,
       argv: ['run', ...args],
     });

@@ -57,6 +57,9 @@ export interface SendOptions {
 
 let sequence = 0;
 
+/** Consecutive requests without any response after which the target counts as down for the run. */
+const UNRESPONSIVE_AFTER = 4;
+
 /** Query string from a record, in insertion order, percent-encoding every reserved character. */
 export function encodeQuery(query: SendOptions['query']): string {
   if (query === undefined) return '';
@@ -92,6 +95,8 @@ export class HttpClient {
   readonly #agent: Agent;
   readonly #pacer: Pacer | undefined;
   readonly #onExchange: ((exchange: Exchange) => void) | undefined;
+  #silentInARow = 0;
+  #unresponsive: string | undefined;
 
   constructor(options: ClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -155,10 +160,12 @@ export class HttpClient {
     if (options.authorization !== undefined && sameOrigin) headers['authorization'] = options.authorization;
 
     const pool = poolOfMethod(method);
+    if (this.#unresponsive !== undefined) return this.#refused(method, url, headers, body, role, pool);
     const paced = role !== undefined && pool !== undefined && options.unpaced !== true && this.#pacer !== undefined;
     for (;;) {
       if (paced) await this.#pacer!.before(role!, pool!);
       const exchange = await this.#perform(method, url, headers, body, options.stream === true, role, pool);
+      this.#noteTransport(exchange);
       if (paced) {
         const retryMs = this.#pacer!.after(role!, pool!, exchange);
         if (retryMs !== undefined) {
@@ -171,6 +178,33 @@ export class HttpClient {
       this.#onExchange?.(exchange);
       return exchange;
     }
+  }
+
+  /**
+   * A target that stops answering must not turn a run into hours of timeouts: after a few
+   * consecutive requests without any response, every later request fails at once and its checks
+   * end inconclusive.
+   */
+  #noteTransport(exchange: Exchange): void {
+    const timedOut = exchange.response === undefined && /TIMEOUT|ECONNREFUSED|ECONNRESET|UND_ERR_SOCKET/.test(exchange.error?.code ?? '');
+    this.#silentInARow = timedOut ? this.#silentInARow + 1 : 0;
+    if (this.#silentInARow >= UNRESPONSIVE_AFTER) this.#unresponsive = exchange.error?.code ?? 'no response';
+  }
+
+  #refused(method: string, url: string, headers: Record<string, string>, body: string | undefined, role: string | undefined, pool: Pool | undefined): Exchange {
+    const request: RecordedRequest = { method, url: this.#redactor.redact(url), headers: this.#redactor.redactHeaders(headers) };
+    if (body !== undefined) request.body = this.#redactor.redact(body);
+    if (role !== undefined) request.tokenRole = role;
+    const exchange: Exchange = {
+      seq: ++sequence,
+      startedAt: new Date().toISOString(),
+      request,
+      timings: { totalMs: 0 },
+      error: { code: 'ASI_TARGET_UNRESPONSIVE', message: `not sent: the target stopped answering (${UNRESPONSIVE_AFTER} requests in a row: ${this.#unresponsive})` },
+    };
+    if (role !== undefined && pool !== undefined) exchange.pool = pool;
+    this.#onExchange?.(exchange);
+    return exchange;
   }
 
   async #perform(

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { catalogue } from '../catalogue/index.ts';
+import type { HttpLimits } from '../http/client.ts';
 import type { Exchange } from '../model/exchange.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
 import { buildReport } from '../report/build-report.ts';
@@ -25,6 +26,8 @@ export interface CertifyOptions {
   seed: number;
   failOn: 'must' | 'should';
   replayPaths: Record<string, string>;
+  /** Per-request timeouts (`--timeout`); the client's defaults otherwise. */
+  httpLimits?: Partial<HttpLimits>;
   progress: (line: string) => void;
   argv: string[];
 }
@@ -66,7 +69,7 @@ function countRequests(transcriptFile: string): RequestCount[] {
 /** One certification run: suites against the target, then the report and its files. */
 export async function certify(options: CertifyOptions): Promise<CertifyResult> {
   const { target } = options;
-  if (!options.embedded) await checkReachable(target.profile.baseUrl);
+  if (!options.embedded) await checkReachable(target.profile.baseUrl, options.httpLimits?.headersTimeoutMs);
   const runId = newRunId();
   const dir = resolve(options.outDir, runId);
   mkdirSync(dir, { recursive: true });
@@ -80,6 +83,7 @@ export async function certify(options: CertifyOptions): Promise<CertifyResult> {
     seed: options.seed,
     transcriptFile,
     replayPaths: options.replayPaths,
+    ...(options.httpLimits === undefined ? {} : { httpLimits: options.httpLimits }),
   };
   const startedAt = new Date();
   const { tests, runErrors } = await runSuites(context, {

@@ -5,8 +5,8 @@ import { HttpClient } from '../http/client.ts';
  * Asks the target for /health before anything else: a target that does not answer at all is a
  * one-line exit 3, not a report full of inconclusive verdicts. Any HTTP answer counts as reachable.
  */
-export async function checkReachable(baseUrl: string): Promise<void> {
-  const client = new HttpClient({ baseUrl, tokens: {}, limits: { connectTimeoutMs: 5_000, headersTimeoutMs: 10_000, bodyTimeoutMs: 10_000 } });
+export async function checkReachable(baseUrl: string, timeoutMs = 10_000): Promise<void> {
+  const client = new HttpClient({ baseUrl, tokens: {}, limits: { connectTimeoutMs: Math.min(timeoutMs, 5_000), headersTimeoutMs: timeoutMs, bodyTimeoutMs: timeoutMs } });
   try {
     const exchange = await client.send({ path: '/health' });
     if (exchange.response === undefined) {

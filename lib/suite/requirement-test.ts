@@ -18,6 +18,16 @@ export interface RequirementTestOptions {
   timeout?: number;
 }
 
+/**
+ * A violation needs an answer to judge: a failure whose last exchange got no response at all
+ * (timeout, refused, target down) says nothing about the requirement and reads as inconclusive.
+ */
+function withoutResponseInconclusive(finding: Finding): Finding {
+  const last = finding.exchanges[finding.exchanges.length - 1];
+  if (finding.verdict !== 'fail' || last === undefined || last.response !== undefined) return finding;
+  return { ...finding, verdict: 'inconclusive', note: `no response to judge: ${last.error?.code ?? 'unknown'}: ${last.error?.message ?? ''}` };
+}
+
 /** Thrown by a test whose checks found a MUST or SHOULD violated, so vitest marks it failed. */
 class ConformanceFailure extends Error {
   override name = 'ConformanceFailure';
@@ -52,6 +62,7 @@ export function requirementTest(
       throw err;
     }
     for (const f of findings) requireRequirement(f.requirement);
+    findings = findings.map(withoutResponseInconclusive);
     ctx.task.meta.asi = { requirements: list, findings: findings.map(trimFinding), requests: s.requestCount() - before };
     const violations = findings.filter((f) => f.verdict === 'fail' && requireRequirement(f.requirement).level !== 'INFO');
     if (violations.length > 0) throw new ConformanceFailure(violations.map(formatFailure).join('\n\n'));

@@ -1,0 +1,27 @@
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import type { Report } from '../../lib/report/report-model.ts';
+import { runCli } from '../support/cli.ts';
+
+/**
+ * `npm start` on a fresh clone: a full certification of the embedded reference with the spec's
+ * limits. Everything must pass: a failure here is a false positive or a reference bug.
+ */
+describe('the embedded reference', () => {
+  test('is certified conformant with every requirement covered', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'asi-certify-'));
+    const r = await runCli(['run', '--out', out, '-q'], { timeoutMs: 5 * 60_000 });
+    const runDir = readdirSync(out)[0]!;
+    const report = JSON.parse(readFileSync(join(out, runDir, 'report.json'), 'utf8')) as Report;
+    const wrong = report.results
+      .filter((x) => x.verdict !== 'pass' && !(x.requirement.level === 'INFO' && x.verdict === 'warn'))
+      .map((x) => `${x.requirement.id}: ${x.verdict} ${x.reason ?? x.findings.find((f) => f.verdict !== 'pass')?.actual ?? ''}`);
+    expect(wrong).toEqual([]);
+    expect(r.code).toBe(0);
+    expect(report.outcome).toBe('conformant');
+    expect(report.meta.certifying).toBe(true);
+    expect(readdirSync(join(out, runDir)).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'summary.md', 'transcript.har']);
+  }, 5 * 60_000);
+});

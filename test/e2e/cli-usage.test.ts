@@ -1,0 +1,100 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { runCli } from '../support/cli.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'asi-cli-'));
+function profile(name: string, text: string): string {
+  const file = join(dir, name);
+  writeFileSync(file, text);
+  return file;
+}
+
+/** Bad input gets one precise line and exit 2 or 3: never a stack trace. */
+function expectOneLine(stderr: string): void {
+  const lines = stderr.trim().split('\n');
+  expect(lines).toHaveLength(1);
+  expect(stderr).not.toMatch(/\n\s+at /);
+}
+
+describe('CLI usage errors', () => {
+  test('an unknown flag names the flag and exits 2', async () => {
+    const r = await runCli(['run', '--bogus']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--bogus');
+    expectOneLine(r.stderr);
+  });
+
+  test('an unknown command exits 2', async () => {
+    const r = await runCli(['certify']);
+    expect(r.code).toBe(2);
+    expectOneLine(r.stderr);
+  });
+
+  test('an unknown suite lists the suites there are', async () => {
+    const r = await runCli(['run', '--suite', 'nope']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--suite nope: no such suite; expected one of .*auth/);
+  });
+
+  test('a bad --format names the value and the choices', async () => {
+    const r = await runCli(['run', '--format', 'pdf']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('"pdf"');
+  });
+
+  test('a missing profile file exits 2', async () => {
+    const r = await runCli(['run', '--config', join(dir, 'absent.yaml')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('no such file');
+    expectOneLine(r.stderr);
+  });
+
+  test('invalid YAML gives the line', async () => {
+    const r = await runCli(['run', '--config', profile('broken.yaml', 'base_url: [unclosed\n')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/not valid YAML at line \d+/);
+  });
+
+  test.each([
+    ['an unknown top-level key', 'base_url: http://127.0.0.1:1/v1\ntokens: { primary: { env: X } }\nbase_uri: x\n', 'base_uri: unknown key'],
+    ['a token without env or value', 'base_url: http://127.0.0.1:1/v1\ntokens: { primary: { envv: X } }\n', 'tokens.primary: expected { env: VARIABLE_NAME } or { value: "<token>" }'],
+    ['a missing primary token', 'base_url: http://127.0.0.1:1/v1\ntokens: { secondary: { env: X } }\n', 'tokens.primary: is required but missing'],
+    ['limits of the wrong type', 'base_url: http://127.0.0.1:1/v1\ntokens: { primary: { env: X } }\nlimits: { read: many }\n', 'limits.read: expected integer, got "many"'],
+    ['a route without body', 'base_url: http://127.0.0.1:1/v1\ntokens: { primary: { env: X } }\nmessages: { routes: [ { path: /x } ] }\n', 'messages.routes[0].body: is required but missing'],
+    ['a hook without disable', 'base_url: http://127.0.0.1:1/v1\ntokens: { primary: { env: X } }\nfaults: { spend_cap_reached: { enable: "true" } }\n', 'faults.spend_cap_reached'],
+  ])('a profile with %s names the key', async (_what, text, message) => {
+    const r = await runCli(['run', '--config', profile(`p${Math.random()}.yaml`, text)]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(message);
+    expectOneLine(r.stderr);
+  });
+
+  test('an unset token variable names the variable', async () => {
+    const r = await runCli(['run', '--base-url', 'http://127.0.0.1:9/v1'], { env: { ASI_TOKEN: '' } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('ASI_TOKEN is not set');
+  });
+
+  test('an unreachable target exits 3 with one line', async () => {
+    const r = await runCli(['run', '--base-url', 'http://127.0.0.1:9/v1'], { env: { ASI_TOKEN: 'asi_live_00' } });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/unreachable: ECONNREFUSED/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  test('--help teaches the commands and exit codes', async () => {
+    const r = await runCli(['--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Exit codes');
+    const run = await runCli(['run', '--help']);
+    expect(run.stdout).toContain('--base-url URL');
+  });
+
+  test('list prints the catalogue', async () => {
+    const r = await runCli(['list', '--area', 'auth']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('auth/5.3/missing-header');
+  });
+});
