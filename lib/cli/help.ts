@@ -80,7 +80,7 @@ It prints its base_url and demo tokens. Then, in another shell from this folder:
 export const LIST_HELP = `asi-conformance list: print the requirement catalogue
 
 Usage
-  asi-conformance list [--area AREA] [--level MUST|SHOULD|INFO] [--json]`;
+  asi-conformance list [--area AREA] [--level MUST|SHOULD|INFO] [--json | --markdown]`;
 
 export const CALIBRATE_HELP = `asi-conformance calibrate: prove the checks against the reference's switches
 
