@@ -57,7 +57,9 @@ export async function calibrateSwitch(kind: 'defect' | 'variant', sw: DefectSwit
         const r = report.results.find((x) => x.requirement.id === id);
         const verdict = r?.verdict ?? 'uncovered';
         verdicts[id] = verdict;
-        if (verdict !== 'fail') problems.push(`${id} is ${verdict}${r?.reason === undefined ? '' : ` (${r.reason})`}, expected fail`);
+        // An INFO requirement never fails a run (it reads as warn), but its checker must still have found the fault.
+        const caught = verdict === 'fail' || (r?.requirement.level === 'INFO' && r.findings.some((f) => f.verdict === 'fail'));
+        if (!caught) problems.push(`${id} is ${verdict}${r?.reason === undefined ? '' : ` (${r.reason})`}, expected fail`);
       }
     } else {
       for (const r of report.results) {

@@ -5,21 +5,21 @@ export const openapiRequirements = requirements('openapi', [
     id: 'openapi/9.3/json-served',
     level: 'MUST',
     section: '9.3',
-    statement: 'GET /openapi.json answers 200 without a token and its body parses as JSON.',
+    statement: 'GET /openapi.json answers 200 without a token and its body parses as a JSON object.',
     quote: 'The machine-readable description is OpenAPI 3.1.0, served at `/openapi.json` and `/openapi.yaml`.',
   },
   {
     id: 'openapi/9.3/yaml-served',
     level: 'MUST',
     section: '9.3',
-    statement: 'GET /openapi.yaml answers 200 without a token and its body parses as YAML.',
+    statement: 'GET /openapi.yaml answers 200 without a token and its body parses as a YAML mapping.',
     quote: 'The machine-readable description is OpenAPI 3.1.0, served at `/openapi.json` and `/openapi.yaml`.',
   },
   {
     id: 'openapi/9.3/version-3.1.0',
     level: 'MUST',
     section: '9.3',
-    statement: 'Both served documents declare `openapi: 3.1.0`.',
+    statement: 'Both served documents declare `openapi: 3.1.0` (the string).',
     quote: 'The machine-readable description is OpenAPI 3.1.0',
   },
   {
@@ -33,7 +33,8 @@ export const openapiRequirements = requirements('openapi', [
     id: 'openapi/9.3/valid-oas',
     level: 'MUST',
     section: '9.3',
-    statement: 'The served description validates against the OpenAPI 3.1 document schema.',
+    statement:
+      'The served documents validate against the OpenAPI 3.1 document schema of the OpenAPI Initiative, and their Schema Objects against the JSON Schema 2020-12 meta-schema.',
     quote: 'The machine-readable description is OpenAPI 3.1.0',
   },
   {
@@ -41,7 +42,15 @@ export const openapiRequirements = requirements('openapi', [
     level: 'MUST',
     section: '4.1',
     statement:
-      'The served description has getCreditsOperations at GET /credits/operations with the parameters, bounds and responses the spec fixes.',
-    quote: 'Operation id: `getCreditsOperations`. Returns a paginated raw ledger of credit operations for a time window.',
+      'The served description has getCreditsOperations at GET /credits/operations with the five optional query parameters and the responses 200, 400, 401, 429 and 503, and every type, bound, default or tag it states for them is the spec\'s.',
+    quote: 'Operation id: `getCreditsOperations`. Returns a paginated raw ledger of credit operations for a time window. Tag: Credits.',
+  },
+  {
+    id: 'openapi/4.1/ledger-details-stated',
+    level: 'INFO',
+    section: '8.3',
+    statement:
+      'The served description of getCreditsOperations also states the types, the bounds of limit (1..200, default 50) and feature (length 1..64) and the Credits tag; leaving them out is incomplete, not contrary to the spec.',
+    quote: '`limit` on the ledger: integer 1 to 200, default 50. `feature` on the ledger: length 1 to 64.',
   },
 ]);

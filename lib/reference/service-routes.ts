@@ -1,5 +1,5 @@
 import type { Route } from './exchange-context.ts';
-import { servedDocument } from './served-openapi.ts';
+import { serveOpenapi } from './served-openapi.ts';
 
 /** §4.2 and §4.3: health, the two OpenAPI documents, and token introspection. */
 export function serviceRoutes(): Route[] {
@@ -15,13 +15,13 @@ export function serviceRoutes(): Route[] {
       path: '/openapi.json',
       methods: ['GET', 'HEAD'],
       public: true,
-      handler: (ctx) => ctx.send(200, servedDocument(ctx).json, { 'content-type': 'application/json; charset=utf-8' }),
+      handler: (ctx) => serveOpenapi(ctx, 'json'),
     },
     {
       path: '/openapi.yaml',
       methods: ['GET', 'HEAD'],
       public: true,
-      handler: (ctx) => ctx.send(200, servedDocument(ctx).yaml, { 'content-type': 'application/yaml; charset=utf-8' }),
+      handler: (ctx) => serveOpenapi(ctx, 'yaml'),
     },
     {
       path: '/me',

@@ -1,7 +1,8 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { catalogue } from '../catalogue/index.ts';
+import { contractDigest } from '../contract/contract-document.ts';
 import type { HttpLimits } from '../http/client.ts';
 import type { Exchange } from '../model/exchange.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
@@ -41,10 +42,6 @@ export interface CertifyResult {
 function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string };
   return pkg.version;
-}
-
-function contractDigest(): string {
-  return createHash('sha256').update(readFileSync(join(PACKAGE_ROOT, 'lib', 'contract', 'asi-v1.openapi.yaml'))).digest('hex');
 }
 
 export function newRunId(now = new Date()): string {

@@ -1,4 +1,47 @@
 import type { DefectSwitch } from '../switches.ts';
 
-/** Defects of the served OpenAPI documents. */
-export const openapiDefects: DefectSwitch[] = [];
+/** Defects of the served OpenAPI documents (lib/reference/served-openapi.ts plays them). */
+export const openapiDefects: DefectSwitch[] = [
+  {
+    name: 'openapi-json-requires-token',
+    breaks: ['openapi/9.3/json-served'],
+    suites: ['openapi'],
+    description: 'GET /openapi.json without a token answers 401 auth.token_missing.',
+  },
+  {
+    name: 'openapi-yaml-differs',
+    breaks: ['openapi/9.3/documents-agree'],
+    suites: ['openapi'],
+    description: 'The YAML document carries another info.title than the JSON one.',
+  },
+  {
+    name: 'openapi-version-3-0',
+    breaks: ['openapi/9.3/version-3.1.0', 'openapi/9.3/valid-oas'],
+    suites: ['openapi'],
+    description: 'Both documents declare openapi: 3.0.3 (which the OAS 3.1 schema rejects too).',
+  },
+  {
+    name: 'openapi-invalid-document',
+    breaks: ['openapi/9.3/valid-oas'],
+    suites: ['openapi'],
+    description: 'The 200 response of GET /health has no description, which the OAS 3.1 schema requires.',
+  },
+  {
+    name: 'openapi-ledger-limit-bound',
+    breaks: ['openapi/4.1/ledger-operation'],
+    suites: ['openapi'],
+    description: 'The served description states maximum 100 for the ledger limit (the spec fixes 200).',
+  },
+  {
+    name: 'openapi-ledger-operation-missing',
+    breaks: ['openapi/4.1/ledger-operation'],
+    suites: ['openapi'],
+    description: 'The served description has no /credits/operations path.',
+  },
+  {
+    name: 'openapi-ledger-bounds-omitted',
+    breaks: ['openapi/4.1/ledger-details-stated'],
+    suites: ['openapi'],
+    description: 'The served description leaves out minLength and maxLength of the ledger feature parameter.',
+  },
+];

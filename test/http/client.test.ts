@@ -1,0 +1,108 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { HttpClient } from '../../lib/http/client.ts';
+import type { Exchange } from '../../lib/model/exchange.ts';
+
+const TOKEN = 'asi_live_0123456789abcdef0123456789abcdef';
+let server: Server;
+let base = '';
+let seenAuth: Array<string | undefined> = [];
+
+function handler(req: IncomingMessage, res: ServerResponse): void {
+  seenAuth.push(req.headers.authorization);
+  const path = req.url ?? '';
+  if (path.startsWith('/v1/echo')) {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ url: path, auth: req.headers.authorization }));
+  } else if (path.startsWith('/v1/big')) {
+    res.writeHead(200);
+    res.end(Buffer.alloc(50_000, 'a'));
+  } else if (path.startsWith('/v1/slow')) {
+    setTimeout(() => res.end('late'), 2_000);
+  } else if (path.startsWith('/v1/redirect')) {
+    res.writeHead(302, { location: 'http://127.0.0.1:9/elsewhere' });
+    res.end();
+  } else {
+    res.writeHead(404);
+    res.end();
+  }
+}
+
+beforeAll(async () => {
+  server = createServer(handler);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((r) => server.close(r));
+});
+
+function client(limits = {}): { client: HttpClient; recorded: Exchange[] } {
+  const recorded: Exchange[] = [];
+  const c = new HttpClient({ baseUrl: base, tokens: { primary: { value: TOKEN, placeholder: '$ASI_TOKEN' } }, limits, onExchange: (e) => recorded.push(e) });
+  return { client: c, recorded };
+}
+
+describe('HttpClient', () => {
+  test('sends the token by role and records it only as its placeholder, even when echoed', async () => {
+    const { client: c, recorded } = client();
+    const ex = await c.send({ path: '/echo', token: 'primary', query: { cursor: 'a b&c=d/é' } });
+    expect(ex.response?.status).toBe(200);
+    expect(JSON.stringify(recorded)).not.toContain(TOKEN);
+    expect(ex.request.headers['authorization']).toBe('Bearer $ASI_TOKEN');
+    expect(ex.response?.body).toContain('$ASI_TOKEN');
+    expect(JSON.parse(ex.response!.body).url).toBe('/v1/echo?cursor=a%20b%26c%3Dd%2F%C3%A9');
+    await c.close();
+  });
+
+  test('a raw query string is sent byte for byte', async () => {
+    const { client: c } = client();
+    const ex = await c.send({ path: '/echo', query: 'cursor=abc%2B%2F%3D' });
+    expect(JSON.parse(ex.response!.body).url).toBe('/v1/echo?cursor=abc%2B%2F%3D');
+    await c.close();
+  });
+
+  test('a body past the cap is cut and flagged', async () => {
+    const { client: c } = client({ maxResponseBytes: 10_000 });
+    const ex = await c.send({ path: '/big' });
+    expect(ex.response?.truncated).toBe(true);
+    expect(ex.error?.code).toBe('ASI_BODY_TOO_LARGE');
+    expect(ex.response!.body.length).toBeLessThanOrEqual(10_000);
+    await c.close();
+  });
+
+  test('a slow answer ends in a timeout error, not an exception', async () => {
+    const { client: c } = client({ headersTimeoutMs: 300, bodyTimeoutMs: 300 });
+    const ex = await c.send({ path: '/slow' });
+    expect(ex.response).toBeUndefined();
+    expect(ex.error?.code).toBe('UND_ERR_HEADERS_TIMEOUT');
+    await c.close();
+  });
+
+  test('redirects are recorded, never followed', async () => {
+    const { client: c } = client();
+    seenAuth = [];
+    const ex = await c.send({ path: '/redirect', token: 'primary' });
+    expect(ex.response?.status).toBe(302);
+    expect(seenAuth).toHaveLength(1);
+    await c.close();
+  });
+
+  test('after four silent requests in a row the target counts as down', async () => {
+    const { client: c } = client({ headersTimeoutMs: 100, bodyTimeoutMs: 100 });
+    for (let i = 0; i < 4; i++) await c.send({ path: '/slow' });
+    const started = Date.now();
+    const ex = await c.send({ path: '/echo' });
+    expect(ex.error?.code).toBe('ASI_TARGET_UNRESPONSIVE');
+    expect(Date.now() - started).toBeLessThan(50);
+    await c.close();
+  });
+
+  test('tokenShape tells prefix and hex length, not the token', () => {
+    const { client: c } = client();
+    expect(c.tokenShape('primary')).toEqual({ prefix: 'asi', hexLength: 32 });
+    expect(c.tokenShape('secondary')).toBeUndefined();
+  });
+});

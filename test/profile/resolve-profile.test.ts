@@ -1,0 +1,42 @@
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { MissingTokenError } from '../../lib/errors.ts';
+import { loadProfileFile } from '../../lib/profile/load-profile.ts';
+import { resolveProfile } from '../../lib/profile/resolve-profile.ts';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+
+describe('profiles', () => {
+  test('the shipped profiles validate', () => {
+    expect(loadProfileFile(join(ROOT, 'config', 'example.yaml')).base_url).toBe('https://api.example.com/v1');
+    expect(loadProfileFile(join(ROOT, 'config', 'reference.yaml')).messages?.routes).toHaveLength(2);
+  });
+
+  test('tokens come from the environment with their variable as placeholder; unset optional ones become notes', () => {
+    const raw = loadProfileFile(join(ROOT, 'config', 'example.yaml'));
+    const { tokens, profile, notices } = resolveProfile('x.yaml', raw, { ASI_TOKEN: 'asi_live_1', ASI_TOKEN_2: ' asi_live_2 ' });
+    expect(tokens).toEqual({ primary: { value: 'asi_live_1', placeholder: '$ASI_TOKEN' }, secondary: { value: 'asi_live_2', placeholder: '$ASI_TOKEN_2' } });
+    expect(profile.tokenRoles).toEqual(['primary', 'secondary']);
+    expect(notices.some((n) => n.includes('ASI_TOKEN_WS2'))).toBe(true);
+    expect(profile.messages.routes[0]!.path).toBe('/deal-agents/da_1/messages');
+    expect(profile.certifying).toBe(true);
+  });
+
+  test('an unset primary token is an error naming the variable', () => {
+    const raw = loadProfileFile(join(ROOT, 'config', 'example.yaml'));
+    expect(() => resolveProfile('x.yaml', raw, {})).toThrow(MissingTokenError);
+  });
+
+  test('limits other than the spec make the run non-certifying', () => {
+    const { profile, notices } = resolveProfile('x', { base_url: 'http://h/v1', tokens: { primary: { value: 't' } }, limits: { read: 30 } }, {});
+    expect(profile.limits).toEqual({ read: 30, write: 60, windowS: 60 });
+    expect(profile.certifying).toBe(false);
+    expect(notices.join()).toContain('not a certification');
+  });
+
+  test('a route placeholder without a param names the route', () => {
+    expect(() =>
+      resolveProfile('p.yaml', { base_url: 'http://h/v1', tokens: { primary: { value: 't' } }, messages: { routes: [{ path: '/a/{id}', body: {} }] } }, {}),
+    ).toThrow('messages.routes[0].params: no value for the placeholder {id}');
+  });
+});
