@@ -164,8 +164,9 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
     handle(state, routes, admin, req, res).catch((err: unknown) => {
       // Never crash and never hang on a bug: answer 500 with the envelope when nothing was sent yet.
       if (!res.headersSent) {
-        res.writeHead(500, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { code: 'system.internal', category: 'transient', message: 'Internal error.', request_id: 'unknown' } }));
+        const requestId = state.nextRequestId();
+        res.writeHead(500, { 'content-type': 'application/json', 'x-request-id': requestId });
+        res.end(JSON.stringify({ error: { code: 'system.internal', category: 'transient', message: 'Internal error.', request_id: requestId } }));
       } else {
         res.destroy(err instanceof Error ? err : undefined);
       }
@@ -173,7 +174,13 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   });
   server.keepAliveTimeout = 5_000;
   server.on('clientError', (_err, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\nconnection: close\r\n\r\n');
+    // Bytes Node's HTTP parser refuses (unknown methods, broken request lines) still get the envelope.
+    if (!socket.writable) return;
+    const requestId = state.nextRequestId();
+    const body = JSON.stringify({ error: { code: 'request.malformed', category: 'permanent', message: 'The request could not be parsed as HTTP/1.1.', request_id: requestId } });
+    socket.end(
+      `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json; charset=utf-8\r\nx-request-id: ${requestId}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
   });
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
