@@ -58,3 +58,15 @@ export class HookError extends HarnessError {
     super('ASI_HOOK', `fault hook ${hook} failed: ${reason}`, 3);
   }
 }
+
+/**
+ * A report file would carry a secret value (a token the redaction step missed). Nothing is
+ * written; the message names the file and the secret's position, never the value (exit 3).
+ */
+export class SecretInReportError extends HarnessError {
+  readonly file: string;
+  constructor(file: string, secretIndex: number, form: string) {
+    super('ASI_SECRET_IN_REPORT', `${file} would contain secret #${secretIndex + 1} (${form}); no report was written`, 3);
+    this.file = file;
+  }
+}

@@ -1,0 +1,146 @@
+import { curlOf } from '../../http/curl.ts';
+import type { Finding } from '../../model/finding.ts';
+import type { Report, RequirementResult } from '../report-model.ts';
+import {
+  OUTCOME_LABEL,
+  VERDICT_LABEL,
+  VERDICT_ORDER,
+  certificationText,
+  durationText,
+  evidenceOf,
+  outcomeReason,
+  reasonOf,
+  resultsByArea,
+  runFacts,
+} from './run-facts.ts';
+import { excerpt, shorten, visibleControls } from './text.ts';
+
+/** Rows per table; the rest is counted and left to report.html. */
+const TABLE_ROWS = 100;
+/** Failures that get a curl reproduction. */
+const REPRODUCTIONS = 10;
+/** A curl line past this is cut: a step summary is no place for a 10 000-character body. */
+const CURL_CHARS = 4096;
+const CELL_CHARS = 140;
+
+const OUTCOME_MARK = { conformant: '✅', 'not-conformant': '❌', inconclusive: '⚠️' } as const;
+
+/**
+ * Inline text for a table cell: code spans stay as written; outside them HTML is escaped, since
+ * GitHub and GitLab render raw tags. Pipes are escaped everywhere (GFM needs it inside code spans too).
+ */
+function inline(raw: string): string {
+  const text = visibleControls(raw.replace(/\s+/g, ' ').trim());
+  const parts = text.split(/(`[^`]*`)/);
+  return parts
+    .map((p) => (p.startsWith('`') && p.endsWith('`') && p.length > 1 ? p : p.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')))
+    .join('')
+    .replace(/\|/g, '\\|');
+}
+
+/** A code span that holds any text: its fence is longer than any backtick run inside. */
+function code(raw: string): string {
+  const text = visibleControls(shorten(raw, CELL_CHARS));
+  const fence = '`'.repeat(Math.max(0, ...(text.match(/`+/g) ?? []).map((m) => m.length)) + 1);
+  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${text}${pad}${fence}`;
+}
+
+function cell(raw: string): string {
+  return inline(shorten(raw, CELL_CHARS));
+}
+
+function table(head: string[], rows: string[][]): string[] {
+  return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)];
+}
+
+/** A fenced block whose fence is longer than any backtick run inside it. */
+function fenced(info: string, content: string): string[] {
+  const longest = Math.max(2, ...(content.match(/`+/g) ?? []).map((m) => m.length));
+  const fence = '`'.repeat(longest + 1);
+  return [`${fence}${info}`, content, fence];
+}
+
+function more(shown: number, total: number, what: string): string[] {
+  return total > shown ? ['', `… and ${total - shown} more ${what} (see report.html).`] : [];
+}
+
+function firstEvidence(result: RequirementResult): Finding | undefined {
+  return evidenceOf(result)[0];
+}
+
+function failureRows(results: RequirementResult[]): string[][] {
+  return results.slice(0, TABLE_ROWS).map((r) => {
+    const f = firstEvidence(r);
+    return [`\`${r.requirement.id}\``, r.requirement.level, `§${r.requirement.section}`, cell(f?.expected ?? ''), cell(f?.actual ?? f?.note ?? '')];
+  });
+}
+
+function reproduction(result: RequirementResult): string[] {
+  const findings = evidenceOf(result);
+  const finding = findings.find((f) => f.exchanges.length > 0) ?? findings[0];
+  const lines = [`#### \`${result.requirement.id}\``, '', inline(result.requirement.statement)];
+  if (finding?.property !== undefined) {
+    const p = finding.property;
+    const path = p.path === undefined ? '' : `, path ${code(p.path)}`;
+    lines.push('', `Property: seed \`${p.seed}\`${path}; counterexample ${p.counterexample === undefined ? 'none' : code(p.counterexample)}`);
+  }
+  const exchange = finding?.exchanges[finding.exchanges.length - 1];
+  if (exchange === undefined) return [...lines, '', '_No request shows this failure._', ''];
+  const curl = excerpt(visibleControls(curlOf(exchange)), CURL_CHARS);
+  const note = curl.omitted > 0 ? ['', `_The line is cut (${curl.omitted} more characters); report.html has it whole._`] : [];
+  return [...lines, '', ...fenced('sh', curl.text), ...note, ''];
+}
+
+/**
+ * summary.md: fits a CI step summary (GitHub's limit is 1 MiB; this stays far below by capping
+ * every table and block). Verdict first, then what failed and how to reproduce it, then counts
+ * per area and the run's metadata.
+ */
+export function summaryMarkdown(report: Report): string {
+  const meta = report.meta;
+  const c = report.counts;
+  const out: string[] = [];
+  out.push(`## ${OUTCOME_MARK[report.outcome]} ASI v1: ${OUTCOME_LABEL[report.outcome].toLowerCase()}`, '');
+  out.push(`**${outcomeReason(report)}** · ${certificationText(meta)} · target \`${meta.target.baseUrl}\` · ${durationText(meta.durationMs)} · exit code ${report.exitCode}`, '');
+  out.push(...table(VERDICT_ORDER.map((v) => VERDICT_LABEL[v]), [VERDICT_ORDER.map((v) => String(c[v]))]), '');
+
+  const failures = report.results.filter((r) => r.verdict === 'fail');
+  if (failures.length > 0) {
+    out.push(`### Failures (${failures.length})`, '');
+    out.push(...table(['Requirement', 'Level', 'Section', 'Expected', 'Actual'], failureRows(failures)));
+    out.push(...more(TABLE_ROWS, failures.length, 'failures'), '');
+    out.push('### Reproduce', '');
+    for (const r of failures.slice(0, REPRODUCTIONS)) out.push(...reproduction(r));
+    out.push(...more(REPRODUCTIONS, failures.length, 'reproductions'));
+    if (failures.length > REPRODUCTIONS) out.push('');
+  }
+
+  const inconclusive = report.results.filter((r) => r.verdict === 'inconclusive');
+  if (inconclusive.length > 0) {
+    out.push(`### Inconclusive (${inconclusive.length})`, '');
+    const rows = inconclusive.slice(0, TABLE_ROWS).map((r) => [`\`${r.requirement.id}\``, r.requirement.level, `§${r.requirement.section}`, cell(reasonOf(r) ?? '')]);
+    out.push(...table(['Requirement', 'Level', 'Section', 'Why'], rows), ...more(TABLE_ROWS, inconclusive.length, 'requirements'), '');
+  }
+
+  const warnings = report.results.filter((r) => r.verdict === 'warn');
+  if (warnings.length > 0) {
+    out.push(`### Warnings (${warnings.length})`, '');
+    out.push(...table(['Requirement', 'Level', 'Section', 'Expected', 'Actual'], failureRows(warnings)), ...more(TABLE_ROWS, warnings.length, 'warnings'), '');
+  }
+
+  if (report.runErrors.length > 0) {
+    out.push(`### Run errors (${report.runErrors.length})`, '');
+    for (const e of report.runErrors.slice(0, TABLE_ROWS)) out.push(`- ${cell(e)}`);
+    out.push(...more(TABLE_ROWS, report.runErrors.length, 'run errors'), '');
+  }
+
+  out.push('### Per area', '');
+  const areaRows = resultsByArea(report.results).map((g) => [g.area, ...VERDICT_ORDER.map((v) => String(g.counts[v]))]);
+  out.push(...table(['Area', ...VERDICT_ORDER.map((v) => VERDICT_LABEL[v])], areaRows), '');
+
+  out.push('### Run', '');
+  for (const f of runFacts(meta)) out.push(`- **${f.label}:** ${inline(f.value)}`);
+  out.push('');
+  return `${out.join('\n')}\n`;
+}

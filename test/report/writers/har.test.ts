@@ -1,0 +1,144 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { describe, expect, test } from 'vitest';
+import { transcriptHar } from '../../../lib/report/writers/har.ts';
+import { BASE_URL, sampleReport, sampleTranscript } from '../report-fixtures.ts';
+
+interface HarEntry {
+  startedDateTime: string;
+  time: number;
+  request: { method: string; url: string; httpVersion: string; headers: Array<{ name: string; value: string }>; queryString: unknown[]; postData?: { mimeType: string; text: string }; bodySize: number };
+  response: { status: number; statusText: string; headers: unknown[]; content: { size: number; mimeType: string; text?: string; comment?: string }; redirectURL: string; bodySize: number; _error?: string };
+  timings: { send: number; wait: number; receive: number };
+  _asi: { seq: number; tokenRole: string | null; pool: string | null; error: unknown; events?: unknown[]; chunkTimes?: number[]; streamClosed?: boolean };
+}
+
+function har(exchanges = sampleTranscript(), unreadableLines = 0) {
+  return JSON.parse(transcriptHar(sampleReport(), { exchanges: [...exchanges].sort((a, b) => a.seq - b.seq), unreadableLines })) as {
+    log: { version: string; creator: { name: string; version: string }; comment: string; entries: HarEntry[] };
+  };
+}
+
+/** The fields HAR 1.2 requires (softwareishard.com/blog/har-12-spec), with their types. */
+const nameValues = { type: 'array', items: { type: 'object', required: ['name', 'value'], properties: { name: { type: 'string' }, value: { type: 'string' } } } };
+const HAR_REQUIRED = {
+  type: 'object',
+  required: ['log'],
+  properties: {
+    log: {
+      type: 'object',
+      required: ['version', 'creator', 'entries'],
+      properties: {
+        version: { const: '1.2' },
+        creator: { type: 'object', required: ['name', 'version'], properties: { name: { type: 'string' }, version: { type: 'string' } } },
+        entries: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['startedDateTime', 'time', 'request', 'response', 'cache', 'timings'],
+            properties: {
+              startedDateTime: { type: 'string' },
+              time: { type: 'number', minimum: 0 },
+              request: {
+                type: 'object',
+                required: ['method', 'url', 'httpVersion', 'cookies', 'headers', 'queryString', 'headersSize', 'bodySize'],
+                properties: {
+                  method: { type: 'string' },
+                  url: { type: 'string' },
+                  httpVersion: { type: 'string' },
+                  cookies: { type: 'array' },
+                  headers: nameValues,
+                  queryString: nameValues,
+                  postData: { type: 'object', required: ['mimeType'], properties: { mimeType: { type: 'string' }, text: { type: 'string' } } },
+                  headersSize: { type: 'integer' },
+                  bodySize: { type: 'integer' },
+                },
+              },
+              response: {
+                type: 'object',
+                required: ['status', 'statusText', 'httpVersion', 'cookies', 'headers', 'content', 'redirectURL', 'headersSize', 'bodySize'],
+                properties: {
+                  status: { type: 'integer' },
+                  statusText: { type: 'string' },
+                  httpVersion: { type: 'string' },
+                  cookies: { type: 'array' },
+                  headers: nameValues,
+                  content: { type: 'object', required: ['size', 'mimeType'], properties: { size: { type: 'integer' }, mimeType: { type: 'string' }, text: { type: 'string' } } },
+                  redirectURL: { type: 'string' },
+                  headersSize: { type: 'integer' },
+                  bodySize: { type: 'integer' },
+                },
+              },
+              cache: { type: 'object' },
+              timings: {
+                type: 'object',
+                required: ['send', 'wait', 'receive'],
+                properties: { send: { type: 'number', minimum: 0 }, wait: { type: 'number', minimum: 0 }, receive: { type: 'number', minimum: 0 } },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+};
+
+describe('transcript.har', () => {
+  const log = har().log;
+
+  test('has every field HAR 1.2 requires', () => {
+    const validate = new Ajv2020({ allErrors: true, strict: false }).compile(HAR_REQUIRED);
+    expect(validate(har()) ? [] : validate.errors).toEqual([]);
+  });
+
+  test('is HAR 1.2 created by asi-conformance', () => {
+    expect(log.version).toBe('1.2');
+    expect(log.creator).toEqual({ name: 'asi-conformance', version: '0.1.0' });
+  });
+
+  test('holds every exchange, in sequence order', () => {
+    expect(log.entries.map((e) => e._asi.seq)).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  test('a request carries method, url, headers, parsed query string and its body', () => {
+    const get = log.entries[0]!;
+    expect(get.request).toMatchObject({ method: 'GET', url: `${BASE_URL}/credits/operations?limit=5&feature=deal_agent`, httpVersion: 'HTTP/1.1', bodySize: 0 });
+    expect(get.request.queryString).toEqual([
+      { name: 'limit', value: '5' },
+      { name: 'feature', value: 'deal_agent' },
+    ]);
+    expect(get.request.headers).toContainEqual({ name: 'authorization', value: 'Bearer $ASI_TOKEN' });
+    const post = log.entries[2]!;
+    expect(post.request.postData).toEqual({ mimeType: 'application/json', text: '{"message":"it\'s <b>bold</b>","stream":true}' });
+  });
+
+  test('a response carries status, headers, content text and mime type, timings', () => {
+    const e = log.entries[0]!;
+    expect(e.response).toMatchObject({ status: 200, statusText: 'OK', bodySize: 36, redirectURL: '' });
+    expect(e.response.content).toEqual({ size: 36, mimeType: 'application/json', text: '{"operations":[],"next_cursor":null}' });
+    expect(e.timings).toMatchObject({ send: 0, wait: 9, receive: 3 });
+    expect(e.time).toBe(12);
+    expect(e.startedDateTime).toBe('2025-03-01T10:00:01.250Z');
+  });
+
+  test('_asi keeps token role, pool, SSE events with arrival times', () => {
+    const stream = log.entries[2]!;
+    expect(stream._asi).toMatchObject({ seq: 3, tokenRole: 'primary', pool: 'write', error: null, chunkTimes: [14, 39, 41], streamClosed: true });
+    expect(stream._asi.events).toContainEqual({ event: 'done', data: '{}', id: '2', atMs: 40 });
+  });
+
+  test('a transport failure has status 0 and its error', () => {
+    const failed = log.entries[3]!;
+    expect(failed.response.status).toBe(0);
+    expect(failed.response._error).toBe('UND_ERR_HEADERS_TIMEOUT: Headers Timeout Error');
+    expect(failed._asi.error).toEqual({ code: 'UND_ERR_HEADERS_TIMEOUT', message: 'Headers Timeout Error' });
+    expect(failed.timings).toMatchObject({ wait: 15000, receive: 0 });
+  });
+
+  test('a cut body says so; unreadable transcript lines are counted', () => {
+    const [first] = sampleTranscript();
+    const cut = { ...first!, response: { ...first!.response!, body: 'abc', bodyBytes: 70_000, truncated: true } };
+    const h = har([cut], 2).log;
+    expect(h.entries[0]!.response.content.comment).toBe('body cut: the transcript keeps the first 3 characters of 70000 bytes');
+    expect(h.comment).toContain('2 transcript lines could not be read');
+  });
+});

@@ -1,0 +1,94 @@
+import { describe, expect, test } from 'vitest';
+import { curlOf } from '../../../lib/http/curl.ts';
+import { reportHtml } from '../../../lib/report/writers/html.ts';
+import { escapeHtml } from '../../../lib/report/writers/text.ts';
+import { requirementsOf, sampleReport, streamExchange } from '../report-fixtures.ts';
+
+describe('report.html', () => {
+  const html = reportHtml(sampleReport());
+
+  test('is one self-contained document: no external asset, one small script', () => {
+    expect(html.startsWith('<!doctype html>')).toBe(true);
+    expect(html).not.toMatch(/<link\b|\bsrc=|@import|url\(/i);
+    expect(html.match(/<script\b/g)).toHaveLength(1);
+    expect(html).toMatch(/<div class="filters" id="filters" hidden>/);
+  });
+
+  test('a verdict banner and the run metadata', () => {
+    expect(html).toContain('<header class="banner o-not-conformant">');
+    expect(html).toContain('<h1>Not conformant</h1>');
+    for (const fact of [
+      '<dt>Harness</dt><dd>asi-conformance 0.1.0, Node v20.20.2</dd>',
+      '<dt>Contract digest</dt><dd>sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08</dd>',
+      '<dt>Target</dt><dd>http://127.0.0.1:4010/v1 (embedded reference server)</dd>',
+      '<dt>Seed</dt><dd>424242 (replay with --seed 424242)</dd>',
+      '<dt>Profile</dt><dd>embedded reference</dd>',
+      '<dt>Duration</dt><dd>1 min 7.5 s</dd>',
+      '<dt>Requests per token and pool</dt><dd>937 (secondary/read 604, primary/read 312, primary/write 21)</dd>',
+      '<dt>Certifying</dt><dd>certifying run (the spec&#39;s limits: 600 reads and 60 writes per 60 s)</dd>',
+    ]) {
+      expect(html).toContain(fact);
+    }
+  });
+
+  test('every requirement appears in its area with level, section and verdict badge', () => {
+    for (const [verdict, r] of [
+      ['pass', requirementsOf.pass],
+      ['fail', requirementsOf.fail],
+      ['inconclusive', requirementsOf.inconclusive],
+      ['not-run', requirementsOf.notRun],
+      ['uncovered', requirementsOf.uncovered],
+      ['warn', requirementsOf.warn],
+    ] as const) {
+      expect(html).toContain(`<tbody class="v-${verdict}"><tr id="r-${r.id}"><td class="id"><code>${r.id}</code></td><td class="level">${r.level}</td><td>§${r.section}</td>`);
+      expect(html).toContain(`<section id="area-${r.area}">`);
+    }
+  });
+
+  test('evidence folds open only for failing, warning and inconclusive requirements', () => {
+    expect(html.match(/<details class="evidence">/g)).toHaveLength(3);
+  });
+
+  test('evidence shows expected, actual, the property, SSE events with arrival times and the curl line', () => {
+    expect(html).toContain('<dt>Expected</dt><dd>exactly one terminal event (<code>done</code> or <code>error</code>) | then the stream closes</dd>');
+    expect(html).toContain('<dt>Actual</dt><dd>two <code>done</code> events &lt;after&gt; one another</dd>');
+    expect(html).toContain('seed <code>-1029384756</code>, path <code>3:1:0</code>, 20 runs, 27 requests');
+    expect(html).toContain('<dt>Counterexample</dt><dd><pre>{&quot;message&quot;:&quot;&lt;script&gt;x&lt;/script&gt;&quot;}</pre></dd>');
+    expect(html).toContain('<h4>Events (3)</h4>');
+    expect(html).toContain('<tr><td class="num">40</td><td><code>done</code></td><td><code>2</code></td><td class="data">{}</td></tr>');
+    expect(html).toContain(`<pre>${escapeHtml(curlOf(streamExchange(3)))}</pre>`);
+    expect(html).toContain('3 chunks, first at 14 ms, last at 41 ms; the server closed the stream.');
+    expect(html).toContain('<strong>Transport error</strong> <code>UND_ERR_HEADERS_TIMEOUT</code>: Headers Timeout Error');
+    expect(html).toContain('<blockquote>§6: Every stream ends with exactly one terminal event: <code>done</code> or <code>error</code>.</blockquote>');
+  });
+
+  test('reasons of not-run and uncovered requirements are shown', () => {
+    expect(html).toContain('<p class="reason">the profile names no secondary token</p>');
+    expect(html).toContain('<p class="reason">no test in this run checks this requirement</p>');
+  });
+
+  test('a <script> in a response body is escaped, control characters are made visible', () => {
+    expect(html).not.toContain('<script>alert');
+    expect(html).toContain('&lt;script&gt;alert(\\&quot;pwned\\&quot;)&lt;/script&gt; &amp; \\x01 \\uD800');
+    expect(html).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/);
+  });
+
+  test('a long body is cut, and says so', () => {
+    const report = sampleReport();
+    const ex = streamExchange(3);
+    report.results[1]!.findings[0]!.exchanges = [{ ...ex, response: { ...ex.response!, body: 'z'.repeat(10_000), bodyBytes: 10_000 } }];
+    const text = reportHtml(report);
+    expect(text).toContain(`<pre>${'z'.repeat(4096)}</pre><p class="note">Body cut: 5904 more characters not shown; transcript.har keeps what was recorded.</p>`);
+  });
+
+  test('prints: folded evidence opens and the filters hide', () => {
+    expect(html).toMatch(/@media print \{[^@]*details::details-content \{ content-visibility: visible; display: block; \}/);
+    expect(html).toMatch(/@media print \{[^@]*\.filters \{ display: none; \}/);
+  });
+});
+
+test('a failed SHOULD requirement shows as a warning', () => {
+  const html = reportHtml(sampleReport());
+  const warn = html.slice(html.indexOf(`<tr id="r-${requirementsOf.warn.id}">`));
+  expect(warn).toContain('<h3>Finding <span class="badge v-warn">warn</span></h3><p class="note">A failed SHOULD requirement: a warning, it does not fail the run.</p>');
+});

@@ -1,0 +1,100 @@
+import { describe, expect, test } from 'vitest';
+import { curlOf } from '../../../lib/http/curl.ts';
+import { junitXml } from '../../../lib/report/writers/junit.ts';
+import { requirementsOf, sampleReport, streamExchange } from '../report-fixtures.ts';
+import { childrenNamed, parseXml, type XmlElement } from '../xml-tree.ts';
+
+function testCases(root: XmlElement): XmlElement[] {
+  return childrenNamed(root, 'testsuite').flatMap((s) => childrenNamed(s, 'testcase'));
+}
+
+function caseOf(root: XmlElement, id: string): XmlElement {
+  const found = testCases(root).find((c) => c.attributes['name']?.startsWith(`${id} `));
+  if (found === undefined) throw new Error(`no testcase for ${id}`);
+  return found;
+}
+
+describe('junit.xml', () => {
+  const xml = junitXml(sampleReport());
+  const root = parseXml(xml);
+
+  test('is well-formed XML with a declaration', () => {
+    expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n')).toBe(true);
+    expect(root.name).toBe('testsuites');
+  });
+
+  test('one testsuite per area, in catalogue order, one testcase per requirement', () => {
+    expect(childrenNamed(root, 'testsuite').map((s) => s.attributes['name'])).toEqual(['auth', 'conversation', 'ledger', 'ratelimit', 'errors']);
+    expect(testCases(root)).toHaveLength(6);
+    const ledger = childrenNamed(root, 'testsuite').find((s) => s.attributes['name'] === 'ledger')!;
+    expect(ledger.attributes).toMatchObject({ tests: '2', failures: '0', errors: '1', skipped: '0' });
+  });
+
+  test('totals count failures, errors (inconclusive) and skips (not-run, uncovered)', () => {
+    expect(root.attributes).toMatchObject({ tests: '6', failures: '1', errors: '1', skipped: '2', time: '67.500' });
+  });
+
+  test('name is the id and the statement, classname the area', () => {
+    const c = caseOf(root, requirementsOf.pass.id);
+    expect(c.attributes['name']).toBe(`${requirementsOf.pass.id} ${requirementsOf.pass.statement}`);
+    expect(c.attributes['classname']).toBe('auth');
+  });
+
+  test('a pass has no failure; its notes go to system-out', () => {
+    const c = caseOf(root, requirementsOf.pass.id);
+    expect(c.children.map((e) => [e.name, e.text])).toEqual([['system-out', 'INFO: the server also sent X-Request-Id']]);
+  });
+
+  test('a failure carries the h2spec-style text and the curl line', () => {
+    const failure = childrenNamed(caseOf(root, requirementsOf.fail.id), 'failure');
+    expect(failure).toHaveLength(1);
+    const f = failure[0]!;
+    expect(f.attributes['type']).toBe('MUST');
+    expect(f.attributes['message']).toContain('expected exactly one terminal event');
+    expect(f.attributes['message']).toContain('actual two `done` events <after> one another');
+    expect(f.text).toContain(`× ${requirementsOf.fail.id}`);
+    expect(f.text).toContain('Expected: exactly one terminal event');
+    expect(f.text).toContain('Counterexample: {"message":"<script>x</script>"}');
+    expect(f.text).toContain(`Reproduce: ${curlOf(streamExchange(3))}`);
+  });
+
+  test('inconclusive is an error, not-run and uncovered are skipped with the reason', () => {
+    const error = childrenNamed(caseOf(root, requirementsOf.inconclusive.id), 'error')[0]!;
+    expect(error.attributes['message']).toBe('the test broke: Headers Timeout Error');
+    expect(error.text).toContain('UND_ERR_HEADERS_TIMEOUT');
+    expect(childrenNamed(caseOf(root, requirementsOf.notRun.id), 'skipped')[0]!.attributes['message']).toBe('not-run: the profile names no secondary token');
+    expect(childrenNamed(caseOf(root, requirementsOf.uncovered.id), 'skipped')[0]!.attributes['message']).toBe(
+      'uncovered: no test in this run checks this requirement',
+    );
+  });
+
+  test('a warning passes with a note in system-out', () => {
+    const c = caseOf(root, requirementsOf.warn.id);
+    expect(c.children.map((e) => e.name)).toEqual(['system-out']);
+    expect(c.children[0]!.text).toMatch(/^WARN \(SHOULD, does not fail the run\)\n× ledger\/4\.1\/newest-first/);
+  });
+
+  test('characters XML 1.0 forbids come out as visible escapes; markup is escaped', () => {
+    expect(xml).toContain('\\x01');
+    expect(xml).toContain('\\uD800');
+    expect(xml).not.toContain('<script>');
+    expect(xml).toContain('&lt;script&gt;');
+  });
+
+  test('a newline in an attribute survives as a character reference', () => {
+    const report = sampleReport();
+    report.results[3]!.reason = 'line one\nline two';
+    const c = caseOf(parseXml(junitXml(report)), requirementsOf.notRun.id);
+    expect(xml).not.toContain('line one\nline two"');
+    expect(childrenNamed(c, 'skipped')[0]!.attributes['message']).toBe('not-run: line one line two');
+  });
+
+  test('run errors become a suite of errors and count in the totals', () => {
+    const report = sampleReport();
+    report.runErrors = ['ledger-window: Cannot find module "x" & <y>'];
+    const r = parseXml(junitXml(report));
+    expect(r.attributes).toMatchObject({ tests: '7', errors: '2' });
+    const run = childrenNamed(r, 'testsuite').find((s) => s.attributes['name'] === 'run')!;
+    expect(childrenNamed(childrenNamed(run, 'testcase')[0]!, 'error')[0]!.attributes['message']).toBe('ledger-window: Cannot find module "x" & <y>');
+  });
+});

@@ -1,0 +1,91 @@
+import { describe, expect, test } from 'vitest';
+import { curlOf } from '../../../lib/http/curl.ts';
+import type { RequirementResult } from '../../../lib/report/report-model.ts';
+import { summaryMarkdown } from '../../../lib/report/writers/markdown.ts';
+import { requirementsOf, runMetadata, sampleReport, streamExchange } from '../report-fixtures.ts';
+
+describe('summary.md', () => {
+  const md = summaryMarkdown(sampleReport());
+
+  test('opens with the verdict and whether the run certifies', () => {
+    const [headline, , line] = md.split('\n');
+    expect(headline).toBe('## ❌ ASI v1: not conformant');
+    expect(line).toMatch(/^\*\*1 requirement fails\*\* · /);
+    expect(line).toContain("certifying run (the spec's limits: 600 reads and 60 writes per 60 s)");
+    expect(line).toContain('exit code 1');
+  });
+
+  test('counts every verdict', () => {
+    expect(md).toContain('| fail | inconclusive | warn | pass | not run | uncovered |\n|---|---|---|---|---|---|\n| 1 | 1 | 1 | 1 | 1 | 1 |');
+  });
+
+  test('lists the failure with level, section and escaped expected/actual', () => {
+    const row = md.split('\n').find((l) => l.startsWith(`| \`${requirementsOf.fail.id}\``));
+    expect(row).toBe(
+      `| \`${requirementsOf.fail.id}\` | MUST | §6 | exactly one terminal event (\`done\` or \`error\`) \\| then the stream closes | two \`done\` events &lt;after&gt; one another |`,
+    );
+  });
+
+  test('reproduces the failure with its curl line in a fenced block, and the property seed', () => {
+    expect(md).toContain(`\`\`\`sh\n${curlOf(streamExchange(3))}\n\`\`\``);
+    expect(md).toContain('Property: seed `-1029384756`, path `3:1:0`; counterexample `{"message":"<script>x</script>"}`');
+  });
+
+  test('lists the inconclusive requirement with its reason and the warning', () => {
+    expect(md).toContain(`| \`${requirementsOf.inconclusive.id}\` | MUST | §4.1 | the test broke: Headers Timeout Error |`);
+    expect(md).toContain('### Warnings (1)');
+    expect(md).toContain(`| \`${requirementsOf.warn.id}\` | SHOULD | §4.1 | rows newest first | row 2 is older than row 3 |`);
+  });
+
+  test('ends with counts per area and the run metadata', () => {
+    expect(md).toContain('| Area | fail | inconclusive | warn | pass | not run | uncovered |');
+    expect(md).toContain('| ledger | 0 | 1 | 1 | 0 | 0 | 0 |');
+    for (const fact of [
+      '- **Target:** http://127.0.0.1:4010/v1 (embedded reference server)',
+      '- **Seed:** 424242 (replay with --seed 424242)',
+      '- **Duration:** 1 min 7.5 s',
+      '- **Requests per token and pool:** 937 (secondary/read 604, primary/read 312, primary/write 21)',
+      '- **Harness:** asi-conformance 0.1.0, Node v20.20.2',
+      '- **Contract digest:** sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+    ]) {
+      expect(md).toContain(fact);
+    }
+  });
+
+  test('a non-certifying conformant run says so', () => {
+    const report = sampleReport();
+    report.meta = runMetadata({ certifying: false, limits: { read: 100, write: 10, windowS: 60 } });
+    report.outcome = 'conformant';
+    report.exitCode = 0;
+    report.results = report.results.filter((r) => r.verdict === 'pass');
+    report.counts = { pass: 1, fail: 0, warn: 0, 'not-run': 0, inconclusive: 0, uncovered: 0 };
+    const text = summaryMarkdown(report);
+    expect(text.split('\n')[0]).toBe('## ✅ ASI v1: conformant');
+    expect(text).toContain("not a certification (the profile's limits, 100 reads and 10 writes per 60 s, differ from the spec's 600 reads and 60 writes per 60 s)");
+    expect(text).not.toContain('### Failures');
+  });
+
+  test('stays far below a CI step summary limit (1 MiB) when everything fails', () => {
+    const report = sampleReport();
+    const failing = report.results[1]!;
+    const bigBody = 'x'.repeat(20_000);
+    const exchange = { ...streamExchange(3), request: { ...streamExchange(3).request, body: bigBody } };
+    report.results = Array.from({ length: 1000 }, (_, i): RequirementResult => ({
+      ...failing,
+      requirement: { ...failing.requirement, id: `conversation/6/case-${i}` },
+      findings: [{ ...failing.findings[0]!, actual: 'y'.repeat(5000), exchanges: [exchange] }],
+    }));
+    const text = summaryMarkdown(report);
+    expect(Buffer.byteLength(text)).toBeLessThan(256 * 1024);
+    expect(text).toContain('… and 900 more failures (see report.html).');
+    expect(text).toContain('… and 990 more reproductions (see report.html).');
+    expect(text).toMatch(/_The line is cut \(\d+ more characters\); report\.html has it whole\._/);
+  });
+
+  test('a backtick run in a curl line gets a longer fence', () => {
+    const report = sampleReport();
+    const finding = report.results[1]!.findings[0]!;
+    finding.exchanges = [{ ...streamExchange(3), request: { ...streamExchange(3).request, body: '{"message":"```"}' } }];
+    expect(summaryMarkdown(report)).toContain('````sh\ncurl');
+  });
+});
