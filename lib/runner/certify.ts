@@ -13,7 +13,7 @@ import type { ResolvedTarget } from '../profile/resolve-profile.ts';
 import type { RunContext } from '../suite/run-context.ts';
 import { checkReachable } from './preflight.ts';
 import { runSuites } from './run-suites.ts';
-import { suiteName } from './suite-files.ts';
+import { allSuiteFiles, suiteName } from './suite-files.ts';
 
 export interface CertifyOptions {
   target: ResolvedTarget;
@@ -101,7 +101,8 @@ export async function certify(options: CertifyOptions): Promise<CertifyResult> {
       finishedAt: finishedAt.toISOString(),
       durationMs: finishedAt.getTime() - startedAt.getTime(),
       target: { baseUrl: target.profile.baseUrl, embedded: options.embedded, profile: target.profile.source },
-      certifying: target.profile.certifying && options.only.length === 0,
+      // A certification runs every suite with the spec's limits; a selection is only a check.
+      certifying: target.profile.certifying && options.only.length === 0 && options.files.length === allSuiteFiles().length,
       limits: target.profile.limits,
       seed: options.seed,
       contractDigest: contractDigest(),
