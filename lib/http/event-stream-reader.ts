@@ -8,7 +8,17 @@ export interface StreamBudget {
   /** Longest silence between two chunks. */
   idleMs: number;
   maxBytes: number;
+  /**
+   * After a terminal event (§6 `done` or `error`), how long to wait for the server to close before
+   * reading stops anyway. Default AFTER_TERMINAL_MS.
+   */
+  afterTerminalMs?: number;
 }
+
+/** §6: the events after which nothing more is expected ("done: Final state", "error: Failure"). */
+export const TERMINAL_EVENTS: readonly string[] = ['done', 'error'];
+/** Default grace for the close after a terminal event: a prompt close is a matter of milliseconds. */
+export const AFTER_TERMINAL_MS = 2_000;
 
 export interface StreamReading {
   text: string;
@@ -18,13 +28,35 @@ export interface StreamReading {
   chunkTimes: number[];
   /** Why reading stopped early, when it did: `total-timeout`, `idle-timeout`, `too-large`. */
   cutShort?: 'total-timeout' | 'idle-timeout' | 'too-large';
+  /** The server closed the stream within the budget. */
   closed: boolean;
+  /**
+   * Reading stopped because the stream stayed open `afterTerminalMs` past a terminal event (not a
+   * budget cut: the events were complete).
+   */
+  openAfterTerminal?: boolean;
+}
+
+type Next = IteratorResult<Buffer> | 'timeout';
+
+/** The next chunk, or `timeout` after `ms`; the timer never outlives the race. */
+async function nextWithin(iterator: AsyncIterator<Buffer>, ms: number): Promise<Next> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), ms);
+  });
+  try {
+    return await Promise.race([iterator.next(), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**
- * Reads an event stream as it arrives: decodes UTF-8 incrementally (a BOM is dropped by the
- * decoder, which eventsource-parser would not do for us), feeds the WHATWG parser, and stamps each
- * event with its arrival time. Never waits longer than the budget.
+ * Reads an event stream as it arrives: decodes UTF-8 incrementally (the decoder drops a leading
+ * BOM, which eventsource-parser would not do for decoded text), feeds the WHATWG parser, and
+ * stamps each event with its arrival time. Never waits longer than the budget; once a terminal
+ * event has arrived it waits only `afterTerminalMs` more for the close.
  */
 export async function readEventStream(
   body: AsyncIterable<Buffer> & { destroy?: (err?: Error) => unknown },
@@ -36,17 +68,21 @@ export async function readEventStream(
   const chunkTimes: number[] = [];
   let text = '';
   let bytes = 0;
+  let terminalAt: number | undefined;
   const parser = createParser({
     onEvent(message: EventSourceMessage) {
       const record: SseEventRecord = { event: message.event ?? 'message', data: message.data, atMs: Date.now() - startedAt };
       if (message.id !== undefined) record.id = message.id;
       events.push(record);
+      if (terminalAt === undefined && TERMINAL_EVENTS.includes(record.event)) terminalAt = Date.now();
     },
   });
+  const afterTerminalMs = budget.afterTerminalMs ?? AFTER_TERMINAL_MS;
 
   const iterator = body[Symbol.asyncIterator]();
   let cutShort: StreamReading['cutShort'];
   let closed = false;
+  let openAfterTerminal = false;
   for (;;) {
     const now = Date.now();
     const left = startedAt + budget.totalMs - now;
@@ -54,18 +90,19 @@ export async function readEventStream(
       cutShort = 'total-timeout';
       break;
     }
-    const wait = Math.min(left, budget.idleMs);
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), wait);
-    });
-    const next = await Promise.race([iterator.next(), timeout]);
-    clearTimeout(timer);
-    if (next === 'timeout') {
-      cutShort = wait === left ? 'total-timeout' : 'idle-timeout';
+    const graceLeft = terminalAt === undefined ? Infinity : terminalAt + afterTerminalMs - now;
+    if (graceLeft <= 0) {
+      openAfterTerminal = true;
       break;
     }
-    if (next.done) {
+    const wait = Math.min(left, budget.idleMs, graceLeft);
+    const next = await nextWithin(iterator, wait);
+    if (next === 'timeout') {
+      if (wait === graceLeft) openAfterTerminal = true;
+      else cutShort = wait === left ? 'total-timeout' : 'idle-timeout';
+      break;
+    }
+    if (next.done === true) {
       closed = true;
       break;
     }
@@ -87,9 +124,10 @@ export async function readEventStream(
     // without creating an event of its own.
     parser.feed(rest + (text.endsWith('\r') ? '\n' : ''));
   } else {
-    body.destroy?.(new Error('stream read budget exceeded'));
+    body.destroy?.(new Error(openAfterTerminal ? 'stream still open after its terminal event' : 'stream read budget exceeded'));
   }
   const reading: StreamReading = { text, bytes, events, chunkTimes, closed };
   if (cutShort !== undefined) reading.cutShort = cutShort;
+  if (openAfterTerminal) reading.openAfterTerminal = true;
   return reading;
 }

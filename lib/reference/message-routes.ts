@@ -1,6 +1,91 @@
-import type { Route } from './exchange-context.ts';
+import type { ExchangeContext, Route } from './exchange-context.ts';
+import { jobsOf } from './job-store.ts';
+import { activeMessageFault } from './message-faults.ts';
+import { nextMessageId } from './message-ids.ts';
+import { parseMessageRequest, transportOf, type MessageRequest, type Transport } from './message-request.ts';
+import { streamTurn } from './message-stream.ts';
+import { DEMO_AGENTS, planTurn, type AgentKind } from './message-turn.ts';
+
+/** Credits one accepted message costs (§8.2 leaves the sizes open; the reference's choice). */
+export const MESSAGE_CREDITS = 1;
+
+const FEATURE: Record<AgentKind, string> = { deal: 'deal_agent', company: 'company_agent' };
+
+/** The transport the reference serves, with the transport defects applied. */
+function servedTransport(ctx: ExchangeContext, request: MessageRequest): Transport {
+  const d = ctx.state.defects;
+  const asked = transportOf({
+    asyncFlag: request.asyncFlag,
+    streamFlag: request.streamFlag && !d.has('conversation-stream-flag-ignored'),
+    acceptsStream: request.acceptsStream && !d.has('conversation-accept-ignored'),
+  });
+  return asked === 'rest' && d.has('conversation-stream-by-default') ? 'sse' : asked;
+}
+
+/**
+ * §4.3 "A POST on the message route of a deal or company agent sends a message." Order: the agent
+ * must exist, the body must be valid, no fault may stand in the way; only then is the message
+ * accepted, which appends one ledger row. A refused message does no work.
+ */
+async function postMessage(ctx: ExchangeContext, kind: AgentKind): Promise<void> {
+  const agentId = ctx.params['agent_id'] ?? '';
+  if (!DEMO_AGENTS[kind].includes(agentId)) {
+    return ctx.sendError(404, 'agent.not_found', 'permanent', `No ${kind} agent "${agentId}" in this workspace.`);
+  }
+  const body = await ctx.readBody();
+  if (!body.ok) {
+    if (body.reason === 'aborted') return;
+    return ctx.sendError(413, 'request.body_too_large', 'permanent', 'The request body is too large.', undefined, { connection: 'close' });
+  }
+  const parsed = parseMessageRequest(body.text, ctx.header('accept'));
+  if (!parsed.ok) {
+    return ctx.sendError(400, 'request.validation_failed', 'permanent', parsed.message, { field: parsed.field, reason: parsed.reason });
+  }
+  const fault = activeMessageFault(ctx.state);
+  if (fault !== undefined) {
+    if (fault.code === 'upstream.unavailable' && ctx.state.defects.has('conversation-upstream-plain-text')) {
+      return ctx.send(503, 'Service Unavailable', { 'content-type': 'text/plain; charset=utf-8' });
+    }
+    return ctx.sendError(fault.status, fault.code, fault.category, fault.message);
+  }
+
+  const transport = servedTransport(ctx, parsed.request);
+  const turn = planTurn(ctx.state, kind, parsed.request.message, !ctx.state.variants.has('conversation-no-tool-events'));
+  const token = ctx.token!;
+  ctx.state.ledger.append(
+    token.workspace,
+    {
+      operation_type: 'agent_message',
+      feature: FEATURE[kind],
+      credits: MESSAGE_CREDITS,
+      metadata: { agent_id: agentId, conversation_id: turn.response.conversation_id, transport },
+    },
+    ctx.state.now(),
+  );
+
+  if (transport === 'sse') return streamTurn(ctx, turn);
+  if (transport === 'async') {
+    const view = jobsOf(ctx.state).create(nextMessageId(ctx.state, 'job'), token.workspace, turn.response, ctx.state.now());
+    return ctx.sendJson(202, view);
+  }
+  const response: Record<string, unknown> = { ...turn.response };
+  if (ctx.state.defects.has('conversation-rest-without-conversation-id')) delete response['conversation_id'];
+  ctx.sendJson(200, response);
+}
+
+/** §4.3 "Polling an async message job is a GET." The reference's path: /message-jobs/{job_id}. */
+function pollJob(ctx: ExchangeContext): void {
+  const id = ctx.params['job_id'] ?? '';
+  const view = ctx.state.defects.has('conversation-job-not-found') ? undefined : jobsOf(ctx.state).view(id, ctx.token!.workspace, ctx.state.now());
+  if (view === undefined) return ctx.sendError(404, 'message_job.not_found', 'permanent', `No message job "${id}" in this workspace.`);
+  ctx.sendJson(200, view);
+}
 
 /** §4.3 message routes of deal and company agents, and async job polling. */
 export function messageRoutes(): Route[] {
-  return [];
+  return [
+    { path: '/deal-agents/{agent_id}/messages', methods: ['POST'], handler: (ctx) => postMessage(ctx, 'deal') },
+    { path: '/company-agents/{agent_id}/messages', methods: ['POST'], handler: (ctx) => postMessage(ctx, 'company') },
+    { path: '/message-jobs/{job_id}', methods: ['GET', 'HEAD'], handler: pollJob },
+  ];
 }

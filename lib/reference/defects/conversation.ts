@@ -1,4 +1,153 @@
 import type { DefectSwitch, VariantSwitch } from '../switches.ts';
 
-export const conversationDefects: DefectSwitch[] = [];
-export const conversationVariants: VariantSwitch[] = [];
+const REST = 'conversation-rest';
+const STREAM = 'conversation-stream';
+const ASYNC = 'conversation-async';
+const FAULTS = 'conversation-faults';
+
+/** Each breaks one rule of §1, §2.4, §6, §7, §8.1 or §8.2 for the message routes. */
+export const conversationDefects: DefectSwitch[] = [
+  {
+    name: 'conversation-stream-by-default',
+    breaks: ['conversation/1/rest-default'],
+    suites: [REST],
+    description: 'Answers with an event stream even when neither the Accept header nor `stream: true` asked for one.',
+  },
+  {
+    name: 'conversation-rest-without-conversation-id',
+    breaks: ['conversation/2.4/response-fields'],
+    suites: [REST],
+    description: 'The REST response leaves out `conversation_id`.',
+  },
+  {
+    name: 'conversation-stream-as-json',
+    breaks: ['conversation/1/sse-by-accept', 'conversation/1/sse-by-stream-flag'],
+    suites: [STREAM],
+    description: 'Sends the event stream with `Content-Type: application/json`.',
+  },
+  {
+    name: 'conversation-stream-flag-ignored',
+    breaks: ['conversation/1/sse-by-stream-flag'],
+    suites: [STREAM],
+    description: 'Ignores the body field `stream: true` and answers with the REST response.',
+  },
+  {
+    name: 'conversation-accept-ignored',
+    breaks: ['conversation/1/sse-by-accept'],
+    suites: [STREAM],
+    description: 'Ignores `Accept: text/event-stream` and answers with the REST response.',
+  },
+  {
+    name: 'conversation-stream-no-done',
+    breaks: ['conversation/6/single-terminal-event'],
+    suites: [STREAM],
+    description: 'Closes the stream after the last text delta without a `done` event.',
+  },
+  {
+    name: 'conversation-stream-event-after-done',
+    breaks: ['conversation/6/single-terminal-event'],
+    suites: [STREAM],
+    description: 'Sends one more `text_delta` after `done`.',
+  },
+  {
+    name: 'conversation-stream-error-then-done',
+    breaks: ['conversation/6/single-terminal-event'],
+    suites: [STREAM],
+    description: 'Sends an `error` event and then `done`.',
+  },
+  {
+    name: 'conversation-stream-unmatched-tool-result',
+    breaks: ['conversation/6/tool-result-matches'],
+    suites: [STREAM],
+    description: 'Sends a `tool_result` whose id no earlier `tool_use` carried.',
+  },
+  {
+    name: 'conversation-stream-done-without-messages',
+    breaks: ['conversation/6/done-shape', 'conversation/6/event-data'],
+    suites: [STREAM],
+    description: 'Sends `done` with `conversation_id` only, no `messages`.',
+  },
+  {
+    name: 'conversation-stream-unknown-event',
+    breaks: ['conversation/6/event-names'],
+    suites: [STREAM],
+    description: 'Sends an event named `thinking`, which §6 does not list.',
+  },
+  {
+    name: 'conversation-stream-data-not-json',
+    breaks: ['conversation/6/event-data'],
+    suites: [STREAM],
+    description: 'Sends the data of the first `text_delta` as plain text instead of JSON.',
+  },
+  {
+    name: 'conversation-stream-flush-at-end',
+    breaks: ['conversation/6/incremental-delivery'],
+    suites: [STREAM],
+    description: 'Holds every event back and writes the whole stream in one burst when the turn is over.',
+  },
+  {
+    name: 'conversation-stream-open-after-done',
+    breaks: ['conversation/6/closes-after-terminal'],
+    suites: [STREAM],
+    description: 'Keeps the stream open for 30 s after `done`.',
+  },
+  {
+    name: 'conversation-stream-no-pool-headers',
+    breaks: ['conversation/8.1/message-write-pool'],
+    suites: [STREAM],
+    description: 'Sends the event stream without the X-RateLimit-* headers.',
+  },
+  {
+    name: 'conversation-job-not-found',
+    breaks: ['conversation/1/async-job'],
+    suites: [ASYNC],
+    description: 'Creates async jobs but answers 404 when they are polled.',
+  },
+  {
+    name: 'conversation-job-poll-write-pool',
+    breaks: ['conversation/8.1/job-poll-read-pool'],
+    suites: [ASYNC],
+    description: 'Charges the GET that polls a message job to the write pool (decided in pool-charge.ts).',
+  },
+  {
+    name: 'conversation-job-post-read-pool',
+    breaks: ['conversation/8.1/job-post-write-pool', 'conversation/8.1/message-write-pool'],
+    suites: [ASYNC, REST],
+    description:
+      'Charges message POSTs, the one that creates a job among them, to the read pool (decided in pool-charge.ts, which sees the path but not the body).',
+  },
+  {
+    name: 'conversation-upstream-plain-text',
+    breaks: ['conversation/7/upstream-503'],
+    suites: [FAULTS],
+    description: 'Answers an unavailable upstream with 503 and a plain-text body instead of the envelope.',
+  },
+  {
+    name: 'conversation-upstream-permanent',
+    breaks: ['conversation/7/upstream-transient'],
+    suites: [FAULTS],
+    description: 'Reports an unavailable upstream with category `permanent`.',
+  },
+  {
+    name: 'conversation-spend-cap-ignored',
+    breaks: ['conversation/8.2/spend-cap-refused'],
+    suites: [FAULTS],
+    description: 'Keeps serving messages when the spend cap is reached.',
+  },
+];
+
+/** Legal framings of the event stream (HTML Standard, event-stream grammar) and a turn without tools. */
+export const conversationVariants: VariantSwitch[] = [
+  { name: 'conversation-framing-crlf', suites: [STREAM, REST], description: 'Ends every line of the event stream with CRLF.' },
+  { name: 'conversation-framing-cr', suites: [STREAM, REST], description: 'Ends every line of the event stream with a lone CR.' },
+  { name: 'conversation-framing-comments', suites: [STREAM, REST], description: 'Sends `: keepalive` comment lines before every event and one at the start.' },
+  { name: 'conversation-framing-id-retry', suites: [STREAM, REST], description: 'Sends a `retry: 3000` field first and an `id:` line on every event.' },
+  {
+    name: 'conversation-framing-multiline-data',
+    suites: [STREAM, REST],
+    description: 'Spreads the JSON of every event over several `data:` lines (the parser joins them with LF).',
+  },
+  { name: 'conversation-framing-bom', suites: [STREAM, REST], description: 'Starts the event stream with a byte order mark.' },
+  { name: 'conversation-framing-no-space', suites: [STREAM, REST], description: 'Writes fields as `data:{...}`, with no space after the colon.' },
+  { name: 'conversation-no-tool-events', suites: [STREAM, REST, FAULTS], description: 'Turns without any `tool_use` or `tool_result` event.' },
+];

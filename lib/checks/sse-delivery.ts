@@ -1,0 +1,55 @@
+import type { Exchange, SseEventRecord } from '../model/exchange.ts';
+import { fail, pass, type Finding } from '../model/finding.ts';
+
+export const INCREMENTAL_DELIVERY = 'conversation/6/incremental-delivery';
+
+/** Events that all arrive within this span arrived together: one write, or one flush. */
+export const BURST_SPAN_MS = 30;
+/**
+ * A burst only says something when the turn took a while before it: a target that answers the
+ * whole stream within this time from the request may simply be fast.
+ */
+export const MIN_TURN_MS = 200;
+/** Fewer events than this cannot show whether delivery was incremental. */
+export const MIN_EVENTS = 3;
+
+export type DeliveryVerdict =
+  | { kind: 'incremental'; firstMs: number; lastMs: number }
+  | { kind: 'burst'; firstMs: number; lastMs: number }
+  | { kind: 'too-short'; why: string };
+
+/**
+ * Tells streaming from a burst at the end by event arrival times alone. Criterion: with at least
+ * MIN_EVENTS events, a burst is every event arriving within BURST_SPAN_MS of the first while the
+ * first came MIN_TURN_MS or more after the request. On localhost a streaming server spreads its
+ * events over the turn (the span grows with the turn); a buffering one delivers them at once at
+ * the end (the span stays near zero however long the turn). A short turn is not judged, so a
+ * fast server is never called a buffering one.
+ */
+export function judgeDelivery(events: readonly SseEventRecord[]): DeliveryVerdict {
+  if (events.length < MIN_EVENTS) return { kind: 'too-short', why: `${events.length} event(s): too few to tell streaming from a burst` };
+  const times = events.map((e) => e.atMs);
+  const firstMs = Math.min(...times);
+  const lastMs = Math.max(...times);
+  if (lastMs - firstMs > BURST_SPAN_MS) return { kind: 'incremental', firstMs, lastMs };
+  if (firstMs < MIN_TURN_MS) return { kind: 'too-short', why: `the whole stream arrived within ${lastMs} ms of the request: too fast to judge` };
+  return { kind: 'burst', firstMs, lastMs };
+}
+
+/** The SHOULD-level finding on how a stream was delivered. */
+export function deliveryFinding(exchange: Exchange): Finding {
+  const res = exchange.response;
+  const events = res?.events ?? [];
+  const v = judgeDelivery(events);
+  const chunks = res?.chunkTimes?.length ?? 0;
+  if (v.kind === 'too-short') return pass(INCREMENTAL_DELIVERY, [exchange], v.why);
+  if (v.kind === 'incremental') {
+    return pass(INCREMENTAL_DELIVERY, [exchange], `${events.length} events over ${v.lastMs - v.firstMs} ms (first at ${v.firstMs} ms) in ${chunks} chunks`);
+  }
+  return fail(
+    INCREMENTAL_DELIVERY,
+    `events delivered as the turn progresses (spread over more than ${BURST_SPAN_MS} ms)`,
+    `all ${events.length} events arrived within ${v.lastMs - v.firstMs} ms, ${v.firstMs} ms after the request, in ${chunks} chunk(s): one burst at the end of the turn`,
+    [exchange],
+  );
+}

@@ -1,0 +1,168 @@
+import { validateEventData } from '../contract/validate.ts';
+import type { Exchange, SseEventRecord } from '../model/exchange.ts';
+import { fail, inconclusive, pass, type Finding } from '../model/finding.ts';
+import { SSE_EVENT_NAMES, type SseEventName } from '../spec-constants.ts';
+import { conversationResponseProblems } from './conversation-response.ts';
+
+export const EVENT_NAMES = 'conversation/6/event-names';
+export const EVENT_DATA = 'conversation/6/event-data';
+export const TOOL_RESULT_MATCHES = 'conversation/6/tool-result-matches';
+export const SINGLE_TERMINAL = 'conversation/6/single-terminal-event';
+export const CLOSES_AFTER_TERMINAL = 'conversation/6/closes-after-terminal';
+export const DONE_SHAPE = 'conversation/6/done-shape';
+
+/** The requirements the grammar of one stream speaks to, in report order. */
+export const GRAMMAR_REQUIREMENTS = [EVENT_NAMES, EVENT_DATA, TOOL_RESULT_MATCHES, SINGLE_TERMINAL, CLOSES_AFTER_TERMINAL, DONE_SHAPE] as const;
+export type GrammarRequirement = (typeof GRAMMAR_REQUIREMENTS)[number];
+
+/** How the reading of a stream ended. */
+export interface StreamEnd {
+  /** The server closed the stream. */
+  closed: boolean;
+  /** Reading was cut by the harness's budget (a transport error code such as ASI_STREAM_STALLED). */
+  cutBy?: string;
+}
+
+export interface GrammarProblem {
+  requirement: GrammarRequirement;
+  problem: string;
+}
+
+/** What the grammar could not judge, and why (no terminal event, no `done`). */
+export interface GrammarVerdicts {
+  problems: GrammarProblem[];
+  unjudged: Partial<Record<GrammarRequirement, string>>;
+  /** Notes for passing requirements (a vacuous pass says so). */
+  notes: Partial<Record<GrammarRequirement, string>>;
+}
+
+const KNOWN: readonly string[] = SSE_EVENT_NAMES;
+const TERMINAL = new Set(['done', 'error']);
+
+function label(e: SseEventRecord, i: number): string {
+  return `event #${i + 1} \`${e.event}\``;
+}
+
+type Parsed = { ok: true; value: unknown } | { ok: false; why: string };
+
+function parseData(data: string): Parsed {
+  try {
+    return { ok: true, value: JSON.parse(data) as unknown };
+  } catch {
+    const shown = data.length > 60 ? `${data.slice(0, 60)}…` : data;
+    return { ok: false, why: `data is not JSON: ${JSON.stringify(shown)}` };
+  }
+}
+
+/**
+ * Holds the events of one stream to the §6 grammar. Pure: the same events and end give the same
+ * verdicts, however the bytes were chunked on the wire.
+ */
+export function judgeEventStream(events: readonly SseEventRecord[], end: StreamEnd): GrammarVerdicts {
+  const problems: GrammarProblem[] = [];
+  const unjudged: GrammarVerdicts['unjudged'] = {};
+  const notes: GrammarVerdicts['notes'] = {};
+  const toolUses = new Set<string>();
+  let toolResults = 0;
+  const terminals: number[] = [];
+
+  events.forEach((e, i) => {
+    // > | Event | Data fields | Meaning |  (text_delta, tool_use, tool_result, done, error)
+    if (!KNOWN.includes(e.event)) {
+      const why = e.event === 'message' ? ' (no `event:` field, so the default type `message`)' : '';
+      problems.push({ requirement: EVENT_NAMES, problem: `${label(e, i)} is not one of ${SSE_EVENT_NAMES.join(', ')}${why}` });
+      return;
+    }
+    const name = e.event as SseEventName;
+    if (TERMINAL.has(name)) terminals.push(i);
+    const parsed = parseData(e.data);
+    if (!parsed.ok) {
+      problems.push({ requirement: EVENT_DATA, problem: `${label(e, i)}: ${parsed.why}` });
+      return;
+    }
+    for (const p of validateEventData(name, parsed.value)) {
+      problems.push({ requirement: EVENT_DATA, problem: `${label(e, i)}: data${p.instancePath} ${p.message}` });
+    }
+    const id = typeof parsed.value === 'object' && parsed.value !== null ? (parsed.value as Record<string, unknown>)['id'] : undefined;
+    if (name === 'tool_use' && typeof id === 'string') toolUses.add(id);
+    if (name === 'tool_result') {
+      toolResults += 1;
+      // > tool_use | id, tool_name | The agent is calling a tool. tool_result | id | The tool finished.
+      if (typeof id !== 'string' || !toolUses.has(id)) {
+        problems.push({ requirement: TOOL_RESULT_MATCHES, problem: `${label(e, i)} has id ${JSON.stringify(id)}, which no earlier tool_use carried` });
+      }
+    }
+    if (name === 'done') {
+      // > done | conversation_id, messages | Final state; same shape as the REST response.
+      for (const p of conversationResponseProblems(parsed.value)) problems.push({ requirement: DONE_SHAPE, problem: `${label(e, i)}: ${p}` });
+    }
+  });
+  if (toolResults === 0) notes[TOOL_RESULT_MATCHES] = 'the stream carried no tool_result event';
+
+  const first = terminals[0];
+  if (first === undefined) {
+    if (end.cutBy !== undefined) {
+      unjudged[SINGLE_TERMINAL] = `reading stopped (${end.cutBy}) after ${events.length} events before any done or error`;
+    } else {
+      problems.push({ requirement: SINGLE_TERMINAL, problem: `the stream closed after ${events.length} events without a done or error event` });
+    }
+    unjudged[CLOSES_AFTER_TERMINAL] = 'the stream had no terminal event';
+  } else {
+    const terminal = events[first]!;
+    if (terminals.length > 1) {
+      const list = terminals.map((i) => `${events[i]!.event} (#${i + 1})`).join(', ');
+      problems.push({ requirement: SINGLE_TERMINAL, problem: `the stream has ${terminals.length} terminal events: ${list}` });
+    }
+    const after = events.slice(first + 1).filter((e) => !TERMINAL.has(e.event));
+    if (after.length > 0) {
+      problems.push({ requirement: SINGLE_TERMINAL, problem: `${after.length} event(s) follow ${label(terminal, first)}, first \`${after[0]!.event}\`` });
+    }
+    if (!end.closed) {
+      const how = end.cutBy === undefined ? 'the server had not closed it' : `reading was cut (${end.cutBy})`;
+      problems.push({ requirement: CLOSES_AFTER_TERMINAL, problem: `the stream stayed open after ${label(terminal, first)}: ${how}` });
+    }
+  }
+  if (!events.some((e) => e.event === 'done')) unjudged[DONE_SHAPE] = 'the stream carried no done event';
+  return { problems, unjudged, notes };
+}
+
+/** The reading's end as recorded on the exchange. */
+export function streamEndOf(exchange: Exchange): StreamEnd {
+  const end: StreamEnd = { closed: exchange.response?.streamClosed === true };
+  if (exchange.error !== undefined) end.cutBy = exchange.error.code;
+  return end;
+}
+
+/**
+ * One finding per grammar requirement for a recorded stream. Requirements the stream gives no
+ * evidence on (no `done` to compare) are inconclusive with the reason.
+ */
+export function sseGrammarFindings(exchange: Exchange, only: readonly GrammarRequirement[] = GRAMMAR_REQUIREMENTS): Finding[] {
+  const ex = [exchange];
+  const events = exchange.response?.events ?? [];
+  const verdicts = judgeEventStream(events, streamEndOf(exchange));
+  return only.map((id) => {
+    const mine = verdicts.problems.filter((p) => p.requirement === id);
+    if (mine.length > 0) return fail(id, expectationOf(id), mine.map((p) => p.problem).join('; '), ex);
+    const why = verdicts.unjudged[id];
+    if (why !== undefined) return inconclusive(id, why, ex);
+    return pass(id, ex, verdicts.notes[id]);
+  });
+}
+
+function expectationOf(id: GrammarRequirement): string {
+  switch (id) {
+    case EVENT_NAMES:
+      return `only the §6 events ${SSE_EVENT_NAMES.join(', ')}`;
+    case EVENT_DATA:
+      return 'data of each event: JSON with the §6 fields of that event';
+    case TOOL_RESULT_MATCHES:
+      return 'every tool_result carries the id of an earlier tool_use';
+    case SINGLE_TERMINAL:
+      return 'exactly one terminal event (done or error), last in the stream';
+    case CLOSES_AFTER_TERMINAL:
+      return 'the stream closed after its terminal event';
+    case DONE_SHAPE:
+      return 'done data with conversation_id (string) and messages (array), like the REST response';
+  }
+}

@@ -1,0 +1,52 @@
+import { describe } from 'vitest';
+import { messageBodyWith } from '../lib/arbitraries/message-text.ts';
+import {
+  ASYNC_JOB,
+  JOB_OUTCOME,
+  JOB_POLL_READ_POOL,
+  JOB_POST_WRITE_POOL,
+  jobIdOf,
+  jobNotCreatedFindings,
+  jobPollDelaysMs,
+  jobPollFindings,
+  jobPollPath,
+  jobPostPoolFinding,
+  jobStateOf,
+} from '../lib/checks/conversation-job.ts';
+import { sleep } from '../lib/http/client.ts';
+import type { Exchange } from '../lib/model/exchange.ts';
+import { requirementTest } from '../lib/suite/requirement-test.ts';
+
+// Budget: one write (the job POST) and at most six reads (the polls) on the primary token.
+
+describe('§1, §4.3, §8.1 rule 3: async message jobs', () => {
+  // > An asynchronous message-job mode also exists: a POST creates a job and a GET polls it.
+  // > Polling an async message job is a GET and uses the read pool. The POST that created the job uses the write pool.
+  requirementTest(
+    [ASYNC_JOB, JOB_POST_WRITE_POOL, JOB_POLL_READ_POOL, JOB_OUTCOME],
+    'a job created on the first route, polled with a backoff from 1 s doubling to 5 s',
+    async ({ client, context, notRun }) => {
+      const settings = context.profile.messages.async;
+      if (settings === undefined) return notRun('the profile has no messages.async settings (the spec does not show the job mode)');
+      const route = context.profile.messages.routes[0];
+      if (route === undefined) return notRun('the profile lists no messages.routes');
+      const pools = context.profile.limits;
+      const json = { ...messageBodyWith(route.body, '', 'absent'), ...settings.body };
+      const post = await client.send({ method: 'POST', path: route.path, token: 'primary', json });
+      const postPool = jobPostPoolFinding(post, pools);
+      const id = jobIdOf(post, settings.jobIdPointer);
+      if (!id.ok) return [postPool, ...jobNotCreatedFindings(post, id.why)];
+      const polls: Exchange[] = [];
+      // > poll async jobs with a backoff starting at 1 second and doubling up to 5 seconds
+      for (const delay of jobPollDelaysMs()) {
+        await sleep(delay);
+        const poll = await client.send({ path: jobPollPath(settings.poll, id.id), token: 'primary' });
+        polls.push(poll);
+        const status = poll.response?.status ?? 0;
+        if (status < 200 || status > 299 || jobStateOf(poll).state === 'finished') break;
+      }
+      return [postPool, ...jobPollFindings(polls, pools)];
+    },
+    { timeout: 60_000 },
+  );
+});
