@@ -48,7 +48,7 @@ export const openapiRequirements = requirements('openapi', [
   {
     id: 'openapi/4.1/ledger-details-stated',
     level: 'INFO',
-    section: '8.3',
+    section: '4.1',
     statement:
       'The served description of getCreditsOperations also states the types, the bounds of limit (1..200, default 50) and feature (length 1..64) and the Credits tag; leaving them out is incomplete, not contrary to the spec.',
     quote: '`limit` on the ledger: integer 1 to 200, default 50. `feature` on the ledger: length 1 to 64.',
