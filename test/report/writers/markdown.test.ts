@@ -89,3 +89,12 @@ describe('summary.md', () => {
     expect(summaryMarkdown(report)).toContain('````sh\ncurl');
   });
 });
+
+describe('why a run is not a certification', () => {
+  test('a selection with the spec limits blames the selection, not the limits', async () => {
+    const { certificationText } = await import('../../../lib/report/writers/run-facts.ts');
+    const base = { limits: { read: 600, write: 60, windowS: 60 } };
+    expect(certificationText({ ...base, certifying: false } as never)).toContain('only some suites');
+    expect(certificationText({ limits: { read: 30, write: 60, windowS: 60 }, certifying: false } as never)).toContain('differ from the spec');
+  });
+});
