@@ -174,6 +174,9 @@ export class HttpClient {
           await sleep(retryMs);
           continue;
         }
+      } else if (role !== undefined && pool !== undefined) {
+        // An unpaced request still tells the budget service where its pool stands.
+        this.#pacer?.observe(role, pool, exchange);
       }
       this.#onExchange?.(exchange);
       return exchange;

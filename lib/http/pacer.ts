@@ -1,12 +1,20 @@
 import type { Exchange } from '../model/exchange.ts';
-import { SLOW_DOWN_FRACTION, type Pool } from '../spec-constants.ts';
+import { SLOW_DOWN_FRACTION, WINDOW_SECONDS, type Pool } from '../spec-constants.ts';
 
-/** What the pacer knows of one token's pool, read from the last response's headers (§8.1). */
+/** What the pacer knows of one token's pool, read from the latest response's headers (§8.1). */
 interface PoolState {
   limit?: number;
   remaining?: number;
   /** Unix ms at which the server says the bucket refills. */
   resetAtMs?: number;
+  /** Paced requests admitted and not yet answered: they spend points the headers do not show yet. */
+  inFlight: number;
+  /** Admissions go one after another (first come, first served), so no caller jumps the queue. */
+  turnstile: Promise<void>;
+  /** Unplanned 429s in a row on this pool, for the backoff multiplier. */
+  refusedInARow: number;
+  /** Resolves the callers waiting for fresh headers once a response arrives. */
+  fresh: Array<() => void>;
 }
 
 /** An unplanned 429 the pacer absorbed: recorded as INFO, never a failure of another requirement. */
@@ -16,79 +24,198 @@ export interface UnplannedRateLimit {
   retryAfterS: number | undefined;
   at: string;
   seq: number;
+  exchange: Exchange;
 }
 
+/** Why the run waited: pacing under 10%, Retry-After of unplanned 429s, or a suite letting a window heal. */
+export type WaitReason = 'slow-down' | 'retry-after' | 'recovery';
+
+export interface PacerStats {
+  /** All waiting that held a request or a suite back. */
+  waitedMs: number;
+  byReason: Record<WaitReason, number>;
+  unplanned: number;
+}
+
+/** Every response the pacer sees: paced requests and the unpaced ones the rate-limit suites send. */
+export type ExchangeWatcher = (role: string, pool: Pool, exchange: Exchange) => void;
+
 export interface PacerOptions {
-  /** Longest single wait the pacer accepts from a Retry-After header before it gives up. */
+  /** Longest single wait the pacer accepts from a Retry-After header or a reset before it gives up. */
   maxWaitMs: number;
+  /** Unplanned 429s in a row on one pool after which the pacer hands the 429 to the caller. */
+  maxRetries: number;
+  /** Used when a pool's Reset header is unusable: the spec's window. */
+  fallbackWindowMs: number;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
 }
 
+const BACKOFF_CAP = 8;
+const FRESH_HEADERS_TIMEOUT_MS = 1_000;
+
 /**
- * The budget service every paced request passes through: it behaves as the spec recommends a
- * client behave. It tracks each token's pools from the X-RateLimit-* headers, slows down when
- * Remaining falls under 10% of the limit, and on a 429 it did not provoke sleeps Retry-After
- * seconds and lets the client send the same request again.
+ * The budget service every paced request passes through, behaving as §8.1 recommends a client
+ * behave: it tracks each token's pools from the X-RateLimit-* headers (counting requests still in
+ * flight), slows down when Remaining falls below 10% of the limit by spreading what is left until
+ * the reset, and on a 429 it did not provoke sleeps Retry-After seconds (times a backoff multiplier
+ * when they repeat) before the client sends the same request again. Admission is first come, first
+ * served per pool, so a burst from one suite cannot overtake the requests of another.
  */
 export class Pacer {
   readonly #state = new Map<string, PoolState>();
   readonly #options: Required<PacerOptions>;
+  readonly #watchers = new Set<ExchangeWatcher>();
+  readonly #waited: Record<WaitReason, number> = { 'slow-down': 0, 'retry-after': 0, recovery: 0 };
   readonly unplanned: UnplannedRateLimit[] = [];
   waitedMs = 0;
 
   constructor(options: Partial<PacerOptions> = {}) {
     this.#options = {
       maxWaitMs: options.maxWaitMs ?? 65_000,
+      maxRetries: options.maxRetries ?? 5,
+      fallbackWindowMs: options.fallbackWindowMs ?? WINDOW_SECONDS * 1000,
       now: options.now ?? Date.now,
       sleep: options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))),
     };
   }
 
-  /** Waits, when the pool is nearly spent, long enough to spread what is left until the reset. */
+  #pool(role: string, pool: Pool): PoolState {
+    const k = `${role}:${pool}`;
+    let s = this.#state.get(k);
+    if (s === undefined) {
+      s = { inFlight: 0, turnstile: Promise.resolve(), refusedInARow: 0, fresh: [] };
+      this.#state.set(k, s);
+    }
+    return s;
+  }
+
+  #count(reason: WaitReason, ms: number): void {
+    this.#waited[reason] += ms;
+    this.waitedMs += ms;
+  }
+
+  /** Waits until the request may go: at once while the pool has 10% or more left. */
   async before(role: string, pool: Pool): Promise<void> {
-    const s = this.#state.get(key(role, pool));
-    if (s?.limit === undefined || s.remaining === undefined || s.resetAtMs === undefined) return;
-    const untilReset = s.resetAtMs - this.#options.now();
-    if (untilReset <= 0) return;
-    if (s.remaining > Math.floor(s.limit * SLOW_DOWN_FRACTION)) return;
-    const wait = Math.min(this.#options.maxWaitMs, s.remaining <= 0 ? untilReset : untilReset / (s.remaining + 1));
-    if (wait <= 0) return;
-    this.waitedMs += wait;
-    await this.#options.sleep(wait);
-    // The next response brings fresh numbers; until then, assume one point came back.
-    s.remaining = Math.max(s.remaining, 1);
+    const s = this.#pool(role, pool);
+    const admitted = s.turnstile.then(async () => {
+      await this.#admit(s);
+      s.inFlight += 1;
+    });
+    s.turnstile = admitted.catch(() => undefined);
+    await admitted;
+  }
+
+  async #admit(s: PoolState): Promise<void> {
+    for (;;) {
+      if (s.limit === undefined || s.remaining === undefined) return;
+      const available = s.remaining - s.inFlight;
+      // > slow down when X-RateLimit-Remaining falls below 10% of the limit
+      if (available >= s.limit * SLOW_DOWN_FRACTION) return;
+      const now = this.#options.now();
+      // Without a usable Reset header, assume the spec's window from now (once, so it can pass).
+      s.resetAtMs ??= now + this.#options.fallbackWindowMs;
+      const untilReset = s.resetAtMs - now;
+      if (untilReset <= 0) {
+        // The refill moment has passed: send one request and learn the new numbers from it.
+        if (s.inFlight === 0) return;
+        await this.#freshHeaders(s);
+        continue;
+      }
+      // Spread what is left evenly until the reset; with nothing left, wait for the reset itself.
+      const wait = Math.min(this.#options.maxWaitMs, available <= 0 ? untilReset + 50 : untilReset / (available + 1));
+      this.#count('slow-down', wait);
+      await this.#options.sleep(wait);
+      // With points left, this request has waited its share; with none, the loop now finds the
+      // reset passed and lets one request through to learn the new numbers.
+      if (available > 0) return;
+    }
+  }
+
+  #freshHeaders(s: PoolState): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, FRESH_HEADERS_TIMEOUT_MS);
+      s.fresh.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  #learn(role: string, pool: Pool, s: PoolState, exchange: Exchange): void {
+    const res = exchange.response;
+    if (res !== undefined) {
+      const limit = intHeader(res.headers['x-ratelimit-limit']);
+      const remaining = intHeader(res.headers['x-ratelimit-remaining']);
+      const reset = intHeader(res.headers['x-ratelimit-reset']);
+      if (limit !== undefined) s.limit = limit;
+      if (remaining !== undefined) s.remaining = remaining;
+      // A reset in milliseconds or as a delta is a defect the rate-limit suites report; here the
+      // pacer only needs a plausible instant, so it reads seconds and ignores the rest.
+      if (reset !== undefined && reset > 1e9 && reset < 1e11) s.resetAtMs = reset * 1000;
+    }
+    for (const wake of s.fresh.splice(0)) wake();
+    for (const watch of this.#watchers) watch(role, pool, exchange);
   }
 
   /**
-   * Learns from a response. Returns the milliseconds to wait before sending the same request
-   * again when it was refused with 429, otherwise undefined.
+   * Learns from the response to a paced request. Returns the milliseconds to wait before sending
+   * the same request again when it was refused with 429, otherwise undefined.
    */
   after(role: string, pool: Pool, exchange: Exchange): number | undefined {
-    const res = exchange.response;
-    if (res === undefined) return undefined;
-    const s = this.#state.get(key(role, pool)) ?? {};
-    const limit = intHeader(res.headers['x-ratelimit-limit']);
-    const remaining = intHeader(res.headers['x-ratelimit-remaining']);
-    const reset = intHeader(res.headers['x-ratelimit-reset']);
-    if (limit !== undefined) s.limit = limit;
-    if (remaining !== undefined) s.remaining = remaining;
-    // A reset in milliseconds or as a delta is a defect the rate-limit suite reports; here the
-    // pacer only needs a plausible instant, so it reads seconds and ignores the rest.
-    if (reset !== undefined && reset > 1e9 && reset < 1e11) s.resetAtMs = reset * 1000;
-    this.#state.set(key(role, pool), s);
-    if (res.status !== 429) return undefined;
-    const retryAfterS = intHeader(res.headers['retry-after']);
-    this.unplanned.push({ role, pool, retryAfterS, at: new Date(this.#options.now()).toISOString(), seq: exchange.seq });
-    const wait = Math.min(this.#options.maxWaitMs, Math.max(1, retryAfterS ?? 1) * 1000);
-    if (this.unplanned.filter((u) => u.role === role && u.pool === pool).length > 5) return undefined;
-    this.waitedMs += wait;
+    const s = this.#pool(role, pool);
+    s.inFlight = Math.max(0, s.inFlight - 1);
+    this.#learn(role, pool, s, exchange);
+    if (exchange.response?.status !== 429) {
+      s.refusedInARow = 0;
+      return undefined;
+    }
+    const retryAfterS = intHeader(exchange.response.headers['retry-after']);
+    this.unplanned.push({ role, pool, retryAfterS, at: new Date(this.#options.now()).toISOString(), seq: exchange.seq, exchange });
+    s.refusedInARow += 1;
+    if (s.refusedInARow > this.#options.maxRetries) {
+      s.refusedInARow = 0;
+      return undefined;
+    }
+    // > on 429, sleep for Retry-After seconds and retry the same request; on repeated 429s add a
+    // > backoff multiplier on top of Retry-After
+    const multiplier = Math.min(BACKOFF_CAP, 2 ** (s.refusedInARow - 1));
+    const wait = Math.min(this.#options.maxWaitMs, Math.max(1, retryAfterS ?? 1) * 1000 * multiplier);
+    s.remaining = 0;
+    s.resetAtMs = Math.max(s.resetAtMs ?? 0, this.#options.now() + wait);
+    this.#count('retry-after', wait);
     return wait;
   }
-}
 
-function key(role: string, pool: Pool): string {
-  return `${role}:${pool}`;
+  /**
+   * Learns from the response to an unpaced request (one the rate-limit suites send to provoke a
+   * 429): the pool's state is real and later paced requests must respect it, but the 429 was
+   * planned and is not recorded.
+   */
+  observe(role: string, pool: Pool, exchange: Exchange): void {
+    this.#learn(role, pool, this.#pool(role, pool), exchange);
+  }
+
+  /** Calls `watcher` with every response the pacer sees; returns the function that stops it. */
+  watch(watcher: ExchangeWatcher): () => void {
+    this.#watchers.add(watcher);
+    return () => this.#watchers.delete(watcher);
+  }
+
+  /** Records time a suite spent waiting for a window to heal, so the report can show it. */
+  noteWait(reason: WaitReason, ms: number): void {
+    if (ms > 0) this.#count(reason, ms);
+  }
+
+  /** What the pacer believes of a pool now. */
+  snapshot(role: string, pool: Pool): { limit?: number; remaining?: number; resetAtMs?: number; inFlight: number } {
+    const { limit, remaining, resetAtMs, inFlight } = this.#pool(role, pool);
+    return { ...(limit === undefined ? {} : { limit }), ...(remaining === undefined ? {} : { remaining }), ...(resetAtMs === undefined ? {} : { resetAtMs }), inFlight };
+  }
+
+  stats(): PacerStats {
+    return { waitedMs: this.waitedMs, byReason: { ...this.#waited }, unplanned: this.unplanned.length };
+  }
 }
 
 function intHeader(value: string | undefined): number | undefined {

@@ -2,8 +2,12 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { suiteName } from './suite-files.ts';
 
 /**
- * The order suites run in, by name prefix. Rate-limit suites that exhaust a pool run first and
- * their recovery checks last, so that the minute a pool takes to heal overlaps every other suite.
+ * The order suites run in, by name prefix (the longest matching prefix wins). Exhausting a pool
+ * takes a window to heal, so `ratelimit-exhaust` spends both pools of the secondary token first,
+ * its timed Retry-After probes run in the background while every other suite works, and
+ * `ratelimit-recovery` comes last and waits only for what is left of the window. The other
+ * rate-limit suites (the limiter-store drill) sit before it. All files share one worker, one
+ * client and one budget service (lib/suite/session.ts), so the order is also the pacing order.
  */
 export const SUITE_ORDER = [
   'ratelimit-exhaust',

@@ -1,4 +1,192 @@
 import type { DefectSwitch, VariantSwitch } from '../switches.ts';
 
-export const ratelimitDefects: DefectSwitch[] = [];
-export const ratelimitVariants: VariantSwitch[] = [];
+/** Short windows keep calibration fast: exhausting a pool heals in seconds, not a minute. */
+const FAST = { read: 30, write: 10, windowS: 4 } as const;
+
+/** The rate-limit suites: the exhaustion at the start of a run and the recovery at its end. */
+const RATE_LIMIT_SUITES = ['ratelimit-exhaust', 'ratelimit-recovery'];
+const LIMITER_DRILL = ['ratelimit-limiter-fault'];
+
+/**
+ * "Unauthenticated routes consuming points" is the foundation defect `unauthenticated-charges-token`
+ * (lib/reference/defects/foundation.ts), proved by the unauthenticated suite.
+ */
+export const ratelimitDefects: DefectSwitch[] = [
+  {
+    name: 'ratelimit-header-missing-on-400',
+    breaks: ['ratelimit/4/headers-on-authenticated-responses'],
+    suites: ['ratelimit-exhaust'],
+    description: 'A 400 (a ledger request with `to` before `from`) goes out without the X-RateLimit-* headers.',
+    limits: FAST,
+  },
+  {
+    name: 'ratelimit-retry-after-missing',
+    breaks: ['ratelimit/8.1/retry-after-integer'],
+    suites: ['ratelimit-exhaust'],
+    description: 'A 429 carries no Retry-After header.',
+    limits: FAST,
+  },
+  {
+    name: 'ratelimit-head-as-write',
+    breaks: ['ratelimit/8.1/pool-by-method'],
+    suites: ['ratelimit-exhaust'],
+    description: 'HEAD requests are charged to (and name) the write pool.',
+    limits: FAST,
+  },
+  {
+    name: 'ratelimit-reset-milliseconds',
+    breaks: ['ratelimit/8.1/reset-unix-seconds'],
+    suites: ['ratelimit-exhaust'],
+    description: 'X-RateLimit-Reset is a Unix time in milliseconds.',
+    limits: FAST,
+  },
+  {
+    name: 'ratelimit-reset-delta',
+    breaks: ['ratelimit/8.1/reset-unix-seconds'],
+    suites: ['ratelimit-exhaust'],
+    description: 'X-RateLimit-Reset is the number of seconds until the refill, not a Unix time.',
+    limits: FAST,
+  },
+  {
+    name: 'ratelimit-reset-too-early',
+    breaks: ['ratelimit/8.1/reset-refill'],
+    suites: RATE_LIMIT_SUITES,
+    description: 'X-RateLimit-Reset is always the current second, so an exhausted pool is still refused after it.',
+    limits: FAST,
+  },
+  {
+    name: 'ratelimit-remaining-stuck',
+    breaks: ['ratelimit/8.1/remaining-counts-down', 'ratelimit/8.1/429-remaining-zero'],
+    suites: ['ratelimit-exhaust'],
+    description: 'X-RateLimit-Remaining always says limit − 1, whatever was spent.',
+    limits: FAST,
+  },
+  {
+    name: 'ratelimit-wrong-limit',
+    breaks: ['ratelimit/8.1/limit-value'],
+    suites: ['ratelimit-exhaust'],
+    description: 'X-RateLimit-Limit says 1000 (read) and 100 (write) while the pools hold the configured sizes.',
+    limits: FAST,
+  },
+  {
+    name: 'ratelimit-lenient-limit',
+    breaks: ['ratelimit/8.1/limit-enforced'],
+    suites: ['ratelimit-exhaust'],
+    description: 'Each pool serves one request more than its limit before it answers 429.',
+    limits: FAST,
+  },
+  {
+    name: 'ratelimit-hidden-lower-limit',
+    breaks: ['ratelimit/8.1/limit-enforced', 'ratelimit/8.1/unplanned-429'],
+    suites: RATE_LIMIT_SUITES,
+    description: 'Each pool serves a tenth of its limit while Limit and Remaining count from the whole, so a client pacing by the headers meets 429s.',
+    limits: FAST,
+  },
+  {
+    name: 'ratelimit-fixed-window',
+    breaks: ['ratelimit/8.1/rolling-window'],
+    suites: RATE_LIMIT_SUITES,
+    description: 'Pools refill all at once at fixed clock boundaries instead of on a rolling window.',
+    limits: FAST,
+  },
+  {
+    name: 'ratelimit-workspace-budget',
+    breaks: ['ratelimit/5.5/per-token'],
+    suites: ['ratelimit-exhaust'],
+    description: 'The budget is shared by all tokens of a workspace instead of being per token.',
+    limits: FAST,
+  },
+  {
+    name: 'ratelimit-single-pool',
+    breaks: ['ratelimit/8.1/separate-pools'],
+    suites: ['ratelimit-exhaust'],
+    description: 'All methods spend one bucket (the read pool\'s), while the headers still name the pool of the method.',
+    limits: FAST,
+  },
+  {
+    name: 'ratelimit-pool-uppercase',
+    breaks: ['ratelimit/8.1/pool-by-method'],
+    suites: ['ratelimit-exhaust'],
+    description: 'X-RateLimit-Pool is `READ` or `WRITE`.',
+    limits: FAST,
+  },
+  {
+    name: 'ratelimit-retry-after-short',
+    breaks: ['ratelimit/8.1/retry-after-true'],
+    suites: RATE_LIMIT_SUITES,
+    description: 'Retry-After is half the real wait, so the retried request is refused again.',
+    limits: FAST,
+  },
+  {
+    name: 'ratelimit-retry-after-zero',
+    breaks: ['ratelimit/8.1/retry-after-true'],
+    suites: RATE_LIMIT_SUITES,
+    description: 'Retry-After is always 0.',
+    limits: FAST,
+  },
+  {
+    name: 'ratelimit-retry-after-http-date',
+    breaks: ['ratelimit/8.1/retry-after-integer'],
+    suites: ['ratelimit-exhaust'],
+    description: 'Retry-After is an HTTP date (legal in HTTP, not the integer of seconds the spec fixes).',
+    limits: FAST,
+  },
+  {
+    name: 'ratelimit-refused-post-does-work',
+    breaks: ['ratelimit/8.1/refused-no-work', 'ratelimit/8.1/replay-once'],
+    suites: RATE_LIMIT_SUITES,
+    description: 'A message POST refused with 429 still appends its ledger row.',
+    limits: FAST,
+  },
+  {
+    name: 'ratelimit-429-without-request-id',
+    breaks: ['ratelimit/7/429-request-id'],
+    suites: ['ratelimit-exhaust'],
+    description: 'The 429 body is the published example: code, category and message, no request_id.',
+    limits: FAST,
+  },
+  {
+    name: 'ratelimit-429-transient',
+    breaks: ['ratelimit/7/429-code-category'],
+    suites: ['ratelimit-exhaust'],
+    description: 'A 429 carries rate_limit.exceeded with category `transient`.',
+    limits: FAST,
+  },
+  {
+    name: 'ratelimit-limiter-fails-open',
+    breaks: ['ratelimit/7/limiter-down-503', 'ratelimit/7/limiter-down-fail-closed'],
+    suites: LIMITER_DRILL,
+    description: 'With the limiter store down, requests are served unmetered.',
+    limits: FAST,
+  },
+  {
+    name: 'ratelimit-limiter-fault-500',
+    breaks: ['ratelimit/7/limiter-down-503'],
+    suites: LIMITER_DRILL,
+    description: 'With the limiter store down, requests answer 500 system.internal.',
+    limits: FAST,
+  },
+  {
+    name: 'ratelimit-limiter-latches-down',
+    breaks: ['ratelimit/7/limiter-down-recovers'],
+    suites: LIMITER_DRILL,
+    description: 'Once the limiter store was down, the limiter keeps answering 503 after the store is back.',
+    limits: FAST,
+  },
+];
+
+/** Legal choices the spec leaves open: the rate-limit suites must not fail on them. */
+export const ratelimitVariants: VariantSwitch[] = [
+  {
+    name: 'ratelimit-refused-request-charged',
+    suites: [...RATE_LIMIT_SUITES, ...LIMITER_DRILL],
+    description: 'A request refused with 429 spends a point too (Retry-After accounts for it).',
+    limits: FAST,
+  },
+  {
+    name: 'ratelimit-reset-full-refill',
+    suites: [...RATE_LIMIT_SUITES, ...LIMITER_DRILL],
+    description: 'X-RateLimit-Reset names the moment every spent point is back, not the moment the oldest one is.',
+    limits: FAST,
+  },
+];

@@ -1,0 +1,137 @@
+import type { Exchange } from '../model/exchange.ts';
+import { fail, inconclusive, pass, type Finding } from '../model/finding.ts';
+import type { Pool } from '../spec-constants.ts';
+import { integerHeader, receivedAtMs, sentAtMs } from './pool-headers.ts';
+import { exchangeLabel } from './rate-limit-headers.ts';
+import { isRefusal, isServed } from './rate-limit-refusal.ts';
+
+function remaining(exchange: Exchange): number | undefined {
+  return integerHeader(exchange, 'x-ratelimit-remaining');
+}
+
+/**
+ * §8.1 "Each request consumes one point from the pool matching its method": on sequential served
+ * requests of one token and pool, Remaining drops by exactly one each time. A drop of more is
+ * always wrong. A drop of less is wrong only when no point can have come back: the sequence began
+ * on a fresh pool (Remaining limit − 1) and lasted less than a window.
+ */
+export function remainingCountsDownFinding(requirement: string, sequence: readonly Exchange[], limit: number, windowMs: number): Finding {
+  const served = sequence.filter(isServed);
+  if (served.length < 2) return inconclusive(requirement, 'fewer than two served requests in sequence', [...sequence]);
+  const garbled = served.find((e) => e.response?.headers['x-ratelimit-remaining'] !== undefined && remaining(e) === undefined);
+  if (garbled !== undefined) {
+    return fail(requirement, 'X-RateLimit-Remaining an integer', `${JSON.stringify(garbled.response?.headers['x-ratelimit-remaining'])} on ${exchangeLabel(garbled)}`, [garbled]);
+  }
+  const first = served[0]!;
+  const fresh = remaining(first) === limit - 1;
+  let judged = 0;
+  const doubts: string[] = [];
+  for (let i = 1; i < served.length; i++) {
+    const a = served[i - 1]!;
+    const b = served[i]!;
+    const ra = remaining(a);
+    const rb = remaining(b);
+    if (ra === undefined || rb === undefined) continue;
+    const drop = ra - rb;
+    const expected = `X-RateLimit-Remaining ${ra} then ${ra - 1}: one point per request`;
+    if (drop > 1) return fail(requirement, expected, `${ra} then ${rb} on ${exchangeLabel(a)}, ${exchangeLabel(b)}`, [a, b]);
+    if (drop < 1) {
+      const noneBack = fresh && receivedAtMs(b) - sentAtMs(first) < windowMs;
+      if (noneBack) return fail(requirement, expected, `${ra} then ${rb}: the pool was fresh, so no point can have come back`, [first, a, b]);
+      doubts.push(`${ra} then ${rb}`);
+      continue;
+    }
+    judged += 1;
+  }
+  if (judged === 0) {
+    return inconclusive(requirement, doubts.length > 0 ? `Remaining did not drop (${doubts.join(', ')}), but points may have come back on a pool that was not fresh` : 'no integer Remaining to compare', served);
+  }
+  return pass(requirement, served, `${judged} sequential drops of exactly one`);
+}
+
+/**
+ * §8.1 table: a fresh pool serves exactly its limit within a window, then refuses. `charged` is
+ * every request of one token to the pool since the pool was fresh, in the order sent.
+ */
+export function limitEnforcedFinding(requirement: string, charged: readonly Exchange[], limit: number, windowMs: number, pool: Pool): Finding {
+  const first = charged[0];
+  if (first === undefined) return inconclusive(requirement, 'no request was sent');
+  const r0 = remaining(first);
+  if (!isServed(first) || r0 !== limit - 1) {
+    return inconclusive(requirement, `the ${pool} pool was not fresh when the harness began (first answer ${exchangeLabel(first)}, Remaining ${r0 ?? 'absent'})`, [first]);
+  }
+  const lost = charged.find((e) => e.response === undefined);
+  if (lost !== undefined) return inconclusive(requirement, `a request got no answer: ${exchangeLabel(lost)}`, [lost]);
+  const served = charged.filter(isServed).length;
+  const refusals = charged.filter(isRefusal);
+  const span = Math.max(...charged.map(receivedAtMs)) - Math.min(...charged.map(sentAtMs));
+  const expected = `exactly ${limit} requests served by the fresh ${pool} pool, then 429`;
+  const evidence = [first, ...refusals.slice(0, 2)];
+  if (served === limit && refusals.length > 0) return pass(requirement, evidence, `${served} served, then ${refusals.length} refused, within ${span} ms`);
+  if (served < limit) return fail(requirement, expected, `429 after only ${served} served requests`, evidence);
+  if (refusals.length === 0 && served <= limit) return inconclusive(requirement, `the pool was not exhausted: ${served} served`, [first]);
+  if (span >= windowMs) return inconclusive(requirement, `${served} served, but the requests spanned ${span} ms, more than a window, so points may have come back`, evidence);
+  return fail(requirement, expected, `${served} requests served within ${span} ms${refusals.length === 0 ? ' and none refused' : ' before the first 429'}`, [first, ...charged.filter(isServed).slice(-1)]);
+}
+
+/**
+ * §8.1 rule 2, a rolling window: no span of one window may hold more served requests than the
+ * limit. The target handled each request between its send and receive times, so the served
+ * requests sent after `received_j − window` and received by `received_j` lie, on the target's
+ * clock, within one window that ends at request j: more than `limit` of them is a violation
+ * whatever the skew. A fixed window refilling at a clock boundary shows up here.
+ */
+export function rollingWindowFinding(requirement: string, exchanges: readonly Exchange[], limit: number, windowMs: number, pool: Pool): Finding {
+  const served = exchanges.filter(isServed).sort((a, b) => receivedAtMs(a) - receivedAtMs(b));
+  if (served.length === 0) return inconclusive(requirement, `no served ${pool} request to count`);
+  let worst = { count: 0, first: served[0]!, last: served[0]! };
+  const times = served.map((e) => ({ e, s: sentAtMs(e), r: receivedAtMs(e) }));
+  for (let j = 0; j < times.length; j++) {
+    const end = times[j]!.r;
+    let count = 0;
+    let firstIn: Exchange | undefined;
+    for (let i = 0; i <= j; i++) {
+      if (times[i]!.s <= end - windowMs) continue;
+      count += 1;
+      firstIn ??= times[i]!.e;
+    }
+    if (count > worst.count && firstIn !== undefined) worst = { count, first: firstIn, last: times[j]!.e };
+  }
+  const spanMs = receivedAtMs(worst.last) - sentAtMs(worst.first);
+  if (worst.count <= limit) return pass(requirement, [worst.first], `at most ${worst.count} served ${pool} requests within any ${windowMs / 1000}s span (limit ${limit})`);
+  return fail(
+    requirement,
+    `at most ${limit} served ${pool} requests within any ${windowMs / 1000}s span (a rolling window)`,
+    `${worst.count} served within ${spanMs} ms, from ${exchangeLabel(worst.first)} to ${exchangeLabel(worst.last)}: points came back before the requests that spent them aged out`,
+    [worst.first, worst.last],
+  );
+}
+
+/**
+ * §5.5 "Rate limits are scoped per token": with the secondary token refused, the primary token of
+ * the same workspace is still served and lost no more than the one point of its own request.
+ */
+export function perTokenFinding(requirement: string, primaryBefore: Exchange, secondaryRefusal: Exchange, primaryAfter: Exchange): Finding {
+  const evidence = [primaryBefore, secondaryRefusal, primaryAfter];
+  if (!isRefusal(secondaryRefusal)) return inconclusive(requirement, `the secondary token's pool was not exhausted: ${exchangeLabel(secondaryRefusal)}`, evidence);
+  const expected = "the primary token served, its Remaining down by its own request only";
+  if (isRefusal(primaryAfter)) return fail(requirement, expected, "the primary token was refused (429) once the secondary token's read pool was exhausted: the budget is shared", evidence);
+  if (!isServed(primaryAfter)) return inconclusive(requirement, `the primary token's request was not served: ${exchangeLabel(primaryAfter)}`, evidence);
+  const rb = remaining(primaryBefore);
+  const ra = remaining(primaryAfter);
+  if (rb === undefined || ra === undefined) return inconclusive(requirement, 'no integer X-RateLimit-Remaining on the primary token\'s requests', evidence);
+  if (ra >= rb - 1) return pass(requirement, evidence);
+  return fail(requirement, expected, `Remaining ${rb} before and ${ra} after the secondary token's requests: they spent ${rb - 1 - ra} of the primary's points`, evidence);
+}
+
+/** §8.1 "the pool matching its method": a token with its read pool exhausted still gets its POST served. */
+export function separatePoolsFinding(requirement: string, readRefusal: Exchange, write: Exchange): Finding {
+  const evidence = [readRefusal, write];
+  if (!isRefusal(readRefusal)) return inconclusive(requirement, `the read pool was not exhausted: ${exchangeLabel(readRefusal)}`, evidence);
+  if (isRefusal(write)) {
+    const pool = write.response?.headers['x-ratelimit-pool'];
+    return fail(requirement, 'the POST served from the write pool while only the read pool is exhausted', `the POST was refused (429, X-RateLimit-Pool ${pool === undefined ? 'absent' : JSON.stringify(pool)}) right after the read pool ran out`, evidence);
+  }
+  if (!isServed(write)) return inconclusive(requirement, `the POST was not served: ${exchangeLabel(write)}`, evidence);
+  return pass(requirement, evidence);
+}

@@ -1,0 +1,93 @@
+import type { Exchange } from '../model/exchange.ts';
+import { fail, inconclusive, pass, type Finding } from '../model/finding.ts';
+import type { Pool } from '../spec-constants.ts';
+import { describeResponse, isObject, jsonBody } from './json-body.ts';
+import { exchangeLabel } from './rate-limit-headers.ts';
+
+const DELAY_SECONDS = /^\d+$/;
+
+/** Whether the target refused the request for its pool (HTTP 429). */
+export function isRefusal(exchange: Exchange): boolean {
+  return exchange.response?.status === 429;
+}
+
+/** Whether the pool served the request: any answer but 429 (and 401, which no pool sees). */
+export function isServed(exchange: Exchange): boolean {
+  const s = exchange.response?.status;
+  return s !== undefined && s !== 429 && s !== 401;
+}
+
+/** Retry-After as the integer of seconds §8.1 fixes, or undefined. */
+export function retryAfterSeconds(exchange: Exchange): number | undefined {
+  const v = exchange.response?.headers['retry-after'];
+  return v !== undefined && DELAY_SECONDS.test(v) ? Number(v) : undefined;
+}
+
+function notA429(requirement: string, exchange: Exchange): Finding {
+  return inconclusive(requirement, `no 429 to examine: ${exchangeLabel(exchange)}`, [exchange]);
+}
+
+function errorObject(exchange: Exchange): { error: Record<string, unknown> } | { why: string } {
+  const body = jsonBody(exchange);
+  if (!body.ok) return { why: body.why };
+  if (!isObject(body.value)) return { why: 'body is not a JSON object' };
+  const e = body.value['error'];
+  if (!isObject(e)) return { why: 'body has no `error` object' };
+  return { error: e };
+}
+
+/** §7 known codes: `429 | rate_limit.exceeded | rate_limited`, in the envelope (code, category, message). */
+export function refusalCodeFinding(requirement: string, exchange: Exchange): Finding {
+  if (!isRefusal(exchange)) return notA429(requirement, exchange);
+  const expected = 'the §7 envelope with code `rate_limit.exceeded`, category `rate_limited` and a string message';
+  const parsed = errorObject(exchange);
+  if ('why' in parsed) return fail(requirement, expected, `${parsed.why}: ${describeResponse(exchange)}`, [exchange]);
+  const { code, category, message } = parsed.error;
+  const problems: string[] = [];
+  if (code !== 'rate_limit.exceeded') problems.push(`code ${JSON.stringify(code)}`);
+  if (category !== 'rate_limited') problems.push(`category ${JSON.stringify(category)}`);
+  if (typeof message !== 'string') problems.push(`message ${JSON.stringify(message)}`);
+  return problems.length === 0 ? pass(requirement, [exchange]) : fail(requirement, expected, problems.join(', '), [exchange]);
+}
+
+/**
+ * §7 lists `request_id` as required and equal to X-Request-Id; the spec's published 429 example
+ * leaves it out. The schema is the rule, the example an illustration: a 429 without it fails, and
+ * the failure names the discrepancy so a reader sees where the server's shape came from.
+ */
+export function refusalRequestIdFinding(requirement: string, exchange: Exchange): Finding {
+  if (!isRefusal(exchange)) return notA429(requirement, exchange);
+  const expected = 'error.request_id, a string equal to the X-Request-Id header (required by the §7 envelope schema)';
+  const parsed = errorObject(exchange);
+  if ('why' in parsed) return fail(requirement, expected, `${parsed.why}: ${describeResponse(exchange)}`, [exchange]);
+  const id = parsed.error['request_id'];
+  const header = exchange.response?.headers['x-request-id'];
+  if (id === undefined) {
+    return fail(requirement, expected, 'error.request_id is missing: the body follows the published 429 example (code, category, message), which omits it', [exchange]);
+  }
+  if (typeof id !== 'string') return fail(requirement, expected, `error.request_id is ${JSON.stringify(id)}, not a string`, [exchange]);
+  if (id !== header) return fail(requirement, expected, `request_id ${JSON.stringify(id)}, X-Request-Id ${header === undefined ? 'absent' : JSON.stringify(header)}`, [exchange]);
+  return pass(requirement, [exchange]);
+}
+
+/** A 429 names the exhausted pool and says it holds nothing: X-RateLimit-Remaining 0. */
+export function refusalRemainingZeroFinding(requirement: string, exchange: Exchange, pool: Pool): Finding {
+  if (!isRefusal(exchange)) return notA429(requirement, exchange);
+  const h = exchange.response!.headers;
+  const expected = `X-RateLimit-Pool "${pool}" and X-RateLimit-Remaining 0 on the 429`;
+  const remaining = h['x-ratelimit-remaining'];
+  if (remaining !== '0') return fail(requirement, expected, `X-RateLimit-Remaining ${remaining === undefined ? 'absent' : JSON.stringify(remaining)}`, [exchange]);
+  return pass(requirement, [exchange]);
+}
+
+/** §8.1: "Retry-After | integer | 429 responses only: seconds until the next request will succeed." */
+export function retryAfterIntegerFinding(requirement: string, exchange: Exchange): Finding {
+  if (!isRefusal(exchange)) return notA429(requirement, exchange);
+  const v = exchange.response!.headers['retry-after'];
+  if (v === undefined) return fail(requirement, 'a Retry-After header with an integer of seconds', 'Retry-After is absent', [exchange]);
+  if (!DELAY_SECONDS.test(v)) {
+    const kind = Number.isNaN(Date.parse(v)) ? '' : ' (an HTTP date: legal in HTTP, but §8.1 fixes an integer of seconds)';
+    return fail(requirement, 'a Retry-After header with an integer of seconds', `Retry-After is ${JSON.stringify(v)}${kind}`, [exchange]);
+  }
+  return pass(requirement, [exchange]);
+}

@@ -1,0 +1,89 @@
+import type { Exchange } from '../model/exchange.ts';
+import { fail, inconclusive, pass, type Finding } from '../model/finding.ts';
+import { integerHeader, receivedAtMs, sentAtMs } from './pool-headers.ts';
+import { exchangeLabel } from './rate-limit-headers.ts';
+import { isRefusal, isServed, retryAfterSeconds } from './rate-limit-refusal.ts';
+
+/**
+ * A request sent to an exhausted pool after a 429, and the 429 it follows: the latest refusal
+ * received before it was sent. `first` says no other request of that token and pool went out
+ * between the two, so the 429's promises ("the next request will succeed") speak of this one.
+ */
+export interface Probe {
+  exchange: Exchange;
+  basis: Exchange;
+  first: boolean;
+}
+
+/** Harness ms by which the 429's Retry-After has surely elapsed on the target. */
+export function retryAfterElapsesAtMs(refusal: Exchange): number | undefined {
+  const s = retryAfterSeconds(refusal);
+  return s === undefined ? undefined : receivedAtMs(refusal) + s * 1000;
+}
+
+/**
+ * Harness ms by which the target's clock has surely passed the 429's X-RateLimit-Reset. The
+ * target's clock is placed by its Date header (second resolution): when it read D, the harness
+ * clock stood between send and receive, so the harness reaches Reset by `Reset − D + received`.
+ * Without a Date header the two clocks are taken to agree within a second.
+ */
+export function resetPassesAtMs(refusal: Exchange): number | undefined {
+  const reset = integerHeader(refusal, 'x-ratelimit-reset');
+  if (reset === undefined) return undefined;
+  const date = Date.parse(refusal.response?.headers['date'] ?? '');
+  return Number.isNaN(date) ? reset * 1000 + 1000 : reset * 1000 - date + receivedAtMs(refusal);
+}
+
+/**
+ * §8.1 "Retry-After … seconds until the next request will succeed", judged both ways. The target
+ * decided the 429 between its send and receive times and rounds the wait up to whole seconds, so:
+ * a probe answered before `sent + (Retry-After − 1) s` must still be refused (else the header
+ * overstates the wait), and the first probe sent after `received + Retry-After` must be served.
+ */
+export function retryAfterTrueFinding(requirement: string, probes: readonly Probe[]): Finding {
+  let judged = 0;
+  const evidence: Exchange[] = [];
+  for (const { exchange, basis, first } of probes) {
+    const seconds = retryAfterSeconds(basis);
+    if (seconds === undefined || exchange.response === undefined) continue;
+    const surelyBefore = receivedAtMs(exchange) < sentAtMs(basis) + (seconds - 1) * 1000;
+    const surelyAfter = sentAtMs(exchange) >= receivedAtMs(basis) + seconds * 1000;
+    const after = ((sentAtMs(exchange) - receivedAtMs(basis)) / 1000).toFixed(1);
+    if (surelyBefore) {
+      judged += 1;
+      evidence.push(basis, exchange);
+      if (isServed(exchange)) {
+        return fail(requirement, `the request refused until Retry-After (${seconds} s) has elapsed`, `served ${after} s after the 429 (${exchangeLabel(exchange)}): Retry-After overstates the wait`, [basis, exchange]);
+      }
+    } else if (surelyAfter && first) {
+      judged += 1;
+      evidence.push(basis, exchange);
+      if (isRefusal(exchange)) {
+        return fail(requirement, `the request served once Retry-After (${seconds} s) has elapsed`, `refused again ${after} s after the 429 that said Retry-After: ${seconds}`, [basis, exchange]);
+      }
+    }
+  }
+  if (judged === 0) return inconclusive(requirement, 'no request could be timed against an integer Retry-After', probes.flatMap((p) => [p.basis, p.exchange]).slice(0, 4));
+  return pass(requirement, evidence.slice(-2), `${judged} timed requests agreed with Retry-After`);
+}
+
+/**
+ * §8.1 "X-RateLimit-Reset … when the bucket refills": whichever reading of "refills" a target
+ * takes (its first point back, or all of them), the first request sent once the Reset instant of
+ * a 429 has passed is served.
+ */
+export function resetRefillFinding(requirement: string, probes: readonly Probe[]): Finding {
+  for (const { exchange, basis, first } of probes) {
+    const at = resetPassesAtMs(basis);
+    if (at === undefined || !first || exchange.response === undefined || sentAtMs(exchange) < at) continue;
+    if (isServed(exchange)) return pass(requirement, [basis, exchange]);
+    const reset = basis.response?.headers['x-ratelimit-reset'];
+    return fail(
+      requirement,
+      `the pool serving again once X-RateLimit-Reset ${reset} has passed`,
+      `refused ${((sentAtMs(exchange) - at) / 1000).toFixed(1)} s after the Reset instant of the 429 before it (${exchangeLabel(exchange)})`,
+      [basis, exchange],
+    );
+  }
+  return inconclusive(requirement, 'no request was sent after the Reset instant of a 429 before any other', probes.flatMap((p) => [p.basis, p.exchange]).slice(0, 4));
+}

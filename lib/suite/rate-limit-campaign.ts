@@ -1,0 +1,151 @@
+import { integerHeader, receivedAtMs } from '../checks/pool-headers.ts';
+import type { LedgerCount, RefusedBatch } from '../checks/rate-limit-ledger.ts';
+import { isRefusal, isServed } from '../checks/rate-limit-refusal.ts';
+import type { SendOptions } from '../http/client.ts';
+import type { Exchange } from '../model/exchange.ts';
+import type { Limits, MessageRoute } from '../profile/resolved-profile.ts';
+import { LEDGER_PATH, ME_PATH, type Pool } from '../spec-constants.ts';
+import { countLedgerRows, countLedgerRowsSettled } from './rate-limit-ledger-count.ts';
+import type { Session } from './session.ts';
+
+/** The token the rate-limit suites exhaust; no other area may count on its budget during a run. */
+export const EXHAUSTED_ROLE = 'secondary';
+
+/** Message POSTs sent beyond the write pool, to be refused and replayed later. */
+export const EXTRA_REFUSED_POSTS = 3;
+
+/** Requests in flight at once while a pool is being exhausted. */
+const READ_CONCURRENCY = 16;
+const WRITE_CONCURRENCY = 8;
+
+/** What exhausting one pool of the secondary token showed. */
+export interface PoolRun {
+  pool: Pool;
+  /** Sequential requests at the start, each answered before the next was sent. */
+  sequence: Exchange[];
+  /** The concurrent requests that spent the rest of the pool and went beyond it. */
+  burst: Exchange[];
+  /** Every request charged to the pool since it was fresh, in the order sent. */
+  charged: Exchange[];
+  /** The 429 received last, the one later probes time themselves against. */
+  refusal?: Exchange;
+}
+
+export interface ReadRun extends PoolRun {
+  head: Exchange;
+  /** A ledger request with `to` before `from`, which §4.1 rule 2 answers 400. */
+  provoked400: Exchange;
+  primaryBefore: Exchange;
+  primaryAfter: Exchange;
+}
+
+export interface WriteRun extends PoolRun {
+  route: MessageRoute;
+  /** Ledger rows counted before and after the first message POST. */
+  firstRows: { before: LedgerCount; after: LedgerCount };
+  /** The POSTs after the first, counted in the ledger before and after. */
+  batch: RefusedBatch;
+}
+
+export interface Campaign {
+  limits: Limits;
+  read: ReadRun;
+  write: WriteRun | { skipped: string };
+}
+
+export type CampaignOutcome = Campaign | { skipped: string };
+
+function lastReceived(exchanges: readonly Exchange[]): Exchange | undefined {
+  let best: Exchange | undefined;
+  for (const e of exchanges) if (best === undefined || receivedAtMs(e) >= receivedAtMs(best)) best = e;
+  return best;
+}
+
+/** Sends `count` requests, `concurrency` at a time, and returns them in the order they were sent. */
+async function sendMany(s: Session, count: number, concurrency: number, request: SendOptions): Promise<Exchange[]> {
+  const out: Exchange[] = new Array<Exchange>(count);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < count) {
+      const i = next++;
+      out[i] = await s.client.send(request);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
+  return out;
+}
+
+/**
+ * Spends what is left of a pool and goes `extra` beyond it, then keeps going in small batches
+ * until the pool refuses (a pool that serves more than it says is what limit-enforced reports),
+ * never sending more than the limit and a tenth.
+ */
+async function exhaust(s: Session, limit: number, last: Exchange, extra: number, concurrency: number, request: SendOptions): Promise<Exchange[]> {
+  const left = integerHeader(last, 'x-ratelimit-remaining') ?? limit;
+  const cap = limit + Math.ceil(limit / 10) + extra;
+  const sent = await sendMany(s, Math.min(cap, Math.max(1, left + extra)), concurrency, request);
+  const step = Math.max(1, Math.ceil(limit / 20));
+  while (!sent.some(isRefusal) && sent.length < cap && sent.every((e) => e.response !== undefined)) {
+    sent.push(...(await sendMany(s, Math.min(step, cap - sent.length), concurrency, request)));
+  }
+  return sent;
+}
+
+async function runReads(s: Session, limits: Limits): Promise<ReadRun> {
+  const me: SendOptions = { path: ME_PATH, token: EXHAUSTED_ROLE, unpaced: true };
+  const sequence: Exchange[] = [];
+  sequence.push(await s.client.send(me));
+  sequence.push(await s.client.send(me));
+  const head = await s.client.send({ ...me, method: 'HEAD' });
+  sequence.push(head);
+  // > When `to` is earlier than `from`, the response is 400.
+  const provoked400 = await s.client.send({ path: LEDGER_PATH, query: { from: '2024-01-02', to: '2024-01-01' }, token: EXHAUSTED_ROLE, unpaced: true });
+  sequence.push(provoked400);
+  sequence.push(await s.client.send(me));
+  const primaryBefore = await s.client.send({ path: ME_PATH, token: 'primary' });
+  const burst = await exhaust(s, limits.read, sequence[sequence.length - 1]!, 1, READ_CONCURRENCY, me);
+  const primaryAfter = await s.client.send({ path: ME_PATH, token: 'primary', unpaced: true });
+  const charged = [...sequence, ...burst];
+  const refusal = lastReceived(burst.filter(isRefusal));
+  return { pool: 'read', sequence, burst, charged, head, provoked400, primaryBefore, primaryAfter, ...(refusal === undefined ? {} : { refusal }) };
+}
+
+async function runWrites(s: Session, limits: Limits, route: MessageRoute): Promise<WriteRun> {
+  const post: SendOptions = { method: 'POST', path: route.path, json: route.body, token: EXHAUSTED_ROLE, unpaced: true };
+  const before = await countLedgerRows(s.client);
+  const first = await s.client.send(post);
+  const after = before.ok && isServed(first) ? await countLedgerRowsSettled(s.client, before.rows + 1) : await countLedgerRows(s.client);
+  const rowsPerMessage = before.ok && after.ok && isServed(first) ? after.rows - before.rows : undefined;
+  const second = await s.client.send(post);
+  const burst = await exhaust(s, limits.write, second, EXTRA_REFUSED_POSTS, WRITE_CONCURRENCY, post);
+  const posts = [second, ...burst];
+  const servedRows = posts.filter(isServed).length * (rowsPerMessage ?? 0);
+  const afterBatch = after.ok ? await countLedgerRowsSettled(s.client, after.rows + servedRows) : await countLedgerRows(s.client);
+  const sequence = [first, second];
+  const refusal = lastReceived(burst.filter(isRefusal));
+  return {
+    pool: 'write',
+    route,
+    sequence,
+    burst,
+    charged: [...sequence, ...burst],
+    ...(refusal === undefined ? {} : { refusal }),
+    firstRows: { before, after },
+    batch: { rowsPerMessage, posts, before: after, after: afterBatch },
+  };
+}
+
+/**
+ * Exhausts the secondary token's read pool, then its write pool with message POSTs, at the very
+ * start of a run: the window that heals them runs while every other suite does its work, and the
+ * recovery suite at the end waits only for what is left of it. Every request to the secondary
+ * token is unpaced: the 429s are the point.
+ */
+export async function runCampaign(s: Session): Promise<CampaignOutcome> {
+  if (!s.client.hasToken(EXHAUSTED_ROLE)) return { skipped: `the profile gives no ${EXHAUSTED_ROLE} token to exhaust` };
+  const limits = s.context.profile.limits;
+  const read = await runReads(s, limits);
+  const route = s.context.profile.messages.routes[0];
+  const write = route === undefined ? { skipped: 'the profile configures no message route (messages.routes) to spend the write pool with' } : await runWrites(s, limits, route);
+  return { limits, read, write };
+}

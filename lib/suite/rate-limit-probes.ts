@@ -1,0 +1,119 @@
+import { receivedAtMs, sentAtMs } from '../checks/pool-headers.ts';
+import type { Replay } from '../checks/rate-limit-ledger.ts';
+import { isRefusal, isServed, retryAfterSeconds } from '../checks/rate-limit-refusal.ts';
+import { resetPassesAtMs, retryAfterElapsesAtMs, type Probe } from '../checks/rate-limit-retry.ts';
+import type { SendOptions } from '../http/client.ts';
+import type { Exchange } from '../model/exchange.ts';
+import { ME_PATH } from '../spec-constants.ts';
+import { EXHAUSTED_ROLE, EXTRA_REFUSED_POSTS, type WriteRun } from './rate-limit-campaign.ts';
+import { countLedgerRows, countLedgerRowsSettled } from './rate-limit-ledger-count.ts';
+import type { Session } from './session.ts';
+
+/** Margin after a promised instant before a probe goes, so the promise has surely come due. */
+const AFTER_MARGIN_MS = 100;
+/** Retry-After and Reset closer than this are judged by one probe sent after both. */
+const SAME_INSTANT_MS = 1_500;
+/** Tries per replayed message: the first send and resends after a 429's own Retry-After. */
+const REPLAY_TRIES = 3;
+/**
+ * Longest the probes wait past a refusal: a rolling window has given every point back one window
+ * after it was spent, so a later promise is already wrong and a probe sent then shows it.
+ */
+const BEYOND_WINDOW_MS = 10_000;
+
+function sleepUntil(atMs: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, Math.max(0, atMs - Date.now())));
+}
+
+/** A Reset instant only counts when it is a plausible Unix time in seconds near now (else its own check fails). */
+function plausibleResetAt(refusal: Exchange, windowMs: number): number | undefined {
+  const at = resetPassesAtMs(refusal);
+  const now = receivedAtMs(refusal);
+  return at !== undefined && at > now - 5_000 && at < now + windowMs + 5_000 ? at : undefined;
+}
+
+/**
+ * Requests timed against the read refusal, sent while the other suites run:
+ *  - one sent a second before Retry-After says a request can succeed, which must still be refused
+ *    (only when Retry-After is 3 s or more: below that the rounding leaves no room);
+ *  - one sent when the Reset instant has passed, if Reset comes well before Retry-After;
+ *  - one sent once Retry-After has elapsed (and Reset too, when the two agree), which must be served.
+ * Each is timed against the latest 429 received before it. The waits are in the background and
+ * overlap the other suites; only the recovery suite waits for what is left.
+ */
+export async function probeReadRefusal(s: Session, refusal: Exchange, windowMs: number): Promise<Probe[]> {
+  const request: SendOptions = { path: ME_PATH, token: EXHAUSTED_ROLE, unpaced: true };
+  const latest = receivedAtMs(refusal) + windowMs + BEYOND_WINDOW_MS;
+  const waitFor = (atMs: number): Promise<void> => sleepUntil(Math.min(atMs, latest));
+  const probes: Probe[] = [];
+  let basis = refusal;
+  let first = true;
+  const send = async (): Promise<Exchange> => {
+    const exchange = await s.client.send(request);
+    probes.push({ exchange, basis, first });
+    if (isRefusal(exchange)) basis = exchange;
+    first = isRefusal(exchange);
+    return exchange;
+  };
+  const seconds = retryAfterSeconds(refusal);
+  if (seconds !== undefined && seconds >= 3) {
+    await waitFor(sentAtMs(refusal) + (seconds - 2) * 1000);
+    await send();
+  }
+  const retryAt = (): number => retryAfterElapsesAtMs(basis) ?? receivedAtMs(basis) + windowMs;
+  const resetAt = plausibleResetAt(basis, windowMs);
+  if (resetAt !== undefined && resetAt + SAME_INSTANT_MS < retryAt()) {
+    await waitFor(resetAt + AFTER_MARGIN_MS);
+    await send();
+    if (!first) return probes;
+  }
+  const agree = resetAt !== undefined && Math.abs(resetAt - retryAt()) <= SAME_INSTANT_MS;
+  await waitFor((agree ? Math.max(resetAt, retryAt()) : retryAt()) + AFTER_MARGIN_MS);
+  await send();
+  return probes;
+}
+
+/**
+ * One more read once every point the campaign spent has aged out, for the INFO on whether
+ * refusals consume points; sent by the recovery suite after the replay, so it rarely waits.
+ */
+export async function finalRead(s: Session, spent: readonly Exchange[], windowMs: number): Promise<Exchange> {
+  const lastSpent = Math.max(...spent.filter((e) => e.response !== undefined).map(receivedAtMs));
+  await sleepUntil(lastSpent + windowMs + AFTER_MARGIN_MS);
+  return s.client.send({ path: ME_PATH, token: EXHAUSTED_ROLE, unpaced: true });
+}
+
+/** Harness ms at which the write pool has surely served again, from its latest 429. */
+export function writeHealsAtMs(write: WriteRun, windowMs: number): number {
+  const refusal = write.refusal;
+  if (refusal === undefined) return Date.now();
+  const promised = retryAfterElapsesAtMs(refusal) ?? receivedAtMs(refusal) + windowMs;
+  return Math.min(promised, receivedAtMs(refusal) + windowMs + BEYOND_WINDOW_MS) + AFTER_MARGIN_MS;
+}
+
+/**
+ * §8.1 "on 429, sleep for Retry-After seconds and retry the same request": the refused message
+ * POSTs (as many as were planned) are sent again, one after another, each resent after a fresh
+ * 429's own Retry-After; the ledger is counted before and after.
+ */
+export async function replayRefusedPosts(s: Session, write: WriteRun, windowMs: number): Promise<Replay> {
+  // A pool that refuses earlier than its Remaining says leaves more refusals than planned: replaying
+  // the planned number keeps the wait bounded and says as much.
+  const refused = write.batch.posts.filter(isRefusal).slice(0, EXTRA_REFUSED_POSTS);
+  const before = await countLedgerRows(s.client);
+  const finals: Exchange[] = [];
+  const request: SendOptions = { method: 'POST', path: write.route.path, json: write.route.body, token: EXHAUSTED_ROLE, unpaced: true };
+  for (let i = 0; i < refused.length; i++) {
+    let answer = await s.client.send(request);
+    for (let tries = 1; tries < REPLAY_TRIES && isRefusal(answer); tries++) {
+      const promised = retryAfterElapsesAtMs(answer) ?? receivedAtMs(answer) + 1000;
+      await sleepUntil(Math.min(promised, receivedAtMs(answer) + windowMs + BEYOND_WINDOW_MS) + AFTER_MARGIN_MS);
+      answer = await s.client.send(request);
+    }
+    finals.push(answer);
+  }
+  const served = finals.filter(isServed).length;
+  const perMessage = write.batch.rowsPerMessage ?? 0;
+  const after = before.ok ? await countLedgerRowsSettled(s.client, before.rows + served * perMessage) : await countLedgerRows(s.client);
+  return { finals, before, after };
+}

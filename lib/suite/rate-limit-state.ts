@@ -1,0 +1,72 @@
+import { isMeteredResponse } from '../checks/rate-limit-headers.ts';
+import type { Probe } from '../checks/rate-limit-retry.ts';
+import type { Exchange } from '../model/exchange.ts';
+import { runCampaign, type Campaign, type CampaignOutcome } from './rate-limit-campaign.ts';
+import { probeReadRefusal } from './rate-limit-probes.ts';
+import { session } from './session.ts';
+
+/**
+ * What the rate-limit suites share across files. Suites run in one worker with isolation off,
+ * so this module's state lives for the whole run: the exhaustion suite starts the campaign and
+ * the timed probes, the suites after it read their results, and the recovery suite at the end
+ * waits for whatever is still running. Any of them may come first (a run of one suite, or of one
+ * requirement): the first to ask starts the campaign.
+ */
+interface RateLimitStore {
+  campaign?: Promise<CampaignOutcome>;
+  probes?: Promise<Probe[] | { failed: string }>;
+  /** Light copies of every metered response of the run, for the run-wide header checks. */
+  metered: Exchange[];
+  watching: boolean;
+}
+
+const store: RateLimitStore = { metered: [], watching: false };
+
+/** Body kept of a metered response: enough to read an error envelope. */
+const KEPT_BODY = 2_000;
+
+function lightCopy(exchange: Exchange): Exchange {
+  const res = exchange.response!;
+  const { events: _events, chunkTimes: _chunks, ...head } = res;
+  return { ...exchange, response: { ...head, body: res.body.slice(0, KEPT_BODY), truncated: res.truncated || res.body.length > KEPT_BODY } };
+}
+
+/** Starts recording every metered response the budget service sees (idempotent). */
+export function watchMeteredResponses(): void {
+  if (store.watching) return;
+  store.watching = true;
+  session().pacer.watch((_role, _pool, exchange) => {
+    if (isMeteredResponse(exchange)) store.metered.push(lightCopy(exchange));
+  });
+}
+
+export function meteredResponses(): readonly Exchange[] {
+  return store.metered;
+}
+
+/** The campaign against the secondary token, started on first use; the read probes start with it. */
+export function campaign(): Promise<CampaignOutcome> {
+  watchMeteredResponses();
+  if (store.campaign === undefined) {
+    const s = session();
+    store.campaign = runCampaign(s);
+    store.probes = store.campaign
+      .then(async (c): Promise<Probe[] | { failed: string }> => {
+        if ('skipped' in c) return { failed: c.skipped };
+        if (c.read.refusal === undefined) return { failed: 'the read pool never answered 429' };
+        return probeReadRefusal(s, c.read.refusal, c.limits.windowS * 1000);
+      })
+      .catch((err: unknown) => ({ failed: err instanceof Error ? err.message : String(err) }));
+  }
+  return store.campaign;
+}
+
+/** The timed probes of the read refusal; waits for them, which only the recovery suite should need to. */
+export async function readProbes(): Promise<Probe[] | { failed: string }> {
+  await campaign();
+  return store.probes!;
+}
+
+export function isCampaign(outcome: CampaignOutcome): outcome is Campaign {
+  return !('skipped' in outcome);
+}

@@ -1,0 +1,143 @@
+import { describe } from 'vitest';
+import { limitEnforcedFinding, perTokenFinding, remainingCountsDownFinding, separatePoolsFinding } from '../lib/checks/rate-limit-counting.ts';
+import { isMeteredResponse, poolHeaderAspectFinding } from '../lib/checks/rate-limit-headers.ts';
+import { refusedNoWorkFinding } from '../lib/checks/rate-limit-ledger.ts';
+import {
+  refusalCodeFinding,
+  refusalRemainingZeroFinding,
+  refusalRequestIdFinding,
+  retryAfterIntegerFinding,
+} from '../lib/checks/rate-limit-refusal.ts';
+import { inconclusive, notRun, type Finding } from '../lib/model/finding.ts';
+import type { Campaign, PoolRun } from '../lib/suite/rate-limit-campaign.ts';
+import { campaign, isCampaign } from '../lib/suite/rate-limit-state.ts';
+import { requirementTest, type TestKit } from '../lib/suite/requirement-test.ts';
+
+/** Exhausting a pool takes a few seconds against a slow target. */
+const TIMEOUT = 120_000;
+
+/** The campaign, or not-run findings for the test's ids when it could not run. */
+async function withCampaign(kit: TestKit, body: (c: Campaign) => Finding[]): Promise<Finding[]> {
+  const outcome = await campaign();
+  return isCampaign(outcome) ? body(outcome) : kit.notRun(outcome.skipped);
+}
+
+function pools(c: Campaign): PoolRun[] {
+  return 'skipped' in c.write ? [c.read] : [c.read, c.write];
+}
+
+function writeSkipped(c: Campaign, ids: readonly string[]): Finding[] {
+  return 'skipped' in c.write ? ids.map((id) => notRun(id, (c.write as { skipped: string }).skipped)) : [];
+}
+
+/** Every refusal of the campaign, or an inconclusive finding when a pool never refused. */
+function eachRefusal(c: Campaign, id: string, judge: (refusal: NonNullable<PoolRun['refusal']>, run: PoolRun) => Finding): Finding[] {
+  return pools(c).map((run) => (run.refusal === undefined ? inconclusive(id, `the ${run.pool} pool never answered 429`, run.burst.slice(-1)) : judge(run.refusal, run)));
+}
+
+describe('§8.1 Request rate limits: exhausting the secondary token', () => {
+  // > Every authenticated response carries the rate-limit headers (section 8).
+  // > X-RateLimit-Pool | `read` or `write` | Pool that served the request.
+  // > read | GET, HEAD | 600 requests per minute … write | POST, PUT, PATCH, DELETE | 60 requests per minute
+  // > X-RateLimit-Reset | integer | Unix timestamp in seconds when the bucket refills.
+  requirementTest(
+    ['ratelimit/4/headers-on-authenticated-responses', 'ratelimit/8.1/pool-by-method', 'ratelimit/8.1/limit-value', 'ratelimit/8.1/reset-unix-seconds'],
+    'GET, HEAD, a ledger 400 and message POSTs until 429, on both pools of the secondary token',
+    (kit) =>
+      withCampaign(kit, (c) => {
+        const all = [...pools(c).flatMap((p) => p.charged), c.read.primaryBefore, c.read.primaryAfter].filter(isMeteredResponse);
+        return [
+          poolHeaderAspectFinding('ratelimit/4/headers-on-authenticated-responses', 'presence', all, c.limits),
+          poolHeaderAspectFinding('ratelimit/8.1/pool-by-method', 'pool', all, c.limits),
+          poolHeaderAspectFinding('ratelimit/8.1/limit-value', 'limit', all, c.limits),
+          poolHeaderAspectFinding('ratelimit/8.1/reset-unix-seconds', 'reset', all, c.limits),
+        ];
+      }),
+    { timeout: TIMEOUT },
+  );
+
+  // > Each request consumes one point from the pool matching its method.
+  requirementTest(
+    'ratelimit/8.1/remaining-counts-down',
+    'sequential GET, GET, HEAD, GET (400), GET, and two sequential message POSTs',
+    (kit) => withCampaign(kit, (c) => pools(c).map((p) => remainingCountsDownFinding(kit.ids[0]!, p.sequence, c.limits[p.pool], c.limits.windowS * 1000))),
+    { timeout: TIMEOUT },
+  );
+
+  // > read | GET, HEAD | 600 requests per minute … write | POST, PUT, PATCH, DELETE | 60 requests per minute
+  requirementTest(
+    'ratelimit/8.1/limit-enforced',
+    'a fresh pool spent to the end and one request beyond, per pool',
+    (kit) => withCampaign(kit, (c) => pools(c).map((p) => limitEnforcedFinding(kit.ids[0]!, p.charged, c.limits[p.pool], c.limits.windowS * 1000, p.pool))),
+    { timeout: TIMEOUT },
+  );
+
+  // > Rate limits are scoped per token; several tokens in one workspace each have their own budget.
+  requirementTest(
+    'ratelimit/5.5/per-token',
+    "GET /me with the primary token before and after the secondary token's read pool is exhausted",
+    (kit) =>
+      withCampaign(kit, (c) => [
+        c.read.refusal === undefined
+          ? inconclusive(kit.ids[0]!, 'the read pool never answered 429', c.read.burst.slice(-1))
+          : perTokenFinding(kit.ids[0]!, c.read.primaryBefore, c.read.refusal, c.read.primaryAfter),
+      ]),
+    { timeout: TIMEOUT },
+  );
+
+  // > Each request consumes one point from the pool matching its method.
+  requirementTest(
+    'ratelimit/8.1/separate-pools',
+    'a message POST once the read pool of the same token is exhausted',
+    (kit) =>
+      withCampaign(kit, (c) => {
+        if ('skipped' in c.write) return writeSkipped(c, kit.ids);
+        const refusal = c.read.refusal;
+        const post = c.write.sequence[0]!;
+        return [refusal === undefined ? inconclusive(kit.ids[0]!, 'the read pool never answered 429', c.read.burst.slice(-1)) : separatePoolsFinding(kit.ids[0]!, refusal, post)];
+      }),
+    { timeout: TIMEOUT },
+  );
+});
+
+describe('§7 and §8.1 the 429 of an exhausted pool', () => {
+  // > 429 | rate_limit.exceeded | rate_limited | The pool for the token is exhausted.
+  requirementTest(
+    'ratelimit/7/429-code-category',
+    'one request beyond the read pool and one beyond the write pool',
+    (kit) => withCampaign(kit, (c) => eachRefusal(c, kit.ids[0]!, (r) => refusalCodeFinding(kit.ids[0]!, r))),
+    { timeout: TIMEOUT },
+  );
+
+  // > A 429 body in the published example carries `code`, `category` and `message`; the envelope schema lists `request_id` as required.
+  requirementTest(
+    'ratelimit/7/429-request-id',
+    'the 429 bodies of both pools, read for error.request_id',
+    (kit) => withCampaign(kit, (c) => eachRefusal(c, kit.ids[0]!, (r) => refusalRequestIdFinding(kit.ids[0]!, r))),
+    { timeout: TIMEOUT },
+  );
+
+  // > Response headers on every authenticated response (2xx and 429): … X-RateLimit-Remaining | integer | Requests left before the next refill.
+  requirementTest(
+    'ratelimit/8.1/429-remaining-zero',
+    'the pool headers of the 429s of both pools',
+    (kit) => withCampaign(kit, (c) => eachRefusal(c, kit.ids[0]!, (r, run) => refusalRemainingZeroFinding(kit.ids[0]!, r, run.pool))),
+    { timeout: TIMEOUT },
+  );
+
+  // > Retry-After | integer | 429 responses only: seconds until the next request will succeed.
+  requirementTest(
+    'ratelimit/8.1/retry-after-integer',
+    'the Retry-After headers of the 429s of both pools',
+    (kit) => withCampaign(kit, (c) => eachRefusal(c, kit.ids[0]!, (r) => retryAfterIntegerFinding(kit.ids[0]!, r))),
+    { timeout: TIMEOUT },
+  );
+
+  // > A rejected 429 request has done no work, so repeating it is safe, including POST and DELETE.
+  requirementTest(
+    'ratelimit/8.1/refused-no-work',
+    'message POSTs beyond the write pool, with the ledger counted before and after',
+    (kit) => withCampaign(kit, (c) => ('skipped' in c.write ? writeSkipped(c, kit.ids) : [refusedNoWorkFinding(kit.ids[0]!, c.write.batch)])),
+    { timeout: TIMEOUT },
+  );
+});

@@ -1,0 +1,50 @@
+import { describe } from 'vitest';
+import { failClosedFinding, limiterDownFinding, limiterRecoversFinding } from '../lib/checks/rate-limit-limiter-down.ts';
+import type { LedgerCount } from '../lib/checks/rate-limit-ledger.ts';
+import type { Exchange } from '../lib/model/exchange.ts';
+import { LEDGER_PATH, ME_PATH } from '../lib/spec-constants.ts';
+import { hasFault, withFault } from '../lib/suite/fault-hooks.ts';
+import { countLedgerRows } from '../lib/suite/rate-limit-ledger-count.ts';
+import { requirementTest } from '../lib/suite/requirement-test.ts';
+
+/** Tries, a second apart, for the service to come back once the hook says the store is up. */
+const RECOVERY_TRIES = 4;
+
+describe('§7 the limiter store down (faults.limiter_store_down)', () => {
+  // > 503 | system.rate_limit_unavailable | transient | The rate-limiter store is down. The limiter is fail-closed.
+  // > When the limiter store is unavailable the response is 503 with `system.rate_limit_unavailable`.
+  requirementTest(
+    ['ratelimit/7/limiter-down-503', 'ratelimit/7/limiter-down-fail-closed', 'ratelimit/7/limiter-down-recovers'],
+    'GET /me, GET /credits/operations and a message POST with the store down, then GET /me with it back',
+    async (kit) => {
+      if (!hasFault('limiter_store_down')) return kit.notRun('the profile gives no faults.limiter_store_down hook');
+      const { client } = kit;
+      const route = kit.context.profile.messages.routes[0];
+      const before: LedgerCount | undefined = route === undefined ? undefined : await countLedgerRows(client);
+      // Unpaced: during the drill the answers carry no pool headers, and nothing here may be retried.
+      const during = await withFault('limiter_store_down', async () => {
+        const sent: Exchange[] = [
+          await client.send({ path: ME_PATH, token: 'primary', unpaced: true }),
+          await client.send({ path: LEDGER_PATH, token: 'primary', unpaced: true }),
+        ];
+        if (route !== undefined) sent.push(await client.send({ method: 'POST', path: route.path, json: route.body, token: 'primary', unpaced: true }));
+        return sent;
+      });
+      // > `transient`: retry with backoff.
+      const after: Exchange[] = [];
+      for (let i = 0; i < RECOVERY_TRIES; i++) {
+        const answer = await client.send({ path: ME_PATH, token: 'primary' });
+        after.push(answer);
+        if (answer.response !== undefined && answer.response.status < 500) break;
+        await new Promise((r) => setTimeout(r, 1000 * (i + 1)));
+      }
+      const rows = before === undefined ? undefined : { before, after: await countLedgerRows(client) };
+      return [
+        limiterDownFinding('ratelimit/7/limiter-down-503', during),
+        failClosedFinding('ratelimit/7/limiter-down-fail-closed', during, rows),
+        limiterRecoversFinding('ratelimit/7/limiter-down-recovers', after.slice(-1)),
+      ];
+    },
+    { timeout: 120_000 },
+  );
+});

@@ -1,0 +1,118 @@
+import { describe } from 'vitest';
+import { rollingWindowFinding } from '../lib/checks/rate-limit-counting.ts';
+import { poolHeaderAspectFinding } from '../lib/checks/rate-limit-headers.ts';
+import { replayOnceFinding, type Replay } from '../lib/checks/rate-limit-ledger.ts';
+import { refusedChargeFinding, unplannedRefusalsFinding } from '../lib/checks/rate-limit-observations.ts';
+import { resetRefillFinding, retryAfterTrueFinding, type Probe } from '../lib/checks/rate-limit-retry.ts';
+import type { Exchange } from '../lib/model/exchange.ts';
+import { inconclusive, notRun, type Finding } from '../lib/model/finding.ts';
+import type { Campaign } from '../lib/suite/rate-limit-campaign.ts';
+import { finalRead, replayRefusedPosts, writeHealsAtMs } from '../lib/suite/rate-limit-probes.ts';
+import { campaign, isCampaign, meteredResponses, readProbes } from '../lib/suite/rate-limit-state.ts';
+import { requirementTest, type TestKit } from '../lib/suite/requirement-test.ts';
+import type { Session } from '../lib/suite/session.ts';
+
+/** Up to a window of waiting, plus the requests around it. */
+const TIMEOUT = 150_000;
+
+/** What this file learns and its later tests read (tests of a file run in order). */
+const healed: { probes: Probe[]; replay?: Replay; final?: Exchange } = { probes: [] };
+
+async function withCampaign(kit: TestKit, body: (c: Campaign) => Promise<Finding[]>): Promise<Finding[]> {
+  const outcome = await campaign();
+  return isCampaign(outcome) ? body(outcome) : kit.notRun(outcome.skipped);
+}
+
+/** Waits for `work`, recording the time as the run waiting for a window to heal. */
+async function waited<T>(s: Session, work: Promise<T>): Promise<T> {
+  const started = Date.now();
+  try {
+    return await work;
+  } finally {
+    s.pacer.noteWait('recovery', Date.now() - started);
+  }
+}
+
+describe('§8.1 Request rate limits: the exhausted pools heal', () => {
+  // > Retry-After | integer | 429 responses only: seconds until the next request will succeed.
+  // > X-RateLimit-Reset | integer | Unix timestamp in seconds when the bucket refills.
+  requirementTest(
+    ['ratelimit/8.1/retry-after-true', 'ratelimit/8.1/reset-refill'],
+    'GET /me timed against the read pool\'s 429: a second before Retry-After, at Reset, and once Retry-After has elapsed',
+    (kit) =>
+      withCampaign(kit, async () => {
+        const probes = await waited(kit, readProbes());
+        if ('failed' in probes) return kit.ids.map((id) => inconclusive(id, probes.failed));
+        healed.probes = probes;
+        return [retryAfterTrueFinding('ratelimit/8.1/retry-after-true', probes), resetRefillFinding('ratelimit/8.1/reset-refill', probes)];
+      }),
+    { timeout: TIMEOUT },
+  );
+
+  // > A rejected 429 request has done no work, so repeating it is safe, including POST and DELETE.
+  requirementTest(
+    'ratelimit/8.1/replay-once',
+    'the refused message POSTs sent again after Retry-After, the ledger counted before and after',
+    (kit) =>
+      withCampaign(kit, async (c) => {
+        if ('skipped' in c.write) return [notRun(kit.ids[0]!, c.write.skipped)];
+        const write = c.write;
+        await waited(kit, new Promise((r) => setTimeout(r, Math.max(0, writeHealsAtMs(write, c.limits.windowS * 1000) - Date.now()))));
+        healed.replay = await replayRefusedPosts(kit, write, c.limits.windowS * 1000);
+        return [replayOnceFinding(kit.ids[0]!, write.batch, healed.replay)];
+      }),
+    { timeout: TIMEOUT },
+  );
+
+  // The spec does not say whether a refused request consumes a point: reported as observed.
+  requirementTest(
+    'ratelimit/8.1/refused-consumes-points',
+    'GET /me once every point the exhaustion spent has aged out',
+    (kit) =>
+      withCampaign(kit, async (c) => {
+        const history = [...c.read.charged, ...healed.probes.map((p) => p.exchange)];
+        healed.final = await waited(kit, finalRead(kit, c.read.charged, c.limits.windowS * 1000));
+        return [refusedChargeFinding(kit.ids[0]!, history, healed.final, c.limits.read, c.limits.windowS * 1000)];
+      }),
+    { timeout: TIMEOUT },
+  );
+
+  // > Pools refill on a 60-second rolling window and are scoped per API token.
+  requirementTest(
+    'ratelimit/8.1/rolling-window',
+    'every request of the secondary token in this run, counted over any span of one window, per pool',
+    (kit) =>
+      withCampaign(kit, async (c) => {
+        const windowMs = c.limits.windowS * 1000;
+        const reads = [...c.read.charged, ...healed.probes.map((p) => p.exchange), ...(healed.final === undefined ? [] : [healed.final])];
+        const findings = [rollingWindowFinding(kit.ids[0]!, reads, c.limits.read, windowMs, 'read')];
+        if (!('skipped' in c.write)) findings.push(rollingWindowFinding(kit.ids[0]!, [...c.write.charged, ...(healed.replay?.finals ?? [])], c.limits.write, windowMs, 'write'));
+        return findings;
+      }),
+    { timeout: TIMEOUT },
+  );
+
+  // > Recommended client behaviour: on 429, sleep for `Retry-After` seconds and retry the same request
+  requirementTest('ratelimit/8.1/unplanned-429', 'every request the budget service paced during the run', async (kit) => {
+    const { byReason } = kit.pacer.stats();
+    const absorbed = kit.pacer.unplanned.map((u) => ({ role: u.role, pool: u.pool, retryAfterS: u.retryAfterS, exchange: u.exchange }));
+    return [unplannedRefusalsFinding(kit.ids[0]!, absorbed, { slowDown: byReason['slow-down'], retryAfter: byReason['retry-after'], recovery: byReason.recovery })];
+  });
+
+  // > Every authenticated response carries the rate-limit headers (section 8).
+  requirementTest(
+    ['ratelimit/4/headers-on-authenticated-responses', 'ratelimit/8.1/pool-by-method', 'ratelimit/8.1/limit-value', 'ratelimit/8.1/reset-unix-seconds'],
+    'the pool headers of every metered response of the run, whichever suite sent it',
+    async (kit) => {
+      const all = meteredResponses();
+      if (all.length === 0) return kit.notRun('no metered response was recorded in this run');
+      const limits = kit.context.profile.limits;
+      return [
+        poolHeaderAspectFinding('ratelimit/4/headers-on-authenticated-responses', 'presence', all, limits),
+        poolHeaderAspectFinding('ratelimit/8.1/pool-by-method', 'pool', all, limits),
+        poolHeaderAspectFinding('ratelimit/8.1/limit-value', 'limit', all, limits),
+        poolHeaderAspectFinding('ratelimit/8.1/reset-unix-seconds', 'reset', all, limits),
+      ];
+    },
+  );
+});

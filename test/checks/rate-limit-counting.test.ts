@@ -1,0 +1,101 @@
+import { describe, expect, test } from 'vitest';
+import { limitEnforcedFinding, perTokenFinding, remainingCountsDownFinding, rollingWindowFinding, separatePoolsFinding } from '../../lib/checks/rate-limit-counting.ts';
+import { exchange, poolHeaders, RESET, refused, served } from './rate-limit-fixtures.ts';
+
+const ID = 'ratelimit/8.1/remaining-counts-down';
+
+describe('remainingCountsDownFinding', () => {
+  test('599, 598, 597: pass', () => {
+    expect(remainingCountsDownFinding(ID, [served(599, 0), served(598, 10), served(597, 20)], 600, 60_000).verdict).toBe('pass');
+  });
+
+  test('stuck on a fresh pool: fail', () => {
+    const f = remainingCountsDownFinding(ID, [served(599, 0), served(599, 10)], 600, 60_000);
+    expect(f.verdict).toBe('fail');
+    expect(f.actual).toMatch(/fresh/);
+  });
+
+  test('stuck on a pool that was not fresh: points may have come back, inconclusive', () => {
+    expect(remainingCountsDownFinding(ID, [served(300, 0), served(300, 10)], 600, 60_000).verdict).toBe('inconclusive');
+  });
+
+  test('a drop of two is always wrong', () => {
+    expect(remainingCountsDownFinding(ID, [served(300, 0), served(298, 10)], 600, 60_000).verdict).toBe('fail');
+  });
+
+  test('a Remaining that is not an integer fails', () => {
+    const f = remainingCountsDownFinding(ID, [served(599, 0), served(598, 10, { headers: { 'x-ratelimit-remaining': '597.5' } })], 600, 60_000);
+    expect(f).toMatchObject({ verdict: 'fail', expected: 'X-RateLimit-Remaining an integer' });
+  });
+});
+
+describe('limitEnforcedFinding', () => {
+  const LIMIT = 5;
+  const fresh = (n: number): ReturnType<typeof served>[] => Array.from({ length: n }, (_v, i) => served(LIMIT - 1 - i, i * 10, { headers: { 'x-ratelimit-limit': String(LIMIT) } }));
+
+  test('exactly the limit served, then 429: pass', () => {
+    expect(limitEnforcedFinding('ratelimit/8.1/limit-enforced', [...fresh(5), refused(60)], LIMIT, 60_000, 'read').verdict).toBe('pass');
+  });
+
+  test('one more served than the limit within a window: fail', () => {
+    const f = limitEnforcedFinding('ratelimit/8.1/limit-enforced', [...fresh(5), served(0, 55), refused(60)], LIMIT, 60_000, 'read');
+    expect(f.verdict).toBe('fail');
+    expect(f.actual).toMatch(/^6 requests served/);
+  });
+
+  test('refused early: fail', () => {
+    expect(limitEnforcedFinding('ratelimit/8.1/limit-enforced', [...fresh(3), refused(40)], LIMIT, 60_000, 'read').verdict).toBe('fail');
+  });
+
+  test('more served, but over more than a window: inconclusive', () => {
+    expect(limitEnforcedFinding('ratelimit/8.1/limit-enforced', [...fresh(5), served(0, 70_000), refused(70_010)], LIMIT, 60_000, 'read').verdict).toBe('inconclusive');
+  });
+
+  test('a pool that was not fresh: inconclusive', () => {
+    expect(limitEnforcedFinding('ratelimit/8.1/limit-enforced', [served(2), refused(10)], LIMIT, 60_000, 'read').verdict).toBe('inconclusive');
+  });
+});
+
+describe('rollingWindowFinding', () => {
+  test('the limit within a window, more only once the first requests aged out: pass', () => {
+    const burst = [served(1, 0), served(0, 10), refused(20)];
+    const later = [served(0, 60_020), served(0, 60_030)];
+    expect(rollingWindowFinding('ratelimit/8.1/rolling-window', [...burst, ...later], 2, 60_000, 'read').verdict).toBe('pass');
+  });
+
+  test('points back at a clock boundary before the window has passed: fail', () => {
+    const f = rollingWindowFinding('ratelimit/8.1/rolling-window', [served(1, 0), served(0, 10), refused(20), served(1, 30_000)], 2, 60_000, 'read');
+    expect(f.verdict).toBe('fail');
+    expect(f.actual).toMatch(/^3 served within/);
+  });
+
+  test('a request whose timing straddles the window edge is not counted against it', () => {
+    // Sent 59.999 s after the first was sent, answered 10 ms later: its handling may lie past the window.
+    const ex = [served(1, 0, { ms: 20 }), served(0, 15, { ms: 5 }), served(0, 59_999, { ms: 10 })];
+    expect(rollingWindowFinding('ratelimit/8.1/rolling-window', ex, 2, 60_000, 'read').verdict).toBe('pass');
+  });
+});
+
+describe('perTokenFinding and separatePoolsFinding', () => {
+  const primary = (remaining: number, at: number) => served(remaining, at, { role: 'primary' });
+
+  test('the primary keeps its budget: pass', () => {
+    expect(perTokenFinding('ratelimit/5.5/per-token', primary(599, 0), refused(500), primary(598, 600)).verdict).toBe('pass');
+  });
+
+  test('the primary refused once the secondary is exhausted: fail', () => {
+    const after = refused(600, '60', { role: 'primary' });
+    expect(perTokenFinding('ratelimit/5.5/per-token', primary(599, 0), refused(500), after).verdict).toBe('fail');
+  });
+
+  test('the primary lost points to the secondary: fail', () => {
+    expect(perTokenFinding('ratelimit/5.5/per-token', primary(599, 0), refused(500), primary(3, 600)).verdict).toBe('fail');
+  });
+
+  test('a POST refused right after the read pool ran out: fail', () => {
+    const post = exchange(429, { method: 'POST', headers: poolHeaders('write', 60, 0, RESET) });
+    expect(separatePoolsFinding('ratelimit/8.1/separate-pools', refused(), post).verdict).toBe('fail');
+    const ok = exchange(200, { method: 'POST', headers: poolHeaders('write', 60, 59, RESET) });
+    expect(separatePoolsFinding('ratelimit/8.1/separate-pools', refused(), ok).verdict).toBe('pass');
+  });
+});

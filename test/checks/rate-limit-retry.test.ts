@@ -1,0 +1,74 @@
+import { describe, expect, test } from 'vitest';
+import { resetPassesAtMs, resetRefillFinding, retryAfterElapsesAtMs, retryAfterTrueFinding, type Probe } from '../../lib/checks/rate-limit-retry.ts';
+import { refused, served, T0 } from './rate-limit-fixtures.ts';
+
+const RA = 'ratelimit/8.1/retry-after-true';
+const RESET = 'ratelimit/8.1/reset-refill';
+
+/** A 429 at T0 (answered at T0 + 5 ms) saying Retry-After 10 and Reset T0 + 10 s, dated T0. */
+function refusal(retryAfter = '10', resetS = (T0 + 10_000) / 1000): ReturnType<typeof refused> {
+  return refused(0, retryAfter, { headers: { 'x-ratelimit-reset': String(resetS), date: new Date(T0).toUTCString() } });
+}
+
+function probe(exchange: Probe['exchange'], basis: Probe['exchange'], first = true): Probe {
+  return { exchange, basis, first };
+}
+
+describe('retryAfterTrueFinding', () => {
+  test('refused 2 s before, served once elapsed: pass', () => {
+    const r = refusal();
+    const before = refused(8_000, '2');
+    const after = served(5, 10_100);
+    expect(retryAfterTrueFinding(RA, [probe(before, r), probe(after, before)]).verdict).toBe('pass');
+  });
+
+  test('served well before Retry-After elapsed: the header overstates the wait', () => {
+    const r = refusal('30');
+    const f = retryAfterTrueFinding(RA, [probe(served(5, 10_000), r)]);
+    expect(f.verdict).toBe('fail');
+    expect(f.actual).toMatch(/overstates/);
+  });
+
+  test('refused again after Retry-After elapsed: fail', () => {
+    const r = refusal('5');
+    const f = retryAfterTrueFinding(RA, [probe(refused(5_200, '5'), r)]);
+    expect(f.verdict).toBe('fail');
+    expect(f.actual).toMatch(/refused again 5\.2 s after the 429 that said Retry-After: 5/);
+  });
+
+  test('Retry-After: 0 and an immediate retry that is refused: fail', () => {
+    expect(retryAfterTrueFinding(RA, [probe(refused(10, '0'), refusal('0'))]).verdict).toBe('fail');
+  });
+
+  test('a probe within the last second of the wait is not judged', () => {
+    const r = refusal('10');
+    expect(retryAfterTrueFinding(RA, [probe(served(5, 9_500), r)]).verdict).toBe('inconclusive');
+  });
+
+  test('a probe after another was served is not "the next request": not judged', () => {
+    expect(retryAfterTrueFinding(RA, [probe(refused(10_100, '1'), refusal(), false)]).verdict).toBe('inconclusive');
+  });
+});
+
+describe('resetRefillFinding and the clock of the Date header', () => {
+  test('the Reset instant is placed on the harness clock by the Date header', () => {
+    const r = refusal('10', (T0 + 10_000) / 1000);
+    expect(resetPassesAtMs(r)).toBe(T0 + 10_000 + 5);
+    expect(retryAfterElapsesAtMs(r)).toBe(T0 + 5 + 10_000);
+    // A target clock 30 s ahead says Reset 30 s later: same instant for the harness.
+    const ahead = refused(0, '10', { headers: { 'x-ratelimit-reset': String((T0 + 40_000) / 1000), date: new Date(T0 + 30_000).toUTCString() } });
+    expect(resetPassesAtMs(ahead)).toBe(T0 + 10_000 + 5);
+  });
+
+  test('the first request after Reset served: pass; refused: fail', () => {
+    const r = refusal();
+    expect(resetRefillFinding(RESET, [probe(served(5, 10_100), r)]).verdict).toBe('pass');
+    const early = refusal('10', T0 / 1000);
+    const f = resetRefillFinding(RESET, [probe(refused(200, '10'), early)]);
+    expect(f.verdict).toBe('fail');
+  });
+
+  test('no request after the Reset instant: inconclusive', () => {
+    expect(resetRefillFinding(RESET, [probe(refused(8_000, '2'), refusal())]).verdict).toBe('inconclusive');
+  });
+});

@@ -1,0 +1,165 @@
+import { describe, expect, test } from 'vitest';
+import { Pacer } from '../../lib/http/pacer.ts';
+import type { Exchange } from '../../lib/model/exchange.ts';
+
+let seq = 0;
+
+function answer(status: number, headers: Record<string, string>): Exchange {
+  return {
+    seq: ++seq,
+    startedAt: new Date(0).toISOString(),
+    request: { method: 'GET', url: 'http://t.invalid/v1/me', headers: {}, tokenRole: 'primary' },
+    response: { status, headers, body: '', bodyBytes: 0, truncated: false },
+    timings: { totalMs: 1 },
+  };
+}
+
+function pool(limit: number, remaining: number, resetS: number): Record<string, string> {
+  return { 'x-ratelimit-pool': 'read', 'x-ratelimit-limit': String(limit), 'x-ratelimit-remaining': String(remaining), 'x-ratelimit-reset': String(resetS) };
+}
+
+/** A pacer on a hand-moved clock whose sleeps only move the clock. */
+function fakePacer(): { pacer: Pacer; clock: { now: number }; sleeps: number[] } {
+  const clock = { now: 1_800_000_000_000 };
+  const sleeps: number[] = [];
+  const pacer = new Pacer({
+    now: () => clock.now,
+    sleep: async (ms) => {
+      sleeps.push(ms);
+      clock.now += ms;
+    },
+  });
+  return { pacer, clock, sleeps };
+}
+
+const RESET_IN_10S = (clock: { now: number }): number => (clock.now + 10_000) / 1000;
+
+describe('Pacer: slowing down as §8.1 recommends', () => {
+  test('knowing nothing yet, it lets requests go at once', async () => {
+    const { pacer, sleeps } = fakePacer();
+    await pacer.before('primary', 'read');
+    expect(sleeps).toEqual([]);
+  });
+
+  test('with 10% or more left it does not wait', async () => {
+    const { pacer, clock, sleeps } = fakePacer();
+    pacer.before('primary', 'read');
+    pacer.after('primary', 'read', answer(200, pool(600, 61, RESET_IN_10S(clock))));
+    await pacer.before('primary', 'read');
+    expect(sleeps).toEqual([]);
+  });
+
+  test('under 10% it spreads what is left until the reset', async () => {
+    const { pacer, clock, sleeps } = fakePacer();
+    await pacer.before('primary', 'read');
+    pacer.after('primary', 'read', answer(200, pool(600, 9, RESET_IN_10S(clock))));
+    await pacer.before('primary', 'read');
+    expect(sleeps).toEqual([1000]);
+    expect(pacer.stats().byReason['slow-down']).toBe(1000);
+  });
+
+  test('requests in flight count as spent, so a concurrent burst slows down at the threshold', async () => {
+    const { pacer, clock, sleeps } = fakePacer();
+    await pacer.before('primary', 'read');
+    pacer.after('primary', 'read', answer(200, pool(100, 11, RESET_IN_10S(clock))));
+    await Promise.all([pacer.before('primary', 'read'), pacer.before('primary', 'read')]);
+    // 11 left: the first goes at once, the second finds 11 − 1 in flight = 10, still 10%.
+    expect(sleeps).toEqual([]);
+    await pacer.before('primary', 'read');
+    // 11 − 2 in flight = 9 < 10: wait (reset − now) / 10.
+    expect(sleeps).toEqual([1000]);
+  });
+
+  test('with nothing left it waits for the reset, then lets one request learn the new numbers', async () => {
+    const { pacer, clock, sleeps } = fakePacer();
+    await pacer.before('primary', 'read');
+    pacer.after('primary', 'read', answer(200, pool(10, 0, RESET_IN_10S(clock))));
+    await pacer.before('primary', 'read');
+    expect(sleeps).toEqual([10_050]);
+    let second = false;
+    const next = pacer.before('primary', 'read').then(() => {
+      second = true;
+    });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(second).toBe(false);
+    pacer.after('primary', 'read', answer(200, pool(10, 9, RESET_IN_10S(clock))));
+    await next;
+    expect(second).toBe(true);
+  });
+
+  test('admission is first come, first served', async () => {
+    const { pacer, clock } = fakePacer();
+    await pacer.before('primary', 'read');
+    pacer.after('primary', 'read', answer(200, pool(100, 5, RESET_IN_10S(clock))));
+    const order: number[] = [];
+    await Promise.all([1, 2, 3].map((n) => pacer.before('primary', 'read').then(() => order.push(n))));
+    expect(order).toEqual([1, 2, 3]);
+  });
+
+  test('pools are kept per role and pool', async () => {
+    const { pacer, clock, sleeps } = fakePacer();
+    await pacer.before('secondary', 'read');
+    pacer.after('secondary', 'read', answer(200, pool(10, 0, RESET_IN_10S(clock))));
+    await pacer.before('primary', 'read');
+    await pacer.before('secondary', 'write');
+    expect(sleeps).toEqual([]);
+  });
+});
+
+describe('Pacer: 429s it did not provoke', () => {
+  test('it waits Retry-After, records the 429, and adds a backoff multiplier when they repeat', () => {
+    const { pacer } = fakePacer();
+    const refused = answer(429, { 'retry-after': '3' });
+    expect(pacer.after('primary', 'read', refused)).toBe(3000);
+    expect(pacer.after('primary', 'read', refused)).toBe(6000);
+    expect(pacer.after('primary', 'read', refused)).toBe(12_000);
+    expect(pacer.unplanned.map((u) => u.retryAfterS)).toEqual([3, 3, 3]);
+    expect(pacer.unplanned[0]?.exchange).toBe(refused);
+    expect(pacer.stats()).toMatchObject({ unplanned: 3, byReason: { 'retry-after': 21_000 } });
+  });
+
+  test('a served request ends the run of 429s', () => {
+    const { pacer } = fakePacer();
+    const refused = answer(429, { 'retry-after': '2' });
+    pacer.after('primary', 'read', refused);
+    pacer.after('primary', 'read', answer(200, {}));
+    expect(pacer.after('primary', 'read', refused)).toBe(2000);
+  });
+
+  test('after too many in a row it hands the 429 to the caller', () => {
+    const { pacer } = fakePacer();
+    const refused = answer(429, { 'retry-after': '1' });
+    const waits = Array.from({ length: 6 }, () => pacer.after('primary', 'read', refused));
+    expect(waits.slice(0, 5).every((w) => typeof w === 'number')).toBe(true);
+    expect(waits[5]).toBeUndefined();
+  });
+
+  test('without a usable Retry-After it waits a second', () => {
+    const { pacer } = fakePacer();
+    expect(pacer.after('primary', 'read', answer(429, { 'retry-after': 'Wed, 21 Oct 2015 07:28:00 GMT' }))).toBe(1000);
+  });
+
+  test('a provoked 429 (unpaced) teaches the pool state without being recorded', async () => {
+    const { pacer, clock, sleeps } = fakePacer();
+    const seen: number[] = [];
+    pacer.watch((_r, _p, e) => seen.push(e.response?.status ?? 0));
+    pacer.observe('secondary', 'read', answer(429, { ...pool(10, 0, RESET_IN_10S(clock)), 'retry-after': '10' }));
+    expect(pacer.unplanned).toEqual([]);
+    expect(seen).toEqual([429]);
+    await pacer.before('secondary', 'read');
+    expect(sleeps).toEqual([10_050]);
+  });
+
+  test('a Reset that is not Unix seconds is ignored, and the spec window is assumed once', async () => {
+    const { pacer, clock, sleeps } = fakePacer();
+    pacer.observe('primary', 'read', answer(200, pool(10, 0, clock.now + 10_000)));
+    await pacer.before('primary', 'read');
+    expect(sleeps).toEqual([60_050]);
+  });
+
+  test('noteWait adds a suite\'s waiting to the total', () => {
+    const { pacer } = fakePacer();
+    pacer.noteWait('recovery', 1234);
+    expect(pacer.stats()).toMatchObject({ waitedMs: 1234, byReason: { recovery: 1234 } });
+  });
+});
