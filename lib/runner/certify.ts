@@ -11,6 +11,8 @@ import type { Report, RequestCount } from '../report/report-model.ts';
 import { writeReports, type ReportFormat } from '../report/write-reports.ts';
 import type { ResolvedTarget } from '../profile/resolve-profile.ts';
 import type { RunContext } from '../suite/run-context.ts';
+import { pacerStatsFile } from '../suite/pacer-stats-file.ts';
+import type { PacerStats } from '../http/pacer.ts';
 import { checkReachable } from './preflight.ts';
 import { runSuites } from './run-suites.ts';
 import { allSuiteFiles, suiteName } from './suite-files.ts';
@@ -63,6 +65,13 @@ function countRequests(transcriptFile: string): RequestCount[] {
   });
 }
 
+function pacingOf(transcriptFile: string): { pacingWaitMs?: number } {
+  const file = pacerStatsFile(transcriptFile);
+  if (!existsSync(file)) return { pacingWaitMs: 0 };
+  const stats = JSON.parse(readFileSync(file, 'utf8')) as PacerStats;
+  return { pacingWaitMs: Math.round(stats.waitedMs) };
+}
+
 /** One certification run: suites against the target, then the report and its files. */
 export async function certify(options: CertifyOptions): Promise<CertifyResult> {
   const { target } = options;
@@ -109,6 +118,7 @@ export async function certify(options: CertifyOptions): Promise<CertifyResult> {
       suites,
       failOn: options.failOn,
       requests: countRequests(transcriptFile),
+      ...pacingOf(transcriptFile),
       argv: options.argv,
     },
     tests,
@@ -122,5 +132,6 @@ export async function certify(options: CertifyOptions): Promise<CertifyResult> {
     secrets: Object.values(target.tokens).map((t) => t.value),
   });
   rmSync(transcriptFile, { force: true });
+  rmSync(pacerStatsFile(transcriptFile), { force: true });
   return { report, dir, files };
 }

@@ -1,8 +1,9 @@
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { inject } from 'vitest';
 import { HttpClient } from '../http/client.ts';
 import { Pacer } from '../http/pacer.ts';
 import type { Exchange } from '../model/exchange.ts';
+import { pacerStatsFile } from './pacer-stats-file.ts';
 import type { RunContext } from './run-context.ts';
 
 /**
@@ -13,7 +14,7 @@ export interface Session {
   context: RunContext;
   client: HttpClient;
   pacer: Pacer;
-  /** Requests sent so far, by `role:pool` (`none` for requests without a token). */
+  /** Requests sent so far by this worker, every token and none. */
   requestCount(): number;
 }
 
@@ -34,6 +35,7 @@ export function session(): Session {
   const context = inject('asi');
   const pacer = new Pacer();
   let count = 0;
+  let waitedReported = 0;
   const client = new HttpClient({
     baseUrl: context.baseUrl,
     tokens: context.tokens,
@@ -42,6 +44,11 @@ export function session(): Session {
     onExchange(exchange) {
       count += 1;
       appendFileSync(context.transcriptFile, transcriptLine(exchange));
+      // The pacer lives in this worker; the report in the main process learns its waiting from here.
+      if (pacer.waitedMs !== waitedReported) {
+        waitedReported = pacer.waitedMs;
+        writeFileSync(pacerStatsFile(context.transcriptFile), JSON.stringify(pacer.stats()));
+      }
     },
   });
   current = { context, client, pacer, requestCount: () => count };
