@@ -1,4 +1,268 @@
 import type { DefectSwitch, VariantSwitch } from '../switches.ts';
 
-export const ledgerDefects: DefectSwitch[] = [];
-export const ledgerVariants: VariantSwitch[] = [];
+const SCHEMA = 'ledger-schema';
+const WINDOW = 'ledger-window';
+const BOUNDS = 'ledger-bounds';
+const PAGINATION = 'ledger-pagination';
+const CURSOR = 'ledger-cursor';
+const GROWTH = 'ledger-growth';
+
+/** Defects of GET /credits/operations: each breaks one rule of §2.1, §2.2, §4, §4.1 or §8.3. */
+export const ledgerDefects: DefectSwitch[] = [
+  // §2.1, §2.2, §4: what a page looks like
+  {
+    name: 'ledger-timestamp-plus-zero-offset',
+    breaks: ['ledger/2.1/timestamp-utc-z'],
+    suites: [SCHEMA],
+    description: 'Writes every row timestamp with `+00:00` instead of `Z`.',
+  },
+  {
+    name: 'ledger-timestamp-some-offset',
+    breaks: ['ledger/2.1/timestamp-utc-z'],
+    suites: [SCHEMA],
+    description: 'Writes about one row in seven with a `+02:00` offset (the right instant, the wrong form).',
+  },
+  {
+    name: 'ledger-credits-string',
+    breaks: ['ledger/2.1/row-schema'],
+    suites: [SCHEMA],
+    description: 'Writes `credits` as a string ("2.5").',
+  },
+  {
+    name: 'ledger-metadata-null',
+    breaks: ['ledger/2.1/row-schema'],
+    suites: [SCHEMA],
+    description: 'Writes `metadata: null` on about one row in nine.',
+  },
+  {
+    name: 'ledger-operations-keyed',
+    breaks: ['ledger/2.2/page-schema'],
+    suites: [SCHEMA],
+    description: 'Sends `operations` as an object keyed by operation_uuid instead of an array.',
+  },
+  {
+    name: 'ledger-next-cursor-omitted',
+    breaks: ['ledger/2.2/next-cursor-present'],
+    suites: [SCHEMA],
+    description: 'Leaves `next_cursor` out of the last page instead of sending null.',
+  },
+  {
+    name: 'ledger-no-rate-limit-headers',
+    breaks: ['ledger/4/rate-limit-headers'],
+    suites: [SCHEMA],
+    description: 'Drops the X-RateLimit-* headers from ledger answers.',
+  },
+  // §4.1 window rules
+  {
+    name: 'ledger-to-inclusive',
+    breaks: ['ledger/4.1/to-exclusive', 'ledger/4.1/window-additive'],
+    suites: [WINDOW],
+    description: 'Treats `to` as inclusive: a row stamped exactly `to` is listed.',
+  },
+  {
+    name: 'ledger-from-exclusive',
+    breaks: ['ledger/4.1/from-inclusive', 'ledger/4.1/window-additive'],
+    suites: [WINDOW],
+    description: 'Treats `from` as exclusive: a row stamped exactly `from` is left out.',
+  },
+  {
+    name: 'ledger-equal-bounds-rejected',
+    breaks: ['ledger/4.1/equal-bounds-empty'],
+    suites: [WINDOW],
+    description: 'Answers 400 when `to` equals `from` instead of an empty page.',
+  },
+  {
+    name: 'ledger-reversed-window-accepted',
+    breaks: ['ledger/4.1/reversed-window-400'],
+    suites: [WINDOW],
+    description: 'Answers 200 with an empty page when `to` is earlier than `from`.',
+  },
+  {
+    name: 'ledger-default-window-31-days',
+    breaks: ['ledger/4.1/default-window-30-days'],
+    suites: [WINDOW],
+    description: 'The default window is the last 31 days.',
+  },
+  {
+    name: 'ledger-offsets-ignored',
+    breaks: ['ledger/4.1/offset-instant'],
+    suites: [WINDOW],
+    description: 'Reads the wall-clock digits of a bound with a `±hh:mm` offset as UTC and drops the offset.',
+  },
+  {
+    name: 'ledger-offsets-rejected',
+    breaks: ['ledger/4.1/offset-instant'],
+    suites: [WINDOW],
+    description: 'Refuses bounds with a numeric offset (400); only `Z` is read.',
+  },
+  {
+    name: 'ledger-offsetless-rejected',
+    breaks: ['ledger/4.1/offsetless-accepted'],
+    suites: [WINDOW],
+    description: 'Refuses an RFC 3339 date-time without offset (400).',
+  },
+  {
+    name: 'ledger-date-only-rejected',
+    breaks: ['ledger/4.1/date-only-accepted'],
+    suites: [WINDOW],
+    description: 'Refuses `YYYY-MM-DD` bounds (400).',
+  },
+  {
+    name: 'ledger-invalid-date-accepted',
+    breaks: ['ledger/4.1/invalid-date-400'],
+    suites: [WINDOW],
+    description: 'Lets calendar fields overflow as JavaScript dates do: 2023-02-29 is read as March 1, hour 25 as the next day.',
+  },
+  {
+    name: 'ledger-invalid-date-500',
+    breaks: ['ledger/4.1/invalid-date-400'],
+    suites: [WINDOW],
+    description: 'Throws on a bound it cannot read, which answers 500.',
+  },
+  // §8.3 bounds and the feature filter
+  {
+    name: 'ledger-limit-200-rejected',
+    breaks: ['ledger/8.3/limit-bounds'],
+    suites: [BOUNDS],
+    description: 'Accepts `limit` only up to 199.',
+  },
+  {
+    name: 'ledger-limit-0-accepted',
+    breaks: ['ledger/8.3/limit-invalid-400'],
+    suites: [BOUNDS],
+    description: 'Reads `limit=0` as "use the default" instead of refusing it.',
+  },
+  {
+    name: 'ledger-limit-clamped',
+    breaks: ['ledger/8.3/limit-invalid-400'],
+    suites: [BOUNDS],
+    description: 'Clamps `limit` into 1..200 (201 becomes 200, 0 becomes 1) and reads non-numbers as the default.',
+  },
+  {
+    name: 'ledger-page-one-row-too-long',
+    breaks: ['ledger/4.1/page-within-limit'],
+    suites: [BOUNDS],
+    description: 'Serves `limit + 1` rows per page.',
+  },
+  {
+    name: 'ledger-default-limit-100',
+    breaks: ['ledger/8.3/limit-default-50'],
+    suites: [BOUNDS],
+    description: 'The default page size is 100.',
+  },
+  {
+    name: 'ledger-feature-bounds-off-by-one',
+    breaks: ['ledger/8.3/feature-bounds', 'ledger/8.3/feature-invalid-400'],
+    suites: [BOUNDS],
+    description: 'Checks `feature` length as 0..63: the empty filter passes and 64 characters are refused.',
+  },
+  {
+    name: 'ledger-feature-prefix-match',
+    breaks: ['ledger/4.1/feature-filter'],
+    suites: [BOUNDS],
+    description: 'Matches `feature` as a prefix (`deal_agent` also lists `deal_agent_batch`).',
+  },
+  {
+    name: 'ledger-cursor-forgets-feature',
+    breaks: ['ledger/4.1/feature-filter'],
+    suites: [BOUNDS],
+    description: 'The cursor does not carry the feature filter and the filter of a cursor request is ignored: later pages are unfiltered.',
+  },
+  // §4.1 walks
+  {
+    name: 'ledger-keyset-skips-ties',
+    breaks: ['ledger/4.1/walk-complete', 'ledger/4.1/page-size-independent'],
+    suites: [PAGINATION],
+    description: 'The keyset cursor keeps only the timestamp, so rows sharing the timestamp of a page’s last row are skipped.',
+  },
+  {
+    name: 'ledger-cursor-on-last-page',
+    breaks: ['ledger/2.2/null-cursor-on-last-page'],
+    suites: [PAGINATION],
+    description: 'The last page still carries a cursor, and the empty page it leads to returns the same cursor again.',
+  },
+  // §4.1 cursors
+  {
+    name: 'ledger-cursor-plus-as-space',
+    breaks: ['ledger/4.1/cursor-byte-exact'],
+    suites: [CURSOR],
+    description: 'Cursors contain `+`, and the server form-decodes the cursor parameter a second time, turning `+` into a space.',
+  },
+  {
+    name: 'ledger-cursor-single-use',
+    breaks: ['ledger/4.1/cursor-replay-stable'],
+    suites: [CURSOR],
+    description: 'A cursor works once; passing it again answers 400.',
+  },
+  {
+    name: 'ledger-cursor-garbage-500',
+    breaks: ['ledger/4.1/cursor-garbage-400', 'ledger/4.1/cursor-tamper-400'],
+    suites: [CURSOR],
+    description: 'Throws on a cursor it cannot read, which answers 500.',
+  },
+  {
+    name: 'ledger-cursor-unsigned',
+    breaks: ['ledger/4.1/cursor-tamper-400'],
+    suites: [CURSOR],
+    description: 'Does not check the cursor signature: an altered cursor is read as whatever position it decodes to.',
+  },
+  {
+    name: 'ledger-cursor-cross-workspace',
+    breaks: ['ledger/4.1/cursor-workspace-bound'],
+    suites: [CURSOR],
+    description: 'Takes the workspace from the cursor instead of the token: another workspace’s cursor reads that workspace’s rows.',
+  },
+  {
+    name: 'ledger-workspaces-share-rows',
+    breaks: ['ledger/4.1/workspaces-disjoint'],
+    suites: [CURSOR],
+    description: 'Lists the rows of every workspace to every token.',
+  },
+  // §4.1 walks while the ledger grows
+  {
+    name: 'ledger-offset-cursor',
+    breaks: ['ledger/4.1/stable-under-growth'],
+    suites: [GROWTH],
+    description: 'The cursor is a row offset: a row added ahead of it (newest first) shifts the next page and repeats a row.',
+  },
+  {
+    name: 'ledger-default-window-slides',
+    breaks: ['ledger/4.1/default-window-pinned'],
+    suites: [GROWTH],
+    description: 'The default window is computed again on every page (oldest first), so rows added during a walk reach its last page.',
+  },
+];
+
+/** Legal choices the spec leaves open: the ledger suites must pass with each of them. */
+export const ledgerVariants: VariantSwitch[] = [
+  {
+    name: 'ledger-order-ascending',
+    suites: ['ledger'],
+    description: 'Lists rows oldest first (the reference lists newest first by default).',
+  },
+  {
+    name: 'ledger-rows-shuffled',
+    suites: ['ledger'],
+    description: 'Shuffles the rows within each page.',
+  },
+  {
+    name: 'ledger-cursor-server-side',
+    suites: ['ledger'],
+    description: 'Cursors are random ids of listing states kept by the server, a new id for every page served.',
+  },
+  {
+    name: 'ledger-short-pages',
+    suites: ['ledger'],
+    description: 'Non-final pages hold between 1 and `limit` rows.',
+  },
+  {
+    name: 'ledger-extra-fields',
+    suites: ['ledger'],
+    description: 'Rows carry `workspace_id` and `unit`; pages carry `has_more`, `limit` and `window`.',
+  },
+  {
+    name: 'ledger-cursor-reserved-characters',
+    suites: ['ledger'],
+    description: 'Cursors contain a space and `+ & = / ? # %` and a non-ASCII letter, all of which need percent-encoding in a query.',
+  },
+];

@@ -1,0 +1,62 @@
+import type { Exchange } from '../model/exchange.ts';
+import { fail, inconclusive, pass, type Finding } from '../model/finding.ts';
+import { describeResponse } from './json-body.ts';
+import { describeRows, readPage, rowSetDifference, type LedgerRow } from './ledger-page.ts';
+import { isComplete, walkExchanges, type Walk } from './ledger-walk.ts';
+import { walkTrouble } from './ledger-window-rows.ts';
+
+export const EQUAL_BOUNDS_EMPTY = 'ledger/4.1/equal-bounds-empty';
+export const OFFSET_INSTANT = 'ledger/4.1/offset-instant';
+export const DATE_ONLY_ACCEPTED = 'ledger/4.1/date-only-accepted';
+export const OFFSETLESS_ACCEPTED = 'ledger/4.1/offsetless-accepted';
+
+/**
+ * > to | ... | Must be >= `from`. | Exclusive upper bound of the window.
+ * `from` equal to `to` is allowed and, `to` being exclusive, the window holds no instant: 200 with
+ * no row, even though rows carry exactly that timestamp.
+ */
+export function equalBoundsFinding(exchange: Exchange, rowsAtInstant: number): Finding {
+  const page = readPage(exchange);
+  const expected = `200 with no row (from = to; ${rowsAtInstant} rows carry that exact timestamp)`;
+  if (!page.ok) return fail(EQUAL_BOUNDS_EMPTY, expected, describeResponse(exchange), [exchange]);
+  if (page.rows.length > 0) return fail(EQUAL_BOUNDS_EMPTY, expected, `${page.rows.length} rows: ${describeRows(page.rows)}`, [exchange]);
+  return pass(EQUAL_BOUNDS_EMPTY, [exchange]);
+}
+
+/**
+ * > Parsed from `YYYY-MM-DD` or RFC 3339, with or without offset.
+ * One window written twice: with `Z` (the reference walk) and with `±hh:mm` offsets that denote
+ * the same instants. Both must be accepted and list the same rows.
+ */
+export function sameInstantFindings(written: Walk, withZ: Walk): Finding[] {
+  const ex = [...walkExchanges(written), ...walkExchanges(withZ)];
+  const window = `from=${written.query.from ?? ''} to=${written.query.to ?? ''}`;
+  if (written.end === 'refused') return [fail(OFFSET_INSTANT, `200 for ${window}`, describeResponse(written.pages[0]!.exchange), ex)];
+  if (!isComplete(written) || !isComplete(withZ)) return [inconclusive(OFFSET_INSTANT, walkTrouble(isComplete(written) ? withZ : written)!, ex)];
+  const { missing, extra } = rowSetDifference(written.rows, withZ.rows);
+  if (missing.length === 0 && extra.length === 0) return [pass(OFFSET_INSTANT, ex)];
+  const parts = [
+    ...(missing.length > 0 ? [`lacks ${missing.length} rows the Z form lists: ${describeRows(missing)}`] : []),
+    ...(extra.length > 0 ? [`lists ${extra.length} rows the Z form does not: ${describeRows(extra)}`] : []),
+  ];
+  return [fail(OFFSET_INSTANT, `${window} selects the same rows as from=${withZ.query.from ?? ''} to=${withZ.query.to ?? ''}`, parts.join('; '), ex)];
+}
+
+/**
+ * A bound form the spec accepts without saying which instant it stands for (a date alone, a
+ * date-time without offset): it must be accepted; whether the rows are those of the UTC reading
+ * is only noted.
+ */
+export function acceptedFormFinding(requirement: string, walk: Walk, utcRows: readonly LedgerRow[] | undefined, form: string): Finding {
+  const ex = walkExchanges(walk);
+  if (walk.end === 'refused') {
+    return fail(requirement, `200 for ${form} bounds (from=${walk.query.from ?? ''} to=${walk.query.to ?? ''})`, describeResponse(ex[0]!), ex);
+  }
+  if (utcRows === undefined || !isComplete(walk)) return pass(requirement, ex);
+  const { missing, extra } = rowSetDifference(walk.rows, utcRows);
+  const note =
+    missing.length === 0 && extra.length === 0
+      ? `read as UTC: the ${walk.rows.length} rows are those of the same bounds with Z`
+      : `not read as UTC (the spec does not say which instant ${form} stands for): ${missing.length} rows of the UTC reading missing, ${extra.length} others listed`;
+  return pass(requirement, ex, note);
+}

@@ -1,0 +1,47 @@
+import type { Exchange } from '../model/exchange.ts';
+import { fail, inconclusive, pass, type Finding } from '../model/finding.ts';
+import { describeResponse } from './json-body.ts';
+import { describeRows, rowSetDifference, type LedgerPage } from './ledger-page.ts';
+import { isComplete, walkExchanges, type Walk } from './ledger-walk.ts';
+import { walkTrouble } from './ledger-window-rows.ts';
+
+export const CURSOR_REPLAY_STABLE = 'ledger/4.1/cursor-replay-stable';
+export const CURSOR_WORKSPACE_BOUND = 'ledger/4.1/cursor-workspace-bound';
+export const WORKSPACES_DISJOINT = 'ledger/4.1/workspaces-disjoint';
+
+/** The same cursor twice: both 200, the same rows (in any order; a new next_cursor is fine). */
+export function replayFindings(first: LedgerPage, again: LedgerPage): Finding[] {
+  const ex = [first.exchange, again.exchange];
+  if (!first.ok) return [];
+  if (!again.ok) return [fail(CURSOR_REPLAY_STABLE, '200 with the same page when a cursor is passed again', describeResponse(again.exchange), ex)];
+  const { missing, extra } = rowSetDifference(again.rows, first.rows);
+  if (missing.length === 0 && extra.length === 0) return [pass(CURSOR_REPLAY_STABLE, ex)];
+  const parts = [
+    ...(missing.length > 0 ? [`the second answer lacks ${describeRows(missing)}`] : []),
+    ...(extra.length > 0 ? [`the second answer adds ${describeRows(extra)}`] : []),
+  ];
+  return [fail(CURSOR_REPLAY_STABLE, `the same ${first.rows.length} rows for the same cursor`, parts.join('; '), ex)];
+}
+
+/**
+ * A cursor of one workspace passed with another workspace's token: refusing it is fine, and so is
+ * a page of the other workspace's own rows; rows of the first workspace are a leak.
+ */
+export function foreignCursorFindings(exchange: Exchange, page: LedgerPage, ownKeys: ReadonlySet<string>): Finding[] {
+  const leaked = page.rows.filter((r) => ownKeys.has(r.key));
+  if (leaked.length > 0) {
+    return [fail(CURSOR_WORKSPACE_BOUND, "no row of the cursor's workspace for another workspace's token", `${leaked.length} rows of the first workspace: ${describeRows(leaked)}`, [exchange])];
+  }
+  return [pass(CURSOR_WORKSPACE_BOUND, [exchange])];
+}
+
+/** The other workspace's ledger shares no operation with the primary workspace's rows. */
+export function disjointFindings(other: Walk, ownKeys: ReadonlySet<string>): Finding[] {
+  const ex = walkExchanges(other);
+  const shared = other.rows.filter((r) => ownKeys.has(r.key));
+  if (shared.length > 0) {
+    return [fail(WORKSPACES_DISJOINT, 'no operation in both workspaces', `${shared.length} operations of the primary workspace listed for the other: ${describeRows(shared)}`, ex)];
+  }
+  if (!isComplete(other) && other.rows.length === 0) return [inconclusive(WORKSPACES_DISJOINT, walkTrouble(other) ?? 'no rows', ex)];
+  return [pass(WORKSPACES_DISJOINT, ex)];
+}

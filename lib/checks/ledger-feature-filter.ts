@@ -1,0 +1,27 @@
+import { fail, inconclusive, pass, type Finding } from '../model/finding.ts';
+import { describeRows, rowSetDifference, type LedgerRow } from './ledger-page.ts';
+import { isComplete, walkExchanges, type Walk } from './ledger-walk.ts';
+import { walkTrouble } from './ledger-window-rows.ts';
+
+export const FEATURE_FILTER = 'ledger/4.1/feature-filter';
+
+/**
+ * > feature | string | Length 1 to 64. | Filter by feature.
+ * Every row of every page has exactly that feature, and (when the rows of the window are known)
+ * every row of the window with that feature is listed.
+ */
+export function featureFilterFindings(walk: Walk, feature: string, expected: readonly LedgerRow[] | undefined): Finding[] {
+  const ex = walkExchanges(walk);
+  const wrongPage = walk.pages.findIndex((p) => p.rows.some((r) => r.feature !== feature));
+  if (wrongPage !== -1) {
+    const wrong = walk.pages[wrongPage]!.rows.filter((r) => r.feature !== feature);
+    return [fail(FEATURE_FILTER, `only rows with feature exactly ${JSON.stringify(feature)}`, `page ${wrongPage + 1} lists ${wrong.length} other rows: ${describeRows(wrong)}`, ex)];
+  }
+  if (!isComplete(walk)) return walk.end === 'refused' ? [] : [inconclusive(FEATURE_FILTER, walkTrouble(walk)!, ex)];
+  if (expected === undefined) return [pass(FEATURE_FILTER, ex)];
+  const { missing } = rowSetDifference(walk.rows, expected);
+  if (missing.length > 0) {
+    return [fail(FEATURE_FILTER, `every row of the window with feature ${JSON.stringify(feature)} (${expected.length} rows)`, `missing ${missing.length}: ${describeRows(missing)}`, ex)];
+  }
+  return [pass(FEATURE_FILTER, ex)];
+}

@@ -1,0 +1,132 @@
+import { fail, inconclusive, pass, type Finding } from '../model/finding.ts';
+import { LEDGER_LIMIT_DEFAULT } from '../spec-constants.ts';
+import { describeResponse } from './json-body.ts';
+import { describeRows, duplicateKeys, rowSetDifference, type LedgerRow } from './ledger-page.ts';
+import { isComplete, walkExchanges, type Walk } from './ledger-walk.ts';
+import { walkTrouble, WALK_COMPLETE } from './ledger-window-rows.ts';
+
+export const NULL_CURSOR_ON_LAST_PAGE = 'ledger/2.2/null-cursor-on-last-page';
+export const CURSOR_BYTE_EXACT = 'ledger/4.1/cursor-byte-exact';
+export const PAGE_SIZE_INDEPENDENT = 'ledger/4.1/page-size-independent';
+export const PAGE_WITHIN_LIMIT = 'ledger/4.1/page-within-limit';
+export const LIMIT_DEFAULT = 'ledger/8.3/limit-default-50';
+
+/**
+ * How the walk ended, judged: a cursor returned a second time means the walk never ends
+ * (null-cursor-on-last-page); a returned cursor that is refused means the server did not take back
+ * its own value (cursor-byte-exact). An empty last page after a non-null cursor is allowed: the
+ * spec calls for null when there is no further page, and that empty page is one.
+ */
+export function walkEndFindings(walk: Walk): Finding[] {
+  const ex = walkExchanges(walk);
+  const last = ex[ex.length - 1];
+  switch (walk.end) {
+    case 'cursor-repeated': {
+      const cursor = walk.pages[walk.pages.length - 1]?.nextCursor ?? '';
+      return [
+        fail(
+          NULL_CURSOR_ON_LAST_PAGE,
+          'a walk that ends with next_cursor null',
+          `page ${walk.pages.length} returned next_cursor ${JSON.stringify(cursor.length > 80 ? `${cursor.slice(0, 80)}…` : cursor)}, a cursor this walk had already returned: following it would never end`,
+          ex,
+        ),
+      ];
+    }
+    case 'cursor-refused':
+      return [fail(CURSOR_BYTE_EXACT, '200 with the next page for a next_cursor passed back exactly as returned', describeResponse(last!), ex)];
+    case 'last-page':
+      return [pass(NULL_CURSOR_ON_LAST_PAGE, ex), ...(walk.cursors.length > 0 ? [pass(CURSOR_BYTE_EXACT, ex)] : [])];
+    case 'page-cap':
+      return [inconclusive(NULL_CURSOR_ON_LAST_PAGE, `the walk was stopped after ${walk.pages.length} pages (request budget)`, ex)];
+    case 'no-cursor-field':
+      return [inconclusive(NULL_CURSOR_ON_LAST_PAGE, 'a page had no usable next_cursor (see ledger/2.2/next-cursor-present)', ex)];
+    case 'refused':
+      return [];
+  }
+}
+
+/**
+ * Every row of the window exactly once: no duplicate in the walk, and every row an earlier walk
+ * listed in this window (rows are not removed from a ledger). A row the earlier walk did not list
+ * is not held against this one: a ledger may record usage late, with an earlier timestamp.
+ */
+export function walkCompleteFindings(walk: Walk, expected: readonly LedgerRow[] | undefined): Finding[] {
+  const ex = walkExchanges(walk);
+  const dupes = duplicateKeys(walk.rows);
+  if (dupes.length > 0) {
+    const rows = dupes.map((k) => walk.rows.find((r) => r.key === k)!);
+    return [fail(WALK_COMPLETE, 'each row of the window once in the walk', `${dupes.length} rows listed more than once: ${describeRows(rows)}`, ex)];
+  }
+  const trouble = walkTrouble(walk);
+  if (trouble !== undefined) return walk.end === 'refused' ? [] : [inconclusive(WALK_COMPLETE, trouble, ex)];
+  if (expected === undefined) return [pass(WALK_COMPLETE, ex)];
+  const { missing, extra } = rowSetDifference(walk.rows, expected);
+  if (missing.length > 0) {
+    return [fail(WALK_COMPLETE, `every row of the window exactly once (an earlier walk listed ${expected.length})`, `missing ${missing.length} rows of the window: ${describeRows(missing)}`, ex)];
+  }
+  return [pass(WALK_COMPLETE, ex, extra.length > 0 ? `${extra.length} rows the earlier walk did not list (recorded since?): ${describeRows(extra)}` : undefined)];
+}
+
+/**
+ * The same rows whatever the page size: every row a walk at limit=200 listed is listed by a later
+ * walk of the same window at a small limit. (Rows the later walk adds may have been recorded in
+ * between; they are only noted.)
+ */
+export function pageSizeFindings(small: Walk, large: Walk): Finding[] {
+  const ex = [...walkExchanges(large), ...walkExchanges(small)];
+  if (!isComplete(small) || !isComplete(large)) {
+    return [inconclusive(PAGE_SIZE_INDEPENDENT, walkTrouble(isComplete(small) ? large : small) ?? 'a walk did not end', ex)];
+  }
+  const { missing, extra } = rowSetDifference(small.rows, large.rows);
+  if (missing.length > 0) {
+    return [
+      fail(
+        PAGE_SIZE_INDEPENDENT,
+        'the same rows with any page size',
+        `limit=${String(small.query.limit)} missed ${missing.length} rows that limit=${String(large.query.limit)} listed: ${describeRows(missing)}`,
+        ex,
+      ),
+    ];
+  }
+  return [pass(PAGE_SIZE_INDEPENDENT, ex, extra.length > 0 ? `limit=${String(small.query.limit)} also listed ${describeRows(extra)} (recorded since?)` : undefined)];
+}
+
+/**
+ * > limit | integer | 1 to 200, default 50. | Page size.
+ * No page of the walk holds more rows than its `limit` (50 when the walk gave none). Short pages are
+ * fine: the spec does not say a page is full.
+ */
+export function pageLimitFindings(walk: Walk): Finding[] {
+  const given = walk.query.limit;
+  const limit = given === undefined ? LEDGER_LIMIT_DEFAULT : typeof given === 'number' ? given : Number(given);
+  const id = given === undefined ? LIMIT_DEFAULT : PAGE_WITHIN_LIMIT;
+  const pages = walk.pages.filter((p) => p.ok);
+  if (pages.length === 0 || !Number.isInteger(limit)) return [];
+  const over = pages.findIndex((p) => p.rows.length > limit);
+  if (over === -1) return [pass(id, [pages[0]!.exchange])];
+  const page = pages[over]!;
+  return [
+    fail(id, `at most ${limit} rows per page${given === undefined ? ' (no limit given: the default, 50)' : ` (limit=${limit})`}`, `page ${over + 1} holds ${page.rows.length} rows`, [page.exchange]),
+  ];
+}
+
+/** Characters of a cursor that went percent-encoded (all but those encodeURIComponent leaves). */
+function reservedCharacters(cursors: readonly string[]): string[] {
+  return [...new Set(cursors.flatMap((c) => [...c].filter((ch) => !/[A-Za-z0-9\-_.!~*'()]/.test(ch))))];
+}
+
+/**
+ * > cursor | string | Opaque. | Pass back exactly the value returned earlier in `next_cursor`.
+ * Every cursor the walk passed back, percent-encoded byte for byte, was taken (200 with a page).
+ */
+export function cursorsAcceptedFinding(walk: Walk): Finding {
+  const ex = walkExchanges(walk);
+  if (walk.end === 'cursor-refused') return fail(CURSOR_BYTE_EXACT, '200 with the next page for a next_cursor passed back exactly as returned', describeResponse(ex[ex.length - 1]!), ex);
+  if (walk.cursors.length === 0) return inconclusive(CURSOR_BYTE_EXACT, walk.end === 'refused' ? walkTrouble(walk)! : 'no page returned a cursor to pass back', ex);
+  const reserved = reservedCharacters(walk.cursors);
+  return pass(
+    CURSOR_BYTE_EXACT,
+    ex,
+    reserved.length === 0 ? `${walk.cursors.length} cursors passed back` : `${walk.cursors.length} cursors passed back, holding characters sent percent-encoded: ${reserved.map((c) => JSON.stringify(c)).join(' ')}`,
+  );
+}

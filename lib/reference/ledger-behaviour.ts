@@ -1,0 +1,111 @@
+import { DEFAULT_WINDOW_DAYS, FEATURE_LENGTH_MAX, FEATURE_LENGTH_MIN, LEDGER_LIMIT_DEFAULT, LEDGER_LIMIT_MAX } from '../spec-constants.ts';
+import type { ReferenceState } from './state.ts';
+import type { CursorFormat } from './ledger-cursor.ts';
+
+/**
+ * Everything a defect or variant switch changes in GET /credits/operations, read once per request
+ * so that the ledger code reads as the rules it implements, with each bend named.
+ */
+export interface LedgerBehaviour {
+  // Window
+  toInclusive: boolean;
+  fromExclusive: boolean;
+  equalBoundsRejected: boolean;
+  reversedWindowAccepted: boolean;
+  defaultWindowDays: number;
+  defaultWindowSlides: boolean;
+  // Bounds parsing
+  offsetsIgnored: boolean;
+  offsetsRejected: boolean;
+  offsetlessRejected: boolean;
+  dateOnlyRejected: boolean;
+  invalidDateAccepted: boolean;
+  invalidDate500: boolean;
+  // limit and feature
+  limitMax: number;
+  limitZeroAccepted: boolean;
+  limitClamped: boolean;
+  defaultLimit: number;
+  extraRowPerPage: boolean;
+  featureMinLength: number;
+  featureMaxLength: number;
+  featurePrefixMatch: boolean;
+  // Rows and pages as written
+  timestampPlusZero: boolean;
+  timestampSomeOffset: boolean;
+  creditsAsString: boolean;
+  metadataSometimesNull: boolean;
+  nextCursorOmitted: boolean;
+  operationsKeyed: boolean;
+  rateLimitHeadersDropped: boolean;
+  extraFields: boolean;
+  rowsShuffled: boolean;
+  shortPages: boolean;
+  order: 'asc' | 'desc';
+  // Cursors
+  cursorOnLastPage: boolean;
+  keysetSkipsTies: boolean;
+  offsetCursor: boolean;
+  cursorForgetsFeature: boolean;
+  cursorGarbage500: boolean;
+  cursorCrossWorkspace: boolean;
+  cursorSingleUse: boolean;
+  cursorUnsigned: boolean;
+  cursorPlusAsSpace: boolean;
+  serverSideCursors: boolean;
+  cursorFormat: CursorFormat;
+  workspacesShareRows: boolean;
+}
+
+export function ledgerBehaviour(state: ReferenceState): LedgerBehaviour {
+  const d = (name: string): boolean => state.defects.has(`ledger-${name}`);
+  const v = (name: string): boolean => state.variants.has(`ledger-${name}`);
+  const featureOffByOne = d('feature-bounds-off-by-one');
+  const slides = d('default-window-slides');
+  return {
+    toInclusive: d('to-inclusive'),
+    fromExclusive: d('from-exclusive'),
+    equalBoundsRejected: d('equal-bounds-rejected'),
+    reversedWindowAccepted: d('reversed-window-accepted'),
+    defaultWindowDays: d('default-window-31-days') ? DEFAULT_WINDOW_DAYS + 1 : DEFAULT_WINDOW_DAYS,
+    defaultWindowSlides: slides,
+    offsetsIgnored: d('offsets-ignored'),
+    offsetsRejected: d('offsets-rejected'),
+    offsetlessRejected: d('offsetless-rejected'),
+    dateOnlyRejected: d('date-only-rejected'),
+    invalidDateAccepted: d('invalid-date-accepted'),
+    invalidDate500: d('invalid-date-500'),
+    limitMax: d('limit-200-rejected') ? LEDGER_LIMIT_MAX - 1 : LEDGER_LIMIT_MAX,
+    limitZeroAccepted: d('limit-0-accepted'),
+    limitClamped: d('limit-clamped'),
+    defaultLimit: d('default-limit-100') ? 2 * LEDGER_LIMIT_DEFAULT : LEDGER_LIMIT_DEFAULT,
+    extraRowPerPage: d('page-one-row-too-long'),
+    featureMinLength: featureOffByOne ? FEATURE_LENGTH_MIN - 1 : FEATURE_LENGTH_MIN,
+    featureMaxLength: featureOffByOne ? FEATURE_LENGTH_MAX - 1 : FEATURE_LENGTH_MAX,
+    featurePrefixMatch: d('feature-prefix-match'),
+    timestampPlusZero: d('timestamp-plus-zero-offset'),
+    timestampSomeOffset: d('timestamp-some-offset'),
+    creditsAsString: d('credits-string'),
+    metadataSometimesNull: d('metadata-null'),
+    nextCursorOmitted: d('next-cursor-omitted'),
+    operationsKeyed: d('operations-keyed'),
+    rateLimitHeadersDropped: d('no-rate-limit-headers'),
+    extraFields: v('extra-fields'),
+    rowsShuffled: v('rows-shuffled'),
+    shortPages: v('short-pages'),
+    // The sliding-window defect lists oldest first, so that rows appended during a walk reach it.
+    order: v('order-ascending') || slides ? 'asc' : 'desc',
+    cursorOnLastPage: d('cursor-on-last-page'),
+    keysetSkipsTies: d('keyset-skips-ties'),
+    offsetCursor: d('offset-cursor'),
+    cursorForgetsFeature: d('cursor-forgets-feature'),
+    cursorGarbage500: d('cursor-garbage-500'),
+    cursorCrossWorkspace: d('cursor-cross-workspace'),
+    cursorSingleUse: d('cursor-single-use'),
+    cursorUnsigned: d('cursor-unsigned'),
+    cursorPlusAsSpace: d('cursor-plus-as-space'),
+    serverSideCursors: v('cursor-server-side'),
+    cursorFormat: d('cursor-plus-as-space') ? 'plus-separated' : v('cursor-reserved-characters') ? 'reserved-characters' : 'signed',
+    workspacesShareRows: d('workspaces-share-rows'),
+  };
+}

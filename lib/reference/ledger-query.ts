@@ -1,0 +1,114 @@
+import { LEDGER_LIMIT_MIN } from '../spec-constants.ts';
+import type { LedgerBehaviour } from './ledger-behaviour.ts';
+import { parseBound, type BoundQuirks } from './ledger-bound.ts';
+
+const DAY_MS = 86_400_000;
+
+/** The window of a listing, in Unix ms: `from` inclusive, `to` exclusive, null for an open side. */
+export interface LedgerWindow {
+  fromMs: number | null;
+  toMs: number | null;
+  /** Neither bound was given: the default window. */
+  implicit: boolean;
+}
+
+/** The parameters of one GET /credits/operations, validated. */
+export interface LedgerParameters {
+  /** Absent when the request gave neither bound (the window then comes from the cursor or the default). */
+  window: LedgerWindow | undefined;
+  feature: string | undefined;
+  limit: number;
+  cursor: string | undefined;
+}
+
+export type ParameterError = { parameter: string; reason: string };
+export type ParsedParameters = { ok: true; parameters: LedgerParameters } | { ok: false; error: ParameterError };
+
+const NAMES = ['from', 'to', 'feature', 'limit', 'cursor'] as const;
+
+function boundQuirks(b: LedgerBehaviour): BoundQuirks {
+  return {
+    ignoreOffset: b.offsetsIgnored,
+    rejectOffset: b.offsetsRejected,
+    rejectDateOnly: b.dateOnlyRejected,
+    rejectLocal: b.offsetlessRejected,
+    overflowCalendar: b.invalidDateAccepted,
+    throwOnGarbage: b.invalidDate500,
+  };
+}
+
+/** > limit | integer | 1 to 200, default 50. | Page size. */
+function parseLimit(text: string | undefined, b: LedgerBehaviour): { ok: true; limit: number } | { ok: false; reason: string } {
+  if (text === undefined) return { ok: true, limit: b.defaultLimit };
+  if (b.limitClamped) {
+    const n = Number.parseInt(text, 10);
+    return { ok: true, limit: Number.isNaN(n) ? b.defaultLimit : Math.min(b.limitMax, Math.max(LEDGER_LIMIT_MIN, n)) };
+  }
+  // Digits only: no sign, no fraction, no exponent, no spaces. Leading zeros are harmless.
+  if (!/^[0-9]{1,6}$/.test(text)) return { ok: false, reason: `limit must be an integer from ${LEDGER_LIMIT_MIN} to ${b.limitMax}` };
+  const n = Number(text);
+  if (n === 0 && b.limitZeroAccepted) return { ok: true, limit: b.defaultLimit };
+  if (n < LEDGER_LIMIT_MIN || n > b.limitMax) return { ok: false, reason: `limit must be an integer from ${LEDGER_LIMIT_MIN} to ${b.limitMax}` };
+  return { ok: true, limit: n };
+}
+
+/**
+ * Reads the query string. Each parameter may appear once; unknown parameters are ignored. When
+ * only one bound is given, the other side of the window is open (the reference's choice).
+ */
+export function parseLedgerParameters(search: URLSearchParams, b: LedgerBehaviour): ParsedParameters {
+  const one: Partial<Record<(typeof NAMES)[number], string>> = {};
+  for (const name of NAMES) {
+    const all = search.getAll(name);
+    if (all.length > 1) return { ok: false, error: { parameter: name, reason: `${name} is given ${all.length} times` } };
+    if (all.length === 1) one[name] = all[0];
+  }
+  const limit = parseLimit(one.limit, b);
+  if (!limit.ok) return { ok: false, error: { parameter: 'limit', reason: limit.reason } };
+
+  // > feature | string | Length 1 to 64. | Filter by feature.  (Length in Unicode code points.)
+  if (one.feature !== undefined) {
+    const length = [...one.feature].length;
+    if (length < b.featureMinLength || length > b.featureMaxLength) {
+      return { ok: false, error: { parameter: 'feature', reason: `feature must be ${b.featureMinLength} to ${b.featureMaxLength} characters long` } };
+    }
+  }
+
+  let window: LedgerWindow | undefined;
+  if (one.from !== undefined || one.to !== undefined) {
+    const quirks = boundQuirks(b);
+    let fromMs: number | null = null;
+    let toMs: number | null = null;
+    if (one.from !== undefined) {
+      const parsed = parseBound(one.from, quirks);
+      if (!parsed.ok) return { ok: false, error: { parameter: 'from', reason: parsed.reason } };
+      fromMs = parsed.ms;
+    }
+    if (one.to !== undefined) {
+      const parsed = parseBound(one.to, quirks);
+      if (!parsed.ok) return { ok: false, error: { parameter: 'to', reason: parsed.reason } };
+      toMs = parsed.ms;
+    }
+    // > When `to` is earlier than `from`, the response is 400.
+    if (fromMs !== null && toMs !== null && toMs < fromMs && !b.reversedWindowAccepted) {
+      return { ok: false, error: { parameter: 'to', reason: 'to is earlier than from' } };
+    }
+    if (fromMs !== null && toMs !== null && toMs === fromMs && b.equalBoundsRejected) {
+      return { ok: false, error: { parameter: 'to', reason: 'to must be later than from' } };
+    }
+    window = { fromMs, toMs, implicit: false };
+  }
+  return { ok: true, parameters: { window, feature: one.feature, limit: limit.limit, cursor: one.cursor } };
+}
+
+/** > When neither bound is given, the window is the last 30 days. */
+export function defaultWindow(now: number, b: LedgerBehaviour): LedgerWindow {
+  return { fromMs: now - b.defaultWindowDays * DAY_MS, toMs: now, implicit: true };
+}
+
+/** Whether a row stamped `at` lies in the window: `from` inclusive, `to` exclusive. */
+export function inWindow(at: number, w: LedgerWindow, b: LedgerBehaviour): boolean {
+  if (w.fromMs !== null && (b.fromExclusive ? at <= w.fromMs : at < w.fromMs)) return false;
+  if (w.toMs !== null && (b.toInclusive ? at > w.toMs : at >= w.toMs)) return false;
+  return true;
+}

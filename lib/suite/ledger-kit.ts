@@ -1,0 +1,53 @@
+import { discoverLedger, type LedgerSample } from '../checks/ledger-discovery.ts';
+import type { ReadPool } from '../checks/ledger-page-schema.ts';
+import type { PageFetcher } from '../checks/ledger-walk.ts';
+import type { Exchange } from '../model/exchange.ts';
+import type { Finding } from '../model/finding.ts';
+import { LEDGER_PATH } from '../spec-constants.ts';
+import type { TestKit } from './requirement-test.ts';
+
+/** What the HTTP client offers, as far as a page fetcher needs it. */
+export interface LedgerSender {
+  send(options: { method?: string; path: string; query?: Record<string, string | number | undefined>; token?: string | null }): Promise<Exchange>;
+}
+
+/**
+ * Page requests with the token of `role`. The cursor goes back as the exact string returned; the
+ * client percent-encodes it as encodeURIComponent does (all but letters, digits and `-_.!~*'()`),
+ * so the server decodes exactly those characters. `from`, `to`, `feature` and `limit` are
+ * repeated with every cursor.
+ */
+export function ledgerFetcher(client: LedgerSender, role: string): PageFetcher {
+  return (query, cursor) =>
+    client.send({ path: LEDGER_PATH, query: { from: query.from, to: query.to, feature: query.feature, limit: query.limit, cursor }, token: role });
+}
+
+export function pagesOf(kit: TestKit, role = 'primary'): PageFetcher {
+  return ledgerFetcher(kit.client, role);
+}
+
+export function readPool(kit: TestKit): ReadPool {
+  return { limit: kit.context.profile.limits.read, windowS: kit.context.profile.limits.windowS };
+}
+
+const shared = new Map<string, Promise<LedgerSample>>();
+
+/** One discovery per key, shared by every ledger suite of the run (suites share one worker). */
+export function sharedLedgerSample(key: string, discover: () => Promise<LedgerSample>): Promise<LedgerSample> {
+  let pending = shared.get(key);
+  if (pending === undefined) {
+    pending = discover();
+    shared.set(key, pending);
+  }
+  return pending;
+}
+
+/** The target's ledger as seen by the primary token, discovered once per run by whichever ledger test comes first. */
+export function ledgerSample(kit: TestKit): Promise<LedgerSample> {
+  return sharedLedgerSample(`${kit.context.runId} ${kit.context.baseUrl}`, () => discoverLedger(pagesOf(kit)));
+}
+
+/** The findings of one requirement. */
+export function only(requirement: string, findings: readonly Finding[]): Finding[] {
+  return findings.filter((f) => f.requirement === requirement);
+}

@@ -1,0 +1,153 @@
+import fc from 'fast-check';
+import { describe } from 'vitest';
+import { invalidFeature } from '../lib/arbitraries/invalid-feature.ts';
+import { invalidLimit } from '../lib/arbitraries/invalid-limit.ts';
+import { rowWindow } from '../lib/arbitraries/row-window.ts';
+import { validFeature } from '../lib/arbitraries/valid-feature.ts';
+import { validLimit } from '../lib/arbitraries/valid-limit.ts';
+import { acceptedFinding, rejectedFinding } from '../lib/checks/ledger-acceptance.ts';
+import { notEnoughRows } from '../lib/checks/ledger-discovery.ts';
+import { FEATURE_FILTER, featureFilterFindings } from '../lib/checks/ledger-feature-filter.ts';
+import { formatInstant } from '../lib/checks/ledger-instant.ts';
+import { prefixProbe, rowsBetween, type KnownRows } from '../lib/checks/ledger-known-rows.ts';
+import { pageSchemaFailures } from '../lib/checks/ledger-page-schema.ts';
+import { walkExchanges, walkLedger, type LedgerQuery, type PageFetcher, type Walk } from '../lib/checks/ledger-walk.ts';
+import { LIMIT_DEFAULT, PAGE_WITHIN_LIMIT, pageLimitFindings } from '../lib/checks/ledger-walk-findings.ts';
+import { inconclusive, type Finding } from '../lib/model/finding.ts';
+import { FEATURE_LENGTH_MAX, FEATURE_LENGTH_MIN, LEDGER_LIMIT_DEFAULT, LEDGER_LIMIT_MAX, LEDGER_LIMIT_MIN } from '../lib/spec-constants.ts';
+import { checkProperty } from '../lib/suite/property.ts';
+import { requirementTest, type TestKit } from '../lib/suite/requirement-test.ts';
+import { ledgerSample, pagesOf, readPool } from '../lib/suite/ledger-kit.ts';
+
+const LIMIT_BOUNDS = 'ledger/8.3/limit-bounds';
+const LIMIT_INVALID = 'ledger/8.3/limit-invalid-400';
+const FEATURE_BOUNDS = 'ledger/8.3/feature-bounds';
+const FEATURE_INVALID = 'ledger/8.3/feature-invalid-400';
+
+async function knownRows(kit: TestKit, instants: number): Promise<KnownRows | Finding[]> {
+  const sample = await ledgerSample(kit);
+  const why = notEnoughRows(sample, instants);
+  return why === undefined ? sample.known! : kit.ids.map((id) => inconclusive(id, why));
+}
+
+/** All known rows as one window: [oldest known instant, stableBefore). */
+function wholeWindow(known: KnownRows): LedgerQuery {
+  return { from: known.groups[0]!.text, to: formatInstant(known.stableBefore) };
+}
+
+/** The first page only, as a walk of one page (its limit and its schema are judged). */
+function onePage(fetch: PageFetcher, query: LedgerQuery): Promise<Walk> {
+  return walkLedger(fetch, query, { maxPages: 1 });
+}
+
+describe('§8.3 Parameter bounds: limit', () => {
+  // > `limit` on the ledger: integer 1 to 200, default 50.
+  requirementTest([LIMIT_BOUNDS, PAGE_WITHIN_LIMIT], 'limit=1, limit=200 and integers between over all known rows', async (kit) => {
+    const known = (await ledgerSample(kit)).known;
+    const fetch = pagesOf(kit);
+    // Acceptance needs no known rows: without them the default window serves.
+    const window = known === undefined ? {} : wholeWindow(known);
+    const findings: Finding[] = [];
+    const probe = async (limit: number): Promise<Finding[]> => {
+      const walk = await onePage(fetch, { ...window, limit });
+      return [acceptedFinding(LIMIT_BOUNDS, walk.pages[0]!.exchange, `limit=${limit}`), ...pageLimitFindings(walk), ...pageSchemaFailures(walkExchanges(walk), readPool(kit))];
+    };
+    for (const limit of [LEDGER_LIMIT_MIN, LEDGER_LIMIT_MAX]) findings.push(...(await probe(limit)));
+    findings.push(...(await checkProperty(LIMIT_BOUNDS, validLimit({ min: 2, max: 120 }), probe, { numRuns: 4, maxShrinkRequests: 10 })));
+    return findings;
+  });
+
+  // > `limit` on the ledger: integer 1 to 200, default 50. | 400 | Error envelope (validation failed). |
+  requirementTest(LIMIT_INVALID, 'limit=0, limit=201, negatives, fractions and words', async (kit) => {
+    const fetch = pagesOf(kit);
+    const findings: Finding[] = [];
+    const probe = async (limit: string): Promise<Finding[]> => [rejectedFinding(LIMIT_INVALID, await fetch({ limit }, undefined))];
+    for (const limit of [String(LEDGER_LIMIT_MIN - 1), String(LEDGER_LIMIT_MAX + 1)]) findings.push(...(await probe(limit)));
+    findings.push(...(await checkProperty(LIMIT_INVALID, invalidLimit(), probe, { numRuns: 8, maxShrinkRequests: 10 })));
+    return findings;
+  });
+
+  // > `limit` on the ledger: integer 1 to 200, default 50.
+  requirementTest(LIMIT_DEFAULT, 'no limit over all known rows', async (kit) => {
+    const known = await knownRows(kit, 2);
+    if (Array.isArray(known)) return known;
+    if (known.rows.length <= LEDGER_LIMIT_DEFAULT) {
+      return [inconclusive(LIMIT_DEFAULT, `the known rows number ${known.rows.length}; a page of more than ${LEDGER_LIMIT_DEFAULT} cannot show with fewer`)];
+    }
+    const walk = await onePage(pagesOf(kit), wholeWindow(known));
+    return [...pageLimitFindings(walk), ...pageSchemaFailures(walkExchanges(walk), readPool(kit))];
+  });
+
+  // > | limit | integer | 1 to 200, default 50. | Page size. |
+  requirementTest(PAGE_WITHIN_LIMIT, 'random limits over all known rows', async (kit) => {
+    const known = await knownRows(kit, 2);
+    if (Array.isArray(known)) return known;
+    const fetch = pagesOf(kit);
+    const window = wholeWindow(known);
+    const most = Math.max(LEDGER_LIMIT_MIN, Math.min(LEDGER_LIMIT_MAX, known.rows.length - 1));
+    return checkProperty(PAGE_WITHIN_LIMIT, validLimit({ max: most }), async (limit) => pageLimitFindings(await onePage(fetch, { ...window, limit })), {
+      numRuns: 5,
+      maxShrinkRequests: 10,
+    });
+  });
+});
+
+describe('§8.3 Parameter bounds: feature', () => {
+  // > `feature` on the ledger: length 1 to 64.
+  requirementTest(FEATURE_BOUNDS, 'feature of length 1 and of length 64', async (kit) => {
+    const fetch = pagesOf(kit);
+    const findings: Finding[] = [];
+    for (const n of [FEATURE_LENGTH_MIN, FEATURE_LENGTH_MAX]) {
+      const feature = 'f'.repeat(n);
+      findings.push(acceptedFinding(FEATURE_BOUNDS, await fetch({ feature }, undefined), `feature of length ${n}`));
+    }
+    const probe = async (feature: string): Promise<Finding[]> => [acceptedFinding(FEATURE_BOUNDS, await fetch({ feature }, undefined), `feature of length ${feature.length}`)];
+    findings.push(...(await checkProperty(FEATURE_BOUNDS, validFeature(), probe, { numRuns: 2, maxShrinkRequests: 6 })));
+    return findings;
+  });
+
+  // > `feature` on the ledger: length 1 to 64. | 400 | Error envelope (validation failed). |
+  requirementTest(FEATURE_INVALID, 'an empty feature and one of 65 characters', async (kit) => {
+    const fetch = pagesOf(kit);
+    const findings: Finding[] = [];
+    for (const feature of ['', 'f'.repeat(FEATURE_LENGTH_MAX + 1)]) findings.push(rejectedFinding(FEATURE_INVALID, await fetch({ feature }, undefined)));
+    const probe = async (feature: string): Promise<Finding[]> => [rejectedFinding(FEATURE_INVALID, await fetch({ feature }, undefined))];
+    findings.push(...(await checkProperty(FEATURE_INVALID, invalidFeature(), probe, { numRuns: 2, maxShrinkRequests: 6 })));
+    return findings;
+  });
+});
+
+describe('§4.1 GET /credits/operations: the feature filter', () => {
+  // > | feature | string | Length 1 to 64. | Filter by feature. |
+  requirementTest(FEATURE_FILTER, 'each seen feature over windows of known rows, walked at limits 1 to 3; and a prefix of a feature', async (kit) => {
+    const known = await knownRows(kit, 3);
+    if (Array.isArray(known)) return known;
+    if (known.features.length === 0) return [inconclusive(FEATURE_FILTER, 'no row with a string feature was seen')];
+    const fetch = pagesOf(kit);
+    const arbitrary = fc.record({
+      window: rowWindow(known.groups.length, { minSpan: 8, maxSpan: 30 }),
+      feature: fc.constantFrom(...known.features.slice(0, 6)),
+      limit: fc.integer({ min: 1, max: 3 }),
+    });
+    const findings = await checkProperty(
+      FEATURE_FILTER,
+      arbitrary,
+      async ({ window, feature, limit }) => {
+        const from = known.groups[window.start]!;
+        const to = known.groups[window.end]!;
+        const walk = await walkLedger(fetch, { from: from.text, to: to.text, feature, limit }, { maxPages: 12 });
+        const expected = rowsBetween(known, from.instant, to.instant).filter((r) => r.feature === feature);
+        return [...featureFilterFindings(walk, feature, expected), ...pageLimitFindings(walk), ...pageSchemaFailures(walkExchanges(walk), readPool(kit))];
+      },
+      { numRuns: 6, maxShrinkRequests: 24 },
+    );
+    // Exact match: a filter that is a proper prefix of another feature lists none of that feature's rows.
+    const probe = prefixProbe(known);
+    if (probe !== undefined) {
+      const walk = await walkLedger(fetch, { ...wholeWindow(known), feature: probe.filter, limit: LEDGER_LIMIT_MAX }, { maxPages: 5 });
+      const expected = known.rows.filter((r) => r.feature === probe.filter);
+      findings.push(...featureFilterFindings(walk, probe.filter, expected));
+    }
+    return findings;
+  });
+});

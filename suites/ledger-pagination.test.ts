@@ -1,0 +1,61 @@
+import fc from 'fast-check';
+import { describe } from 'vitest';
+import { rowWindow, type RowWindow } from '../lib/arbitraries/row-window.ts';
+import { notEnoughRows } from '../lib/checks/ledger-discovery.ts';
+import { largestTie, rowsBetween, tiedGroupIndices } from '../lib/checks/ledger-known-rows.ts';
+import { pageSchemaFailures } from '../lib/checks/ledger-page-schema.ts';
+import { walkExchanges, walkLedger } from '../lib/checks/ledger-walk.ts';
+import { NULL_CURSOR_ON_LAST_PAGE, PAGE_SIZE_INDEPENDENT, pageLimitFindings, pageSizeFindings, walkCompleteFindings, walkEndFindings } from '../lib/checks/ledger-walk-findings.ts';
+import { WALK_COMPLETE } from '../lib/checks/ledger-window-rows.ts';
+import { inconclusive, type Finding } from '../lib/model/finding.ts';
+import { LEDGER_LIMIT_MAX } from '../lib/spec-constants.ts';
+import { checkProperty } from '../lib/suite/property.ts';
+import { requirementTest } from '../lib/suite/requirement-test.ts';
+import { ledgerSample, pagesOf, readPool } from '../lib/suite/ledger-kit.ts';
+
+/** Small limits make many page boundaries; 40 pages bound the walk of a window of a dozen rows. */
+const SMALL_WALK_PAGES = 40;
+
+describe('§4.1 GET /credits/operations: walking the cursors', () => {
+  // > Returns a paginated raw ledger of credit operations for a time window.
+  // > | next_cursor | string or null | yes | Opaque cursor for the next page. It is null when there is no further page. |
+  requirementTest(
+    [WALK_COMPLETE, PAGE_SIZE_INDEPENDENT, NULL_CURSOR_ON_LAST_PAGE],
+    'walks of windows of known rows at limits 1 to 7, against the known rows and a walk at limit=200',
+    async (kit) => {
+      const sample = await ledgerSample(kit);
+      // The discovery walks (default window and last 30 days, limit=200) end somehow too.
+      const discovered = [...walkEndFindings(sample.defaultWalk), ...walkEndFindings(sample.explicitWalk)];
+      const why = notEnoughRows(sample, 3);
+      if (why !== undefined) return [...discovered, ...kit.ids.map((id) => inconclusive(id, why))];
+      const known = sample.known!;
+      const fetch = pagesOf(kit);
+      const probe = async ({ window, limit }: { window: RowWindow; limit: number }): Promise<Finding[]> => {
+        const from = known.groups[window.start]!;
+        const to = known.groups[window.end]!;
+        const query = { from: from.text, to: to.text };
+        // The large walk first: a row the small walk then lacks was dropped, not recorded late.
+        const large = await walkLedger(fetch, { ...query, limit: LEDGER_LIMIT_MAX }, { maxPages: 3 });
+        const small = await walkLedger(fetch, { ...query, limit }, { maxPages: SMALL_WALK_PAGES });
+        return [
+          ...walkEndFindings(small),
+          ...walkCompleteFindings(small, rowsBetween(known, from.instant, to.instant)),
+          ...pageSizeFindings(small, large),
+          ...pageLimitFindings(small),
+          ...pageSchemaFailures([...walkExchanges(large), ...walkExchanges(small)], readPool(kit)),
+        ];
+      };
+      const count = known.groups.length;
+      const findings: Finding[] = [...discovered];
+      // First the instant most rows share, at limit 1: a page boundary falls between those rows.
+      const tie = largestTie(known);
+      if (tie !== undefined) {
+        const start = Math.min(tie, count - 2);
+        findings.push(...(await probe({ window: { start, end: Math.min(start + 2, count - 1) }, limit: 1 })));
+      }
+      const arbitrary = fc.record({ window: rowWindow(count, { minSpan: 2, maxSpan: 8, focus: tiedGroupIndices(known) }), limit: fc.integer({ min: 1, max: 7 }) });
+      findings.push(...(await checkProperty(WALK_COMPLETE, arbitrary, probe, { numRuns: 8, maxShrinkRequests: 40 })));
+      return findings;
+    },
+  );
+});

@@ -1,0 +1,113 @@
+import { describe, expect, test } from 'vitest';
+import { defaultWindowFindings } from '../../lib/checks/ledger-default-window.ts';
+import { clockOffsetOf, discoverLedger, notEnoughRows } from '../../lib/checks/ledger-discovery.ts';
+import { sharedLedgerSample } from '../../lib/suite/ledger-kit.ts';
+import { formatInstant, instantFromMs } from '../../lib/checks/ledger-instant.ts';
+import { boundInstants, knownDates, knownRowsOf, largestTie, prefixProbe, rowsBetween, tiedGroupIndices } from '../../lib/checks/ledger-known-rows.ts';
+import { rowOf } from '../../lib/checks/ledger-page.ts';
+import type { LedgerQuery } from '../../lib/checks/ledger-walk.ts';
+import type { Exchange } from '../../lib/model/exchange.ts';
+import { ledgerExchange, page, readHeaders, row } from './ledger-fixtures.ts';
+
+const DAY = 86_400_000;
+const NOW = Date.parse('2025-03-01T12:00:00Z');
+
+/** A server over fixed rows (ms instants) with its own default window: [now - days, now). */
+function fakeServer(instants: number[], days = 30): (q: LedgerQuery, c: string | undefined) => Promise<Exchange> {
+  const rows = instants.map((ms, i) => row(i, { timestamp: new Date(ms).toISOString() }));
+  return async (q) => {
+    const from = q.from === undefined ? NOW - days * DAY : Date.parse(q.from);
+    const to = q.to === undefined ? NOW : Date.parse(q.to);
+    const inside = rows.filter((r) => Date.parse(r['timestamp'] as string) >= from && Date.parse(r['timestamp'] as string) < to);
+    return ledgerExchange(page(inside, null), { headers: { ...readHeaders(), date: new Date(NOW).toUTCString() } });
+  };
+}
+
+const INSTANTS = [NOW - 40 * DAY, NOW - 29 * DAY, NOW - 10 * DAY, NOW - 10 * DAY, NOW - 2 * DAY, NOW - 3_600_000, NOW - 60_000];
+
+describe('discoverLedger', () => {
+  test('walks the default window and the same 30 days with bounds, and keeps the rows before the newest', async () => {
+    const sample = await discoverLedger(fakeServer(INSTANTS), () => NOW);
+    expect(sample.defaultWalk.end).toBe('last-page');
+    expect(sample.explicitWalk.query.from).toBe(formatInstant(instantFromMs(NOW - 30 * DAY - 3_600_000)));
+    // Few rows: it also looked back a year, so the row 40 days old is known too.
+    expect(sample.known?.rows.length).toBe(INSTANTS.length - 1);
+    expect(sample.known?.stableBefore).toEqual(instantFromMs(NOW - 60_000));
+    expect(notEnoughRows(sample, 3)).toBeUndefined();
+    expect(notEnoughRows(sample, 50)).toContain('distinct timestamps');
+  });
+
+  test('the default window check passes a 30-day server and fails a 31-day and a 7-day one', async () => {
+    expect(defaultWindowFindings(await discoverLedger(fakeServer(INSTANTS), () => NOW)).map((f) => f.verdict)).toEqual(['pass']);
+    const longer = [...INSTANTS, NOW - 30.5 * DAY];
+    expect(defaultWindowFindings(await discoverLedger(fakeServer(longer, 31), () => NOW))[0]?.actual).toContain('older rows');
+    expect(defaultWindowFindings(await discoverLedger(fakeServer(INSTANTS, 7), () => NOW))[0]?.actual).toContain('missing');
+  });
+
+  test('rows at the edges of the window, within the tolerance, are not judged', async () => {
+    const edges = [...INSTANTS, NOW - 30 * DAY - 100_000, NOW - 30 * DAY + 100_000];
+    expect(defaultWindowFindings(await discoverLedger(fakeServer(edges, 30), () => NOW))[0]?.verdict).toBe('pass');
+  });
+
+  test('clockOffsetOf reads the Date header and ignores rounding', () => {
+    const ex = ledgerExchange(page([], null), { headers: { date: new Date(NOW + 90_000).toUTCString() } });
+    ex.startedAt = new Date(NOW).toISOString();
+    expect(clockOffsetOf(ex)).toBe(90_000 - 1);
+    const close = ledgerExchange(page([], null), { headers: { date: new Date(NOW + 1000).toUTCString() } });
+    close.startedAt = new Date(NOW).toISOString();
+    expect(clockOffsetOf(close)).toBe(0);
+  });
+
+  test('sharedLedgerSample discovers once per key', async () => {
+    let calls = 0;
+    const discover = async () => (calls++, discoverLedger(fakeServer(INSTANTS), () => NOW));
+    const [a, b] = await Promise.all([sharedLedgerSample('k', discover), sharedLedgerSample('k', discover)]);
+    expect(a).toBe(b);
+    expect(calls).toBe(1);
+  });
+});
+
+describe('known rows', () => {
+  const rows = [
+    row(1, { timestamp: '2025-02-01T00:00:00Z', feature: 'deal_agent' }),
+    row(2, { timestamp: '2025-02-02T10:00:00Z', feature: 'deal_agent_batch' }),
+    row(3, { timestamp: '2025-02-02T10:00:00Z', feature: 'deal_agent' }),
+    row(4, { timestamp: '2025-02-06T10:00:00.25+00:00', feature: 'enrichment' }),
+    row(5, { timestamp: '2025-02-09T00:00:00Z', feature: 'deal_agent' }),
+  ].map(rowOf);
+
+  test('groups rows by instant, drops the newest instant and orders features by frequency', () => {
+    const known = knownRowsOf(rows)!;
+    expect(known.groups.map((g) => g.rows.length)).toEqual([1, 2, 1]);
+    expect(known.groups[2]?.text).toBe('2025-02-06T10:00:00.25Z');
+    expect(known.features).toEqual(['deal_agent', 'deal_agent_batch', 'enrichment']);
+    expect(largestTie(known)).toBe(1);
+    expect(tiedGroupIndices(known)).toEqual([1]);
+    expect(rowsBetween(known, known.groups[0]!.instant, known.groups[2]!.instant)).toHaveLength(3);
+  });
+
+  test('knownDates picks whole UTC days well inside the known rows, a midnight day first', () => {
+    const known = knownRowsOf(rows)!;
+    // No midnight row inside: the latest days that end 14 hours before the newest row.
+    expect(knownDates(known, 2)!.map((d) => formatInstant(d))).toEqual(['2025-02-06T00:00:00Z', '2025-02-07T00:00:00Z', '2025-02-08T00:00:00Z']);
+    const withMidnight = knownRowsOf([...rows, rowOf(row(6, { timestamp: '2025-02-03T00:00:00Z' }))])!;
+    expect(knownDates(withMidnight, 2)!.map((d) => formatInstant(d))).toEqual(['2025-02-03T00:00:00Z', '2025-02-04T00:00:00Z', '2025-02-05T00:00:00Z']);
+    expect(knownDates(known, 9)).toBeUndefined();
+  });
+
+  test('boundInstants spreads over known instants, or counts whole days back without rows', () => {
+    const known = knownRowsOf(rows)!;
+    expect(boundInstants(known, NOW, 2).map((i) => formatInstant(i))).toEqual(['2025-02-02T10:00:00Z', '2025-02-06T10:00:00.25Z']);
+    expect(boundInstants(undefined, NOW, 2).map((i) => formatInstant(i))).toEqual(['2025-02-27T12:00:00Z', '2025-02-28T12:00:00Z']);
+  });
+
+  test('prefixProbe prefers a seen feature that prefixes another', () => {
+    expect(prefixProbe(knownRowsOf(rows)!)).toEqual({ filter: 'deal_agent', longer: 'deal_agent_batch' });
+    const plain = knownRowsOf([row(1, { feature: 'enrichment' }), row(2, { feature: 'x', timestamp: '2025-03-01T00:00:00Z' })].map(rowOf))!;
+    expect(prefixProbe(plain)).toEqual({ filter: 'enrichmen', longer: 'enrichment' });
+  });
+});
+
+test('an empty ledger leaves the default window inconclusive', async () => {
+  expect(defaultWindowFindings(await discoverLedger(fakeServer([]), () => NOW))[0]?.verdict).toBe('inconclusive');
+});

@@ -1,0 +1,92 @@
+import { describe, expect, test } from 'vitest';
+import { walkLedger } from '../../lib/checks/ledger-walk.ts';
+import {
+  CURSOR_BYTE_EXACT,
+  cursorsAcceptedFinding,
+  LIMIT_DEFAULT,
+  NULL_CURSOR_ON_LAST_PAGE,
+  PAGE_WITHIN_LIMIT,
+  pageLimitFindings,
+  pageSizeFindings,
+  walkCompleteFindings,
+  walkEndFindings,
+} from '../../lib/checks/ledger-walk-findings.ts';
+import { rowOf } from '../../lib/checks/ledger-page.ts';
+import { WALK_COMPLETE } from '../../lib/checks/ledger-window-rows.ts';
+import { errorExchange, page, row, tableFetcher } from './ledger-fixtures.ts';
+
+const verdictOf = (findings: { requirement: string; verdict: string }[], id: string): string | undefined => findings.find((f) => f.requirement === id)?.verdict;
+
+describe('walkEndFindings', () => {
+  test('a walk that ends on null passes, and a followed cursor proves byte-exact', async () => {
+    const walk = await walkLedger(tableFetcher({ '': page([row(1)], 'c1'), c1: page([], null) }), {}, { maxPages: 5 });
+    const f = walkEndFindings(walk);
+    expect(verdictOf(f, NULL_CURSOR_ON_LAST_PAGE)).toBe('pass');
+    expect(verdictOf(f, CURSOR_BYTE_EXACT)).toBe('pass');
+  });
+
+  test('an empty last page after a non-null cursor is not a violation', async () => {
+    const walk = await walkLedger(tableFetcher({ '': page([row(1)], 'c1'), c1: page([], null) }), {}, { maxPages: 5 });
+    expect(walkEndFindings(walk).every((f) => f.verdict === 'pass')).toBe(true);
+  });
+
+  test('a cursor returned again fails null-cursor-on-last-page; a refused cursor fails byte-exact', async () => {
+    const loop = await walkLedger(tableFetcher({ '': page([row(1)], 'c1'), c1: page([], 'c1') }), {}, { maxPages: 5 });
+    expect(verdictOf(walkEndFindings(loop), NULL_CURSOR_ON_LAST_PAGE)).toBe('fail');
+    const refused = await walkLedger(tableFetcher({ '': page([row(1)], 'c1'), c1: errorExchange(400) }), {}, { maxPages: 5 });
+    expect(verdictOf(walkEndFindings(refused), CURSOR_BYTE_EXACT)).toBe('fail');
+    expect(cursorsAcceptedFinding(refused).verdict).toBe('fail');
+  });
+
+  test('the page cap is inconclusive, never a failure', async () => {
+    const walk = await walkLedger(tableFetcher({ '': page([row(1)], 'c1'), c1: page([row(2)], 'c2') }), {}, { maxPages: 2 });
+    expect(walkEndFindings(walk).map((f) => f.verdict)).toEqual(['inconclusive']);
+    expect(cursorsAcceptedFinding(walk).verdict).toBe('pass');
+  });
+
+  test('cursorsAcceptedFinding notes characters that went percent-encoded', async () => {
+    const walk = await walkLedger(tableFetcher({ '': page([row(1)], 'a+b c'), 'a+b c': page([], null) }), {}, { maxPages: 5 });
+    expect(cursorsAcceptedFinding(walk).note).toContain('"+" " "');
+  });
+});
+
+describe('walkCompleteFindings', () => {
+  test('duplicates fail even without expected rows', async () => {
+    const walk = await walkLedger(tableFetcher({ '': page([row(1), row(2)], 'c'), c: page([row(2)], null) }), {}, { maxPages: 5 });
+    expect(walkCompleteFindings(walk, undefined)[0]?.verdict).toBe('fail');
+  });
+
+  test('a missing row fails; the same rows in another order pass; a row recorded since is only noted', async () => {
+    const walk = await walkLedger(tableFetcher({ '': page([row(2)], 'c'), c: page([row(1)], null) }), {}, { maxPages: 5 });
+    expect(walkCompleteFindings(walk, [rowOf(row(1)), rowOf(row(2))])[0]?.verdict).toBe('pass');
+    expect(walkCompleteFindings(walk, [rowOf(row(1)), rowOf(row(2)), rowOf(row(3))])[0]?.actual).toContain('missing 1');
+    expect(walkCompleteFindings(walk, [rowOf(row(1))])[0]).toMatchObject({ verdict: 'pass', note: expect.stringContaining('recorded since') });
+  });
+});
+
+describe('pageSizeFindings and pageLimitFindings', () => {
+  test('walks at two page sizes must list the same rows', async () => {
+    const small = await walkLedger(tableFetcher({ '': page([row(1)], 'c'), c: page([row(3)], null) }), { limit: 1 }, { maxPages: 5 });
+    const large = await walkLedger(tableFetcher({ '': page([row(1), row(2), row(3)], null) }), { limit: 200 }, { maxPages: 5 });
+    const [f] = pageSizeFindings(small, large);
+    expect(f?.requirement).toBe('ledger/4.1/page-size-independent');
+    expect(f?.verdict).toBe('fail');
+    expect(pageSizeFindings(large, large)[0]?.verdict).toBe('pass');
+    // The small walk listing more (recorded since the large one) is only noted.
+    expect(pageSizeFindings(large, small)[0]).toMatchObject({ verdict: 'pass', note: expect.stringContaining('recorded since') });
+  });
+
+  test('a page longer than limit fails; short pages pass; no limit means 50', async () => {
+    const long = await walkLedger(tableFetcher({ '': page([row(1), row(2)], null) }), { limit: 1 }, { maxPages: 5 });
+    expect(pageLimitFindings(long)[0]).toMatchObject({ requirement: PAGE_WITHIN_LIMIT, verdict: 'fail' });
+    const short = await walkLedger(tableFetcher({ '': page([row(1)], 'c'), c: page([row(2)], null) }), { limit: 5 }, { maxPages: 5 });
+    expect(pageLimitFindings(short)[0]?.verdict).toBe('pass');
+    const many = Array.from({ length: 51 }, (_, i) => row(i));
+    const byDefault = await walkLedger(tableFetcher({ '': page(many, null) }), {}, { maxPages: 5 });
+    expect(pageLimitFindings(byDefault)[0]).toMatchObject({ requirement: LIMIT_DEFAULT, verdict: 'fail' });
+  });
+});
+
+test('walk-complete id is the one the window checks use', () => {
+  expect(WALK_COMPLETE).toBe('ledger/4.1/walk-complete');
+});

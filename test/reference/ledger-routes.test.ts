@@ -1,0 +1,225 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startReference, type RunningReference } from '../../lib/reference/server.ts';
+import type { ReferenceOptions } from '../../lib/reference/state.ts';
+
+interface Row {
+  operation_uuid: string;
+  operation_type: string;
+  feature: string;
+  credits: number;
+  metadata: Record<string, unknown>;
+  timestamp: string;
+}
+
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: { operations?: Row[]; next_cursor?: string | null; error?: Record<string, unknown> } & Record<string, unknown>;
+}
+
+const DAY = 86_400_000;
+
+async function get(ref: RunningReference, query: Record<string, string | number> | string, role = 'primary', method = 'GET'): Promise<Answer> {
+  const q = typeof query === 'string' ? query : new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)])).toString();
+  const res = await fetch(`${ref.baseUrl}/credits/operations${q === '' ? '' : `?${q}`}`, { method, headers: { authorization: `Bearer ${ref.tokens[role]}` } });
+  const text = await res.text();
+  return { status: res.status, headers: Object.fromEntries(res.headers), body: text === '' ? {} : (JSON.parse(text) as Answer['body']) };
+}
+
+/** Every row of a query, following the cursors. */
+async function walk(ref: RunningReference, query: Record<string, string | number>, role = 'primary'): Promise<Row[]> {
+  const rows: Row[] = [];
+  let cursor: string | undefined;
+  for (let i = 0; i < 500; i++) {
+    const a = await get(ref, cursor === undefined ? query : { ...query, cursor }, role);
+    expect(a.status).toBe(200);
+    rows.push(...a.body.operations!);
+    if (a.body.next_cursor === null) return rows;
+    cursor = a.body.next_cursor!;
+  }
+  throw new Error('walk did not end');
+}
+
+function expectRefused(a: Answer, parameter?: string): void {
+  expect(a.status).toBe(400);
+  expect(a.body.error).toMatchObject({ code: 'request.validation_failed', category: 'permanent' });
+  expect(a.body.error?.['request_id']).toBe(a.headers['x-request-id']);
+  if (parameter !== undefined) expect(a.body.error?.['details']).toMatchObject({ parameter });
+}
+
+let ref: RunningReference;
+let all: Row[];
+
+beforeAll(async () => {
+  ref = await startReference();
+  all = await walk(ref, { from: '2000-01-01', to: '2100-01-01', limit: 200 });
+});
+
+afterAll(async () => {
+  await ref.close();
+});
+
+describe('the seeded ledger', () => {
+  test('over 1,000 rows across 120 days and several features, newest first by default', () => {
+    expect(all.length).toBeGreaterThan(1000);
+    const times = all.map((r) => Date.parse(r.timestamp));
+    expect(Math.max(...times) - Math.min(...times)).toBeGreaterThan(118 * DAY);
+    expect(new Set(all.map((r) => r.feature)).size).toBeGreaterThanOrEqual(5);
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+    expect(new Set(all.map((r) => r.operation_uuid)).size).toBe(all.length);
+  });
+
+  test('has rows at UTC midnight, rows sharing a timestamp, rows costing 0 and rows in the last hour', () => {
+    expect(all.some((r) => r.timestamp.endsWith('T00:00:00.000Z'))).toBe(true);
+    const counts = new Map<string, number>();
+    for (const r of all) counts.set(r.timestamp, (counts.get(r.timestamp) ?? 0) + 1);
+    expect([...counts.values()].some((n) => n >= 3)).toBe(true);
+    expect(all.some((r) => r.credits === 0)).toBe(true);
+    expect(all.filter((r) => Date.parse(r.timestamp) > Date.now() - 3_600_000).length).toBeGreaterThanOrEqual(5);
+  });
+
+  test('the other workspace has rows of its own', async () => {
+    const other = await walk(ref, { from: '2000-01-01', to: '2100-01-01', limit: 200 }, 'other_workspace');
+    expect(other.length).toBeGreaterThan(100);
+    const mine = new Set(all.map((r) => r.operation_uuid));
+    expect(other.some((r) => mine.has(r.operation_uuid))).toBe(false);
+  });
+});
+
+describe('window rules', () => {
+  test('from is inclusive and to exclusive at a timestamp several rows share', async () => {
+    const counts = new Map<string, number>();
+    for (const r of all) counts.set(r.timestamp, (counts.get(r.timestamp) ?? 0) + 1);
+    const [shared] = [...counts.entries()].find(([, n]) => n >= 2)!;
+    const starting = await get(ref, { from: shared, to: new Date(Date.parse(shared) + 1).toISOString(), limit: 200 });
+    expect(starting.body.operations!.length).toBe(counts.get(shared));
+    const ending = await get(ref, { from: new Date(Date.parse(shared) - DAY).toISOString(), to: shared, limit: 200 });
+    expect(ending.body.operations!.some((r) => r.timestamp === shared)).toBe(false);
+  });
+
+  test('equal bounds are an empty window; to before from is refused', async () => {
+    const t = all[10]!.timestamp;
+    expect(await get(ref, { from: t, to: t })).toMatchObject({ status: 200, body: { operations: [], next_cursor: null } });
+    expectRefused(await get(ref, { from: t, to: new Date(Date.parse(t) - 1).toISOString() }), 'to');
+  });
+
+  test('dates, offsets and date-times without offset are read (UTC for the last two)', async () => {
+    const byDate = await walk(ref, { from: '2000-01-01', to: '2100-01-01', limit: 200 });
+    expect(byDate.length).toBe(all.length);
+    const t = Date.parse(all[40]!.timestamp);
+    const utc = await get(ref, { from: new Date(t).toISOString(), to: new Date(t + 6 * 3_600_000).toISOString(), limit: 200 });
+    const plusFive = new Date(t + 5.5 * 3_600_000).toISOString().replace('Z', '+05:30');
+    const plusFiveTo = new Date(t + 11.5 * 3_600_000).toISOString().replace('Z', '+05:30');
+    const offset = await get(ref, { from: plusFive, to: plusFiveTo, limit: 200 });
+    expect(offset.body.operations).toEqual(utc.body.operations);
+    const local = await get(ref, { from: new Date(t).toISOString().replace('Z', ''), to: new Date(t + 6 * 3_600_000).toISOString().replace('Z', ''), limit: 200 });
+    expect(local.body.operations).toEqual(utc.body.operations);
+  });
+
+  test.each(['2023-02-29', '2025-01-01T25:00:00Z', '2025-01-01T10:00:00+24:00', 'yesterday', '2025/01/01'])('refuses from=%s', async (from) => {
+    expectRefused(await get(ref, { from }), 'from');
+  });
+
+  test('the default window is the last 30 days', async () => {
+    const rows = await walk(ref, { limit: 200 });
+    const now = Date.now();
+    const expected = all.filter((r) => Date.parse(r.timestamp) >= now - 30 * DAY - 5000 && Date.parse(r.timestamp) < now);
+    expect(Math.abs(rows.length - expected.length)).toBeLessThanOrEqual(1);
+    expect(rows.every((r) => Date.parse(r.timestamp) >= now - 30 * DAY - 10_000)).toBe(true);
+  });
+
+  test('one bound leaves the other side open (the reference choice)', async () => {
+    const t = all[500]!.timestamp;
+    const after = await walk(ref, { from: t, limit: 200 });
+    expect(after.length).toBe(all.filter((r) => r.timestamp >= t).length);
+  });
+});
+
+describe('limit, feature and cursors', () => {
+  test('limit: 1 and 200 accepted, 50 by default, anything else refused', async () => {
+    expect((await get(ref, { limit: 1 })).body.operations).toHaveLength(1);
+    expect((await get(ref, { from: '2000-01-01', limit: 200 })).body.operations).toHaveLength(200);
+    expect((await get(ref, {})).body.operations).toHaveLength(50);
+    for (const limit of ['0', '201', '-1', '1.5', 'abc', '1e2', '']) expectRefused(await get(ref, `limit=${limit}`), 'limit');
+  });
+
+  test('feature: exact match, length 1 to 64', async () => {
+    const rows = await walk(ref, { from: '2000-01-01', feature: 'deal_agent', limit: 200 });
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((r) => r.feature === 'deal_agent')).toBe(true);
+    expect(rows.length).toBe(all.filter((r) => r.feature === 'deal_agent').length);
+    expect((await get(ref, { feature: 'x' })).status).toBe(200);
+    expect((await get(ref, { feature: 'x'.repeat(64) })).status).toBe(200);
+    expectRefused(await get(ref, { feature: '' }), 'feature');
+    expectRefused(await get(ref, { feature: 'x'.repeat(65) }), 'feature');
+  });
+
+  test('a walk at limit 7 lists every row of a window once', async () => {
+    const from = all[300]!.timestamp;
+    const to = all[100]!.timestamp;
+    const rows = await walk(ref, { from, to, limit: 7 });
+    const expected = all.filter((r) => r.timestamp >= from && r.timestamp < to);
+    expect(rows.map((r) => r.operation_uuid).sort()).toEqual(expected.map((r) => r.operation_uuid).sort());
+  });
+
+  test('a cursor is bound to its workspace, its window and its filter, and refuses changes', async () => {
+    const q = { from: '2000-01-01', to: '2100-01-01', limit: 2 };
+    const cursor = (await get(ref, q)).body.next_cursor!;
+    expect((await get(ref, { ...q, cursor })).status).toBe(200);
+    expect((await get(ref, { limit: 5, cursor })).status).toBe(200);
+    expectRefused(await get(ref, { ...q, cursor }, 'other_workspace'), 'cursor');
+    expectRefused(await get(ref, { ...q, from: '2001-01-01', cursor }), 'cursor');
+    expectRefused(await get(ref, { ...q, feature: 'deal_agent', cursor }), 'cursor');
+    expectRefused(await get(ref, { ...q, cursor: `${cursor}A` }), 'cursor');
+    expectRefused(await get(ref, { ...q, cursor: 'not a cursor' }), 'cursor');
+  });
+
+  test('a repeated parameter is refused; HEAD answers headers only', async () => {
+    expectRefused(await get(ref, 'limit=5&limit=6'), 'limit');
+    const head = await get(ref, {}, 'primary', 'HEAD');
+    expect(head.status).toBe(200);
+    expect(head.headers['x-ratelimit-pool']).toBe('read');
+  });
+});
+
+describe('variants and a fresh server', () => {
+  async function withReference(options: ReferenceOptions, body: (r: RunningReference) => Promise<void>): Promise<void> {
+    const r = await startReference(options);
+    try {
+      await body(r);
+    } finally {
+      await r.close();
+    }
+  }
+
+  test.each(['ledger-order-ascending', 'ledger-rows-shuffled', 'ledger-cursor-server-side', 'ledger-short-pages', 'ledger-extra-fields', 'ledger-cursor-reserved-characters'])(
+    '%s lists the same rows',
+    async (variant) => {
+      await withReference({ variants: [variant] }, async (r) => {
+        const rows = await walk(r, { from: '2000-01-01', to: '2100-01-01', limit: 150 });
+        expect(rows.map((x) => x.operation_uuid).sort()).toEqual(all.map((x) => x.operation_uuid).sort());
+      });
+    },
+  );
+
+  test('an appended row shows in its workspace only', async () => {
+    await withReference({}, async (r) => {
+      const row = r.state.ledger.append('ws_1', { operation_type: 'agent_message', feature: 'deal_agent', credits: 1, metadata: {} }, r.state.now());
+      const recent = await get(r, { from: new Date(Date.now() - 60_000).toISOString(), to: new Date(Date.now() + 60_000).toISOString() });
+      expect(recent.body.operations!.map((x) => x.operation_uuid)).toContain(row.operation_uuid);
+      const theirs = await get(r, { from: new Date(Date.now() - 60_000).toISOString() }, 'other_workspace');
+      expect(theirs.body.operations!.map((x) => x.operation_uuid)).not.toContain(row.operation_uuid);
+    });
+  });
+
+  test('server-side cursors can be passed again', async () => {
+    await withReference({ variants: ['ledger-cursor-server-side'] }, async (r) => {
+      const q = { from: '2000-01-01', limit: 3 };
+      const cursor = (await get(r, q)).body.next_cursor!;
+      const once = await get(r, { ...q, cursor });
+      const twice = await get(r, { ...q, cursor });
+      expect(twice.body.operations).toEqual(once.body.operations);
+      expect(twice.body.next_cursor).not.toBe(once.body.next_cursor);
+    });
+  });
+});
