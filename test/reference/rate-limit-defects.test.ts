@@ -1,15 +1,10 @@
 import { afterEach, describe, expect, test } from 'vitest';
+import { callReference, type Answer } from '../support/reference-call.ts';
 import { ratelimitDefects, ratelimitVariants } from '../../lib/reference/defects/ratelimit.ts';
 import { startReference, type RunningReference } from '../../lib/reference/server.ts';
 import { catalogue } from '../../lib/catalogue/index.ts';
 
 const LIMITS = { read: 3, write: 2, windowS: 10 };
-
-interface Answer {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
 
 let running: RunningReference | undefined;
 let clock = 0;
@@ -26,11 +21,8 @@ async function withDefect(name: string): Promise<RunningReference> {
   return running;
 }
 
-async function call(method: string, path: string, role: string | null = 'primary'): Promise<Answer> {
-  const ref = running!;
-  const headers: Record<string, string> = role === null ? {} : { authorization: `Bearer ${ref.tokens[role]}` };
-  const res = await fetch(`${ref.baseUrl}${path}`, { method, headers });
-  return { status: res.status, headers: Object.fromEntries(res.headers), body: await res.text() };
+function call(method: string, path: string, role: string | null = 'primary', body?: unknown): Promise<Answer> {
+  return callReference(running!, method, path, role, body);
 }
 
 async function refusedRead(role = 'primary'): Promise<Answer> {

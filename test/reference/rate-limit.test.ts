@@ -1,14 +1,9 @@
 import { afterEach, describe, expect, test } from 'vitest';
+import { callReference, type Answer } from '../support/reference-call.ts';
 import { startReference, type RunningReference } from '../../lib/reference/server.ts';
 import type { ReferenceOptions } from '../../lib/reference/state.ts';
 
 const LIMITS = { read: 5, write: 3, windowS: 10 };
-
-interface Answer {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
 
 let running: RunningReference | undefined;
 let clock = 0;
@@ -26,13 +21,8 @@ async function reference(options: ReferenceOptions = {}): Promise<RunningReferen
   return running;
 }
 
-async function call(method: string, path: string, role: string | null = 'primary', body?: unknown): Promise<Answer> {
-  const ref = running!;
-  const headers: Record<string, string> = {};
-  if (role !== null) headers['authorization'] = `Bearer ${ref.tokens[role]}`;
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${ref.baseUrl}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-  return { status: res.status, headers: Object.fromEntries(res.headers), body: await res.text() };
+function call(method: string, path: string, role: string | null = 'primary', body?: unknown): Promise<Answer> {
+  return callReference(running!, method, path, role, body);
 }
 
 function errorOf(answer: Answer): Record<string, unknown> {
