@@ -32,7 +32,7 @@ export class ProgressReporter implements Reporter {
       combineVerdicts(findings.map((f) => levelAdjusted(f.verdict, requirementById(f.requirement)?.level ?? 'MUST', this.#failOn))) ?? 'inconclusive';
     const ms = testCase.diagnostic()?.duration;
     const elapsed = Math.round((Date.now() - this.#started) / 1000);
-    this.#write(`  ${MARK[verdict]} ${testCase.name}${ms === undefined ? '' : ` (${Math.round(ms)} ms)`}  [${this.#done} tests, ${elapsed}s]`);
+    this.#write(`  ${MARK[verdict]} ${testCase.name}${ms === undefined ? '' : ` (${Math.round(ms)} ms)`}  [${this.#done} done, ${elapsed}s]`);
     const why = findings.find((f) => f.verdict === verdict && f.note !== undefined)?.note;
     if ((verdict === 'not-run' || verdict === 'inconclusive') && why !== undefined) this.#write(`      ${why}`);
   }
