@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { relative } from 'node:path';
 import { catalogue } from '../catalogue/index.ts';
+import { Redactor } from '../http/redactor.ts';
 import { UsageError } from '../errors.ts';
 import { loadProfileFile } from '../profile/load-profile.ts';
 import { DEFAULT_TOKEN_ENV, TOKEN_ROLES, type ProfileFile } from '../profile/profile-file.ts';
@@ -106,7 +107,9 @@ export async function runCommand(args: string[]): Promise<number> {
 
   let reference: RunningReference | undefined;
   let target: ResolvedTarget;
-  const progress = values.quiet === true ? () => {} : (line: string) => process.stderr.write(`${line}\n`);
+  // Everything printed passes the same redaction as the reports, once the tokens are known.
+  let redactor = new Redactor([]);
+  const progress = values.quiet === true ? () => {} : (line: string) => process.stderr.write(`${redactor.redact(line)}\n`);
   if (values.config !== undefined) {
     const raw = loadProfileFile(values.config);
     if (values['base-url'] !== undefined) raw.base_url = values['base-url'];
@@ -118,6 +121,7 @@ export async function runCommand(args: string[]): Promise<number> {
     target = embeddedTarget(reference);
     progress(`embedded reference at ${reference.baseUrl}`);
   }
+  redactor = new Redactor(Object.values(target.tokens));
   for (const n of target.notices) progress(`note: ${n}`);
   progress(`certifying ${target.profile.baseUrl} with ${files.length} suites, seed ${seed}`);
   try {
@@ -135,7 +139,7 @@ export async function runCommand(args: string[]): Promise<number> {
       progress,
       argv: ['run', ...args],
     });
-    process.stdout.write(`${summary(report, dir, written)}\n`);
+    process.stdout.write(`${redactor.redact(summary(report, dir, written))}\n`);
     return report.exitCode;
   } finally {
     await reference?.close();
