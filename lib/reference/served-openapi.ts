@@ -166,5 +166,7 @@ export function serveOpenapi(ctx: ExchangeContext, format: 'json' | 'yaml'): voi
   }
   const document = servedDocument(ctx);
   if (format === 'json') return ctx.send(200, document.json, { 'content-type': 'application/json; charset=utf-8' });
-  ctx.send(200, document.yaml, { 'content-type': 'application/yaml; charset=utf-8' });
+  // Defect: a hand-kept YAML file gone bad: a tab in the indentation and `paths` given twice.
+  const yaml = ctx.state.defects.has('openapi-yaml-unparseable') ? `${document.yaml}paths:\n\t/broken: {}\n` : document.yaml;
+  ctx.send(200, yaml, { 'content-type': 'application/yaml; charset=utf-8' });
 }

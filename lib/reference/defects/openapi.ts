@@ -9,6 +9,12 @@ export const openapiDefects: DefectSwitch[] = [
     description: 'GET /openapi.json without a token answers 401 auth.token_missing.',
   },
   {
+    name: 'openapi-yaml-unparseable',
+    breaks: ['openapi/9.3/yaml-served'],
+    suites: ['openapi'],
+    description: 'GET /openapi.yaml answers 200 with text that is not valid YAML (a tab in the indentation).',
+  },
+  {
     name: 'openapi-yaml-differs',
     breaks: ['openapi/9.3/documents-agree'],
     suites: ['openapi'],
