@@ -96,13 +96,21 @@ try {
     lines.push(`                   ${r.role.padEnd(15)} ${r.pool.padEnd(6)} ${String(r.requests).padStart(5)}`);
   }
   lines.push(`                   ${'total'.padEnd(22)} ${String(total).padStart(5)}`);
+  // A benchmark of a run that did not pass measures the wrong thing: say which requirements.
+  for (const r of report.results.filter((x) => x.verdict !== 'pass')) {
+    const why = r.reason ?? r.findings.find((f) => f.verdict !== 'pass')?.actual ?? '';
+    lines.push(`not passed         ${r.requirement.id}: ${r.verdict} ${why}`.trimEnd());
+  }
   process.stdout.write(`${lines.join('\n')}\n`);
 
   const missed = [];
   if (run.wallMs > WALL_TARGET_S * 1000) missed.push(`wall time over ${WALL_TARGET_S} s`);
   if (refusals !== 0) missed.push('unplanned 429s');
+  if (report.outcome !== 'conformant') missed.push(`the run was ${report.outcome}`);
   process.stdout.write(missed.length === 0 ? 'targets met\n' : `targets missed: ${missed.join(', ')}\n`);
   process.exitCode = missed.length === 0 ? 0 : 1;
 } finally {
-  rmSync(out, { recursive: true, force: true });
+  // Keep the evidence of a run that did not pass; a clean run leaves nothing behind.
+  if (process.exitCode === 0) rmSync(out, { recursive: true, force: true });
+  else process.stdout.write(`reports kept in ${out}\n`);
 }
