@@ -17,7 +17,7 @@ import { inconclusive, type Finding } from '../lib/model/finding.ts';
 import { FEATURE_LENGTH_MAX, FEATURE_LENGTH_MIN, LEDGER_LIMIT_DEFAULT, LEDGER_LIMIT_MAX, LEDGER_LIMIT_MIN } from '../lib/spec-constants.ts';
 import { checkProperty } from '../lib/suite/property.ts';
 import { requirementTest, type TestKit } from '../lib/suite/requirement-test.ts';
-import { ledgerSample, pagesOf, readPool } from '../lib/suite/ledger-kit.ts';
+import { fittingLimit, ledgerSample, pagesOf, readPool } from '../lib/suite/ledger-kit.ts';
 
 const LIMIT_BOUNDS = 'ledger/8.3/limit-bounds';
 const LIMIT_INVALID = 'ledger/8.3/limit-invalid-400';
@@ -117,6 +117,9 @@ describe('§8.3 Parameter bounds: feature', () => {
   });
 });
 
+/** Pages one walk of the feature-filter property may take. */
+const FILTER_WALK_PAGES = 12;
+
 describe('§4.1 GET /credits/operations: the feature filter', () => {
   // > | feature | string | Length 1 to 64. | Filter by feature. |
   requirementTest(FEATURE_FILTER, 'each seen feature over windows of known rows, walked at limits 1 to 3; and a prefix of a feature', async (kit) => {
@@ -135,8 +138,8 @@ describe('§4.1 GET /credits/operations: the feature filter', () => {
       async ({ window, feature, limit }) => {
         const from = known.groups[window.start]!;
         const to = known.groups[window.end]!;
-        const walk = await walkLedger(fetch, { from: from.text, to: to.text, feature, limit }, { maxPages: 12 });
         const expected = rowsBetween(known, from.instant, to.instant).filter((r) => r.feature === feature);
+        const walk = await walkLedger(fetch, { from: from.text, to: to.text, feature, limit: fittingLimit(limit, expected.length, FILTER_WALK_PAGES) }, { maxPages: FILTER_WALK_PAGES });
         return [...featureFilterFindings(walk, feature, expected), ...pageLimitFindings(walk), ...pageSchemaFailures(walkExchanges(walk), readPool(kit))];
       },
       { numRuns: 6, maxShrinkRequests: 24 },

@@ -3,7 +3,7 @@ import type { ReadPool } from '../checks/ledger-page-schema.ts';
 import type { PageFetcher } from '../checks/ledger-walk.ts';
 import type { Exchange } from '../model/exchange.ts';
 import type { Finding } from '../model/finding.ts';
-import { LEDGER_PATH } from '../spec-constants.ts';
+import { LEDGER_LIMIT_MAX, LEDGER_PATH } from '../spec-constants.ts';
 import type { TestKit } from './requirement-test.ts';
 
 /** What the HTTP client offers, as far as a page fetcher needs it. */
@@ -45,6 +45,17 @@ export function sharedLedgerSample(key: string, discover: () => Promise<LedgerSa
 /** The target's ledger as seen by the primary token, discovered once per run by whichever ledger test comes first. */
 export function ledgerSample(kit: TestKit): Promise<LedgerSample> {
   return sharedLedgerSample(`${kit.context.runId} ${kit.context.baseUrl}`, () => discoverLedger(pagesOf(kit)));
+}
+
+/**
+ * The page size for walking a window of `knownRows` rows within `maxPages` pages: the drawn
+ * limit when it fits, else the smallest that does. Small limits make many page boundaries, but
+ * a window denser than its sampler expected (rows other suites added, a busy ledger) must not
+ * turn a walk into a page cap and an inconclusive verdict. One page of slack is kept for rows
+ * recorded after discovery and for an empty final page.
+ */
+export function fittingLimit(limit: number, knownRows: number, maxPages: number): number {
+  return Math.min(LEDGER_LIMIT_MAX, Math.max(limit, Math.ceil((knownRows + 1) / Math.max(1, maxPages - 2))));
 }
 
 /** The findings of one requirement. */
