@@ -1,8 +1,8 @@
 import { describe } from 'vitest';
 import { unissuedLiveToken } from '../lib/arbitraries/unissued-live-token.ts';
 import { envelopeFindings, expectError } from '../lib/checks/error-envelope.ts';
-import { describeResponse } from '../lib/checks/json-body.ts';
-import { fail, pass, type Finding } from '../lib/model/finding.ts';
+import { expectSuccess } from '../lib/checks/success-status.ts';
+import type { Finding } from '../lib/model/finding.ts';
 import { LEDGER_PATH, ME_PATH } from '../lib/spec-constants.ts';
 import { authenticatedRoutes } from '../lib/suite/authenticated-routes.ts';
 import { checkProperty } from '../lib/suite/property.ts';
@@ -17,12 +17,7 @@ describe('§5 Authentication', () => {
     const findings: Finding[] = [];
     for (const path of [ME_PATH, LEDGER_PATH]) {
       const ex = await client.send({ path, token: 'primary' });
-      const status = ex.response?.status ?? 0;
-      findings.push(
-        status >= 200 && status < 300
-          ? pass('auth/5.1/bearer-accepted', [ex])
-          : fail('auth/5.1/bearer-accepted', `2xx for GET ${path} with a valid bearer token`, describeResponse(ex), [ex]),
-      );
+      findings.push(expectSuccess('auth/5.1/bearer-accepted', ex, `2xx for GET ${path} with a valid bearer token`));
     }
     return findings;
   });

@@ -1,7 +1,5 @@
 import { describe } from 'vitest';
-import { envelopeFindings } from '../lib/checks/error-envelope.ts';
-import type { Exchange } from '../lib/model/exchange.ts';
-import type { Finding } from '../lib/model/finding.ts';
+import { envelopeFindingsIfError } from '../lib/checks/error-envelope.ts';
 import { inconclusive } from '../lib/model/finding.ts';
 import { LEDGER_PATH, ME_PATH } from '../lib/spec-constants.ts';
 import { requirementTest } from '../lib/suite/requirement-test.ts';
@@ -21,19 +19,13 @@ const PROVOCATIONS: Array<{ what: string; send: SendOptions }> = [
   { what: 'a method the ledger does not allow (405)', send: { method: 'DELETE', path: LEDGER_PATH, token: 'primary' } },
 ];
 
-function envelopeOrNothing(exchange: Exchange): Finding[] {
-  const status = exchange.response?.status ?? 0;
-  // Only error responses are bound to the envelope; a route that answers 2xx is not this suite's concern.
-  return status >= 400 ? envelopeFindings(exchange) : [];
-}
-
 describe('§7 Errors', () => {
   for (const p of PROVOCATIONS) {
     // > All error responses use this envelope: a JSON object with one key `error`
     // > request_id | string | yes | Trace id, equal to the `X-Request-Id` response header.
     requirementTest(ENVELOPE_IDS.slice(0, 3), `envelope on ${p.what}`, async ({ client, ids }) => {
       const ex = await client.send(p.send);
-      const findings = envelopeOrNothing(ex);
+      const findings = envelopeFindingsIfError(ex);
       if (findings.length > 0) return findings;
       return ids.map((id) => inconclusive(id, `no error to inspect: ${p.what} answered ${ex.response?.status ?? ex.error?.code}`, [ex]));
     });
@@ -42,6 +34,6 @@ describe('§7 Errors', () => {
   // > Known codes: | HTTP status | code | category | Condition |
   requirementTest('errors/7/known-code-status', 'status and category of the known auth codes', async ({ client }) => {
     const exchanges = [await client.send({ path: ME_PATH }), await client.send({ path: ME_PATH, authorization: 'Bearer asi_live_0123456789abcdef' })];
-    return exchanges.flatMap(envelopeOrNothing).filter((f) => f.requirement === 'errors/7/known-code-status');
+    return exchanges.flatMap(envelopeFindingsIfError).filter((f) => f.requirement === 'errors/7/known-code-status');
   });
 });

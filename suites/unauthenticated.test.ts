@@ -1,7 +1,7 @@
 import { describe } from 'vitest';
-import { describeResponse } from '../lib/checks/json-body.ts';
+import { expectSuccess } from '../lib/checks/success-status.ts';
 import { pointsUntouchedFinding } from '../lib/checks/token-points.ts';
-import { fail, pass, type Finding } from '../lib/model/finding.ts';
+import type { Finding } from '../lib/model/finding.ts';
 import { ME_PATH, UNAUTHENTICATED_PATHS } from '../lib/spec-constants.ts';
 import { requirementTest } from '../lib/suite/requirement-test.ts';
 
@@ -11,12 +11,7 @@ describe('§4.2 Unauthenticated routes', () => {
     const findings: Finding[] = [];
     for (const path of UNAUTHENTICATED_PATHS) {
       const ex = await client.send({ path });
-      const status = ex.response?.status ?? 0;
-      findings.push(
-        status >= 200 && status < 300
-          ? pass('unauthenticated/4.2/no-token-needed', [ex])
-          : fail('unauthenticated/4.2/no-token-needed', `2xx for GET ${path} without Authorization`, describeResponse(ex), [ex]),
-      );
+      findings.push(expectSuccess('unauthenticated/4.2/no-token-needed', ex, `2xx for GET ${path} without Authorization`));
     }
     return findings;
   });

@@ -75,6 +75,14 @@ export function envelopeFindings(exchange: Exchange): Finding[] {
   return findings;
 }
 
+/**
+ * The envelope findings of a response when it is an error (status ≥ 400), none otherwise: only
+ * error responses are bound to the envelope.
+ */
+export function envelopeFindingsIfError(exchange: Exchange): Finding[] {
+  return (exchange.response?.status ?? 0) >= 400 ? envelopeFindings(exchange) : [];
+}
+
 export interface ErrorExpectation {
   status: number;
   /** One code, or any of several; omit when the spec does not name the code. */

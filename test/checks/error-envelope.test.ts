@@ -50,3 +50,14 @@ describe('the §7 envelope', () => {
     expect(f).toMatchObject({ verdict: 'fail', expected: 'HTTP 401, code auth.token_invalid, category permanent' });
   });
 });
+
+describe('status helpers', () => {
+  test('envelopeFindingsIfError judges only errors; expectSuccess wants a 2xx', async () => {
+    const { envelopeFindingsIfError } = await import('../../lib/checks/error-envelope.ts');
+    const { expectSuccess } = await import('../../lib/checks/success-status.ts');
+    expect(envelopeFindingsIfError(response(200, { ok: true }))).toEqual([]);
+    expect(envelopeFindingsIfError(response(404, 'nope'))[0]?.verdict).toBe('fail');
+    expect(expectSuccess('auth/5.1/bearer-accepted', response(204, ''), '2xx').verdict).toBe('pass');
+    expect(expectSuccess('auth/5.1/bearer-accepted', response(401, good), '2xx').verdict).toBe('fail');
+  });
+});
