@@ -77,10 +77,6 @@ export function compareInstants(a: Instant, b: Instant): number {
   return fa < fb ? -1 : fa > fb ? 1 : 0;
 }
 
-export function sameInstant(a: Instant, b: Instant): boolean {
-  return compareInstants(a, b) === 0;
-}
-
 export function addSeconds(instant: Instant, seconds: number): Instant {
   return { seconds: instant.seconds + seconds, fraction: instant.fraction };
 }

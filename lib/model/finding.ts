@@ -46,9 +46,3 @@ export function inconclusive(requirement: string, why: string, exchanges: Exchan
   return { requirement, verdict: 'inconclusive', note: why, exchanges };
 }
 
-/** One passing finding when the list holds no failure of that requirement, else the list. */
-export function orPass(requirement: string, findings: Finding[], exchanges: Exchange[]): Finding[] {
-  return findings.some((f) => f.requirement === requirement && f.verdict !== 'pass')
-    ? findings
-    : [...findings.filter((f) => f.requirement !== requirement), pass(requirement, exchanges)];
-}
