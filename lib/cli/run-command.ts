@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { relative } from 'node:path';
 import { catalogue } from '../catalogue/index.ts';
 import { Redactor } from '../http/redactor.ts';
-import { UsageError } from '../errors.ts';
+import { HarnessError, UsageError } from '../errors.ts';
 import { loadProfileFile } from '../profile/load-profile.ts';
 import { DEFAULT_TOKEN_ENV, TOKEN_ROLES, type ProfileFile } from '../profile/profile-file.ts';
 import { resolveProfile, type ResolvedTarget } from '../profile/resolve-profile.ts';
@@ -141,6 +141,10 @@ export async function runCommand(args: string[]): Promise<number> {
     });
     process.stdout.write(`${redactor.redact(summary(report, dir, written))}\n`);
     return report.exitCode;
+  } catch (err) {
+    // The CLI prints an unexpected error's message; it must not carry a token either.
+    if (err instanceof HarnessError || !(err instanceof Error)) throw err;
+    throw new Error(redactor.redact(err.message));
   } finally {
     await reference?.close();
   }

@@ -27,6 +27,14 @@ export function keyOf(instancePath: string): string {
     .reduce((acc, seg) => (/^\d+$/.test(seg) ? `${acc}[${seg}]` : acc === '' ? seg : `${acc}.${seg}`), '');
 }
 
+/** How a bad value under `tokens` is shown: its kind only, since the value may be a token. */
+function describeSecret(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return `a mapping with keys ${Object.keys(value).join(', ') || '(none)'}`;
+  return `a ${typeof value} (value not shown)`;
+}
+
 function describe(value: unknown): string {
   const text = JSON.stringify(value);
   return text === undefined ? String(value) : text.length > 60 ? `${text.slice(0, 60)}…` : text;
@@ -37,12 +45,13 @@ function explain(errors: ErrorObject[]): { key: string; message: string } {
   // A token is `{ env: VAR }` or `{ value: "..." }`: its oneOf errors read better as one sentence.
   const tokenError = errors.find((e) => /^\/tokens\/[^/]+$/.test(e.instancePath) && e.schemaPath.includes('$defs/token'));
   if (tokenError !== undefined) {
-    return { key: keyOf(tokenError.instancePath), message: `expected { env: VARIABLE_NAME } or { value: "<token>" }, got ${describe(tokenError.data)}` };
+    return { key: keyOf(tokenError.instancePath), message: `expected { env: VARIABLE_NAME } or { value: "<token>" }, got ${describeSecret(tokenError.data)}` };
   }
   const hookError = errors.find((e) => e.schemaPath.includes('$defs/hook'));
   const ordered = [...errors].filter((e) => e.keyword !== 'oneOf' && e.keyword !== 'if').sort((a, b) => b.instancePath.length - a.instancePath.length);
   const e = hookError ?? ordered.find((x) => x.keyword === 'additionalProperties') ?? ordered[0] ?? errors[0]!;
   const key = keyOf(e.instancePath);
+  const show = key.startsWith('tokens') ? describeSecret : describe;
   const parent = e.parentSchema as { properties?: Record<string, unknown>; description?: string } | undefined;
   switch (e.keyword) {
     case 'additionalProperties': {
@@ -55,11 +64,11 @@ function explain(errors: ErrorObject[]): { key: string; message: string } {
       return { key: key === '' ? missing : `${key}.${missing}`, message: 'is required but missing' };
     }
     case 'type':
-      return { key, message: `expected ${(e.params as { type: string }).type}, got ${describe(e.data)}` };
+      return { key, message: `expected ${(e.params as { type: string }).type}, got ${show(e.data)}` };
     case 'pattern':
-      return { key, message: `${describe(e.data)} is not valid${parent?.description === undefined ? ` (pattern ${(e.params as { pattern: string }).pattern})` : `: ${parent.description}`}` };
+      return { key, message: `${show(e.data)} is not valid${parent?.description === undefined ? ` (pattern ${(e.params as { pattern: string }).pattern})` : `: ${parent.description}`}` };
     default:
-      return { key, message: `${e.message ?? 'is invalid'}, got ${describe(e.data)}` };
+      return { key, message: `${e.message ?? 'is invalid'}, got ${show(e.data)}` };
   }
 }
 
