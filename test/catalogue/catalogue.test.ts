@@ -15,7 +15,7 @@ describe('the requirement catalogue', () => {
   });
 
   test('every MUST quotes the spec sentence it rests on', () => {
-    const spec = readFileSync(new URL('../../../shared/spec/agents-service-interface-v1.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+    const spec = readFileSync(new URL('../../docs/spec/agents-service-interface-v1.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
     for (const r of catalogue.filter((x) => x.level === 'MUST')) {
       expect(r.quote, r.id).toBeDefined();
       const words = r.quote!.replace(/\s+/g, ' ').replace(/^> /, '');
