@@ -32,6 +32,30 @@ export class ProfileError extends HarnessError {
   }
 }
 
+/** An expectations file (--expect) that fails to load or validate; `key` names the entry (exit 2). */
+export class ExpectationsError extends HarnessError {
+  constructor(file: string, key: string, message: string) {
+    super('ASI_EXPECTATIONS', `${file}: ${key === '' ? '' : `${key}: `}${message}`, 2);
+  }
+}
+
+/** A report given to compare with (--baseline, diff) that cannot be read as one (exit 2). */
+export class ReportFileError extends HarnessError {
+  constructor(file: string, message: string) {
+    super('ASI_REPORT_FILE', `${file}: ${message}`, 2);
+  }
+}
+
+/**
+ * The target answered, but not as an ASI v1 server at that base_url, or refused the primary
+ * token: the run would be a page of failures that all say the same thing (exit 2).
+ */
+export class PreflightError extends HarnessError {
+  constructor(message: string) {
+    super('ASI_PREFLIGHT', message, 2);
+  }
+}
+
 /** A token named by the profile whose environment variable is unset or empty (exit 2). */
 export class MissingTokenError extends HarnessError {
   readonly role: string;

@@ -41,7 +41,7 @@ export async function calibrateSwitch(kind: 'defect' | 'variant', sw: DefectSwit
       target: embeddedTarget(reference),
       embedded: true,
       files: selectSuiteFiles(sw.suites),
-      only: [],
+      selection: { suites: sw.suites, only: [], skip: [] },
       outDir: out,
       formats: ['json'],
       seed: CALIBRATION_SEED,

@@ -7,6 +7,8 @@ Usage
   asi-conformance serve [options]      run the reference implementation standalone
   asi-conformance list [options]       print the requirement catalogue
   asi-conformance calibrate [options]  prove every check fails on its reference defect
+  asi-conformance diff OLD.json NEW.json
+                                       compare two reports: new failures, fixed, codes gone (exit 1 on regression)
   asi-conformance fault NAME on|off --admin URL
                                        switch a fault of a standalone reference (profile hooks)
 
@@ -17,7 +19,8 @@ Start here
   asi-conformance run --config config/example.yaml   (all options: see config/example.yaml)
 
 Exit codes
-  0 conformant   1 not conformant   2 usage or profile error   3 target unreachable or run inconclusive
+  0 conformant (or a partial run in which nothing failed)   1 not conformant
+  2 usage, profile, token or base_url error                  3 unreachable, or incomplete (a MUST not judged)
 
 Run 'asi-conformance <command> --help' for a command's options.`;
 
@@ -31,32 +34,55 @@ Target (with neither, the embedded reference is started on 127.0.0.1 and certifi
   --base-url URL       the target's base_url, ending in /v1; overrides the profile's. Without --config the
                        tokens come from ASI_TOKEN (required), ASI_TOKEN_2, ASI_TOKEN_WS2, ASI_TOKEN_REVOKED,
                        ASI_TOKEN_EXPIRED; message routes and fault hooks need a profile.
+  --label TEXT         name of the implementation under test, shown in every report (profile: implementation.label)
+  --impl-version TEXT  its version or build (profile: implementation.version)
 
-Selection
+  Before any suite a preflight checks that base_url answers GET /health and that the primary token
+  is accepted at GET /me (exit 2 with one line if not, within seconds).
+
+Selection (a run with any of these is partial: never a certification)
   --suite NAME         run only this suite or area (repeatable): openapi, unauthenticated, auth, errors,
                        ledger, ratelimit, conversation, or a file name such as ledger-window
-  --only ID            run only the tests of this requirement id (repeatable), e.g. auth/5.3/missing-header
+  --only ID            run only the tests that check this requirement id (repeatable), as 'list' or a
+                       failure prints it, e.g. auth/5.3/missing-header; an unknown id is refused (exit 2)
+  --skip ID            leave out this requirement (repeatable)
+
+Verdict
+  --fail-on LEVEL      must (default): only MUST failures fail the run; should: SHOULD failures too
+  --expect FILE        expectations (waivers): per requirement id the verdict expected, why, an issue link
+                       and an expiry date (YAML, schema config/expectations.schema.json). An expected result
+                       does not fail the run, an unexpected pass says "fixed: remove the waiver", an expired
+                       waiver fails the run; a run with waived results is never a certification
+  --baseline FILE      a report.json of an earlier run: the run then fails (exit 1) only on regressions:
+                       new failures, error codes renamed or removed, fields gone (see also 'diff')
 
 Reports
   --out DIR            parent folder of the run's report folder (default: reports)
   --format LIST        comma-separated, any of ${REPORT_FORMATS.join(',')} (default: all)
-  --fail-on LEVEL      must (default): only MUST failures fail the run; should: SHOULD failures too
 
 Replay
   --seed N             seed of every property test (default: random; printed in the report)
-  --replay ID=PATH     replay one property's shrink path (printed with its counterexample)
+  --replay ID=PATH     replay one property's shrink path (a failure prints the whole line to use)
 
 Target behaviour
   --timeout S          seconds to wait for a response's headers or body (default 15); after 4 requests
-                       in a row without an answer the target counts as down and the rest is inconclusive
+                       in a row without an answer the target counts as down and the run ends (exit 3)
 
-  -q, --quiet          no progress lines, only the summary
+  -q, --quiet          no progress lines; the closing list of what did not pass is always printed
   -h, --help           this text
+
+Exit codes
+  0 conformant, or a partial run in which nothing failed
+  1 not conformant: a requirement failed or a waiver expired (with --baseline: a regression)
+  2 usage, profile or expectations error; token rejected; no ASI v1 server at base_url
+  3 target unreachable, or incomplete: a MUST was not run or not judged, or the run was cut short
+    (the target stopped answering, or SIGINT/SIGTERM: fault hooks are switched off first)
 
 Examples
   asi-conformance run
   ASI_TOKEN=... asi-conformance run --base-url https://staging.example.com/v1 --suite auth --suite errors
-  asi-conformance run --config my-target.yaml --seed 1234 --only ledger/4.1/walk-complete`;
+  asi-conformance run --config my-target.yaml --seed 1234 --only ledger/4.1/walk-complete
+  asi-conformance run --config my-target.yaml --expect waivers.yaml --baseline last-release/report.json`;
 
 export const SERVE_HELP = `asi-conformance serve: run the embedded reference implementation of ASI v1
 
@@ -103,3 +129,15 @@ Usage
 
   NAME                 limiter_store_down, upstream_unavailable or spend_cap_reached
   --admin URL          the reference's admin URL, printed by serve (loopback only)`;
+
+export const DIFF_HELP = `asi-conformance diff: compare two reports
+
+Usage
+  asi-conformance diff BASELINE.json NEW.json [--json]
+
+Lists new failures, fixed requirements, those still failing, requirement ids added or removed
+between harness versions, and error codes or fields the baseline saw that the new run did not
+(§9.2: within /v1 error codes are never renamed or removed). Exit 1 only on a regression: a new
+failure, a code gone, a field gone; 0 otherwise; 2 when a file is not a report.
+
+  --json               print the comparison as JSON`;

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { HarnessError } from '../errors.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
 import { calibrateCommand } from './calibrate-command.ts';
+import { diffCommand } from './diff-command.ts';
 import { faultCommand } from './fault-command.ts';
 import { MAIN_HELP } from './help.ts';
 import { listCommand } from './list-command.ts';
@@ -15,6 +16,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   list: listCommand,
   calibrate: calibrateCommand,
   fault: faultCommand,
+  diff: diffCommand,
 };
 
 /**

@@ -9,7 +9,7 @@ type Options = NonNullable<ParseArgsConfig['options']>;
  */
 export function parseOptions<O extends Options>(command: string, args: string[], options: O, allowPositionals = false) {
   try {
-    return parseArgs({ args, options, strict: true, allowPositionals });
+    return parseArgs({ args: joinNegativeValues(args, options), options, strict: true, allowPositionals });
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     const flag = /'(-{1,2}[^']+)'/.exec(message)?.[1];
@@ -17,6 +17,24 @@ export function parseOptions<O extends Options>(command: string, args: string[],
     if (flag !== undefined && /Unknown option/.test(message)) throw new UsageError(`${command}: unknown option ${flag}; ${hint}`);
     throw new UsageError(`${command}: ${message.replace(/\.$/, '')}; ${hint}`);
   }
+}
+
+/**
+ * `--seed -5` is read by parseArgs as a flag missing its value; a value that is a negative number
+ * (property seeds are) is joined to its flag as `--seed=-5`, which parseArgs takes.
+ */
+function joinNegativeValues(args: string[], options: Options): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const name = arg.startsWith('--') ? arg.slice(2) : undefined;
+    const next = args[i + 1];
+    if (name !== undefined && options[name]?.type === 'string' && next !== undefined && /^-\d+$/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i += 1;
+    } else out.push(arg);
+  }
+  return out;
 }
 
 /** A whole number flag, with the flag's name in the error. */

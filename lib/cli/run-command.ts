@@ -1,17 +1,18 @@
 import { randomInt } from 'node:crypto';
-import { relative } from 'node:path';
-import { catalogue } from '../catalogue/index.ts';
+import { basename, isAbsolute, relative } from 'node:path';
 import { Redactor } from '../http/redactor.ts';
 import { HarnessError, UsageError } from '../errors.ts';
 import { loadProfileFile } from '../profile/load-profile.ts';
 import { DEFAULT_TOKEN_ENV, TOKEN_ROLES, type ProfileFile } from '../profile/profile-file.ts';
 import { resolveProfile, type ResolvedTarget } from '../profile/resolve-profile.ts';
 import { startReference, type RunningReference } from '../reference/server.ts';
-import { formatFailure } from '../report/format-failure.ts';
-import type { Report } from '../report/report-model.ts';
+import { loadReportFile } from '../report/baseline-diff.ts';
+import { consoleSummary } from '../report/console-summary.ts';
+import { loadExpectations } from '../report/expectations.ts';
 import { REPORT_FORMATS, type ReportFormat } from '../report/write-reports.ts';
 import { certify } from '../runner/certify.ts';
 import { embeddedTarget } from '../runner/embedded-target.ts';
+import { requirementIds } from '../runner/selection.ts';
 import { selectSuiteFiles } from '../runner/suite-files.ts';
 import { RUN_HELP } from './help.ts';
 import { integerOption, parseOptions } from './parse-options.ts';
@@ -57,29 +58,17 @@ function validateBaseUrl(url: string): void {
   }
 }
 
-function summary(report: Report, dir: string, files: string[]): string {
-  const c = report.counts;
-  const lines: string[] = [''];
-  const failures = report.results.filter((r) => r.verdict === 'fail');
-  for (const r of failures) for (const f of r.findings.filter((x) => x.verdict === 'fail').slice(0, 1)) lines.push(formatFailure(f), '');
-  const headline =
-    report.outcome === 'conformant' ? 'CONFORMANT' : report.outcome === 'not-conformant' ? 'NOT CONFORMANT' : 'INCONCLUSIVE';
-  lines.push(
-    `${headline}${report.meta.certifying ? '' : ' (not a certification: limits or selection differ from a full run)'}: ` +
-      `${c.pass} pass, ${c.fail} fail, ${c.warn} warn, ${c.inconclusive} inconclusive, ${c['not-run']} not run, ${c.uncovered} uncovered ` +
-      `of ${report.results.length} requirements in ${(report.meta.durationMs / 1000).toFixed(1)}s (seed ${report.meta.seed})`,
-  );
-  for (const e of report.runErrors) lines.push(`run error: ${e}`);
-  lines.push(`reports: ${relative(process.cwd(), dir) || dir}/ (${files.map((f) => f.split('/').pop()).join(', ')})`);
-  return lines.join('\n');
-}
-
 export async function runCommand(args: string[]): Promise<number> {
   const { values } = parseOptions('run', args, {
     config: { type: 'string' },
     'base-url': { type: 'string' },
     suite: { type: 'string', multiple: true },
     only: { type: 'string', multiple: true },
+    skip: { type: 'string', multiple: true },
+    expect: { type: 'string' },
+    baseline: { type: 'string' },
+    label: { type: 'string' },
+    'impl-version': { type: 'string' },
     out: { type: 'string' },
     format: { type: 'string' },
     seed: { type: 'string' },
@@ -97,11 +86,13 @@ export async function runCommand(args: string[]): Promise<number> {
   if (failOn !== 'must' && failOn !== 'should') throw new UsageError(`run: --fail-on expects must or should, got ${JSON.stringify(failOn)}`);
   const formats = parseFormats(values.format);
   const seed = integerOption('run', 'seed', values.seed, -2147483648, 2147483647) ?? randomInt(1, 2 ** 31 - 1);
-  const only = values.only ?? [];
-  for (const id of only) {
-    if (!catalogue.some((r) => r.id === id)) throw new UsageError(`run: --only ${id} is not a requirement id; see 'asi-conformance list'`);
-  }
+  const only = requirementIds('only', values.only ?? []);
+  const skip = requirementIds('skip', values.skip ?? []);
+  const both = only.filter((id) => skip.includes(id));
+  if (both.length > 0) throw new UsageError(`run: ${both[0]} is given to both --only and --skip; choose one`);
   const files = selectSuiteFiles(values.suite ?? []);
+  const expectations = values.expect === undefined ? undefined : { file: values.expect, entries: loadExpectations(values.expect) };
+  const baseline = values.baseline === undefined ? undefined : { file: values.baseline, report: loadReportFile(values.baseline) };
   const timeoutS = integerOption('run', 'timeout', values.timeout, 1, 600);
   if (values['base-url'] !== undefined) validateBaseUrl(values['base-url']);
 
@@ -125,11 +116,19 @@ export async function runCommand(args: string[]): Promise<number> {
   for (const n of target.notices) progress(`note: ${n}`);
   progress(`certifying ${target.profile.baseUrl} with ${files.length} suites, seed ${seed}`);
   try {
+    const implementation = {
+      ...(target.profile.implementation ?? {}),
+      ...(values.label === undefined ? {} : { label: values.label }),
+      ...(values['impl-version'] === undefined ? {} : { version: values['impl-version'] }),
+    };
     const { report, dir, files: written } = await certify({
       target,
       embedded: reference !== undefined,
       files,
-      only,
+      selection: { suites: values.suite ?? [], only, skip },
+      ...(expectations === undefined ? {} : { expectations }),
+      ...(baseline === undefined ? {} : { baseline }),
+      ...(Object.keys(implementation).length === 0 ? {} : { implementation }),
       outDir: values.out ?? 'reports',
       formats,
       seed,
@@ -139,7 +138,10 @@ export async function runCommand(args: string[]): Promise<number> {
       progress,
       argv: ['run', ...args],
     });
-    process.stdout.write(`${redactor.redact(summary(report, dir, written))}\n`);
+    const near = relative(process.cwd(), dir);
+    const shown = near === '' || near.startsWith('..') || isAbsolute(near) ? dir : near;
+    const reportsLine = `reports: ${shown}/ (${written.map((f) => basename(f)).join(', ')})`;
+    process.stdout.write(`${redactor.redact(consoleSummary(report, reportsLine))}\n`);
     return report.exitCode;
   } catch (err) {
     // The CLI prints an unexpected error's message; it must not carry a token either.

@@ -30,6 +30,8 @@ export interface ClientOptions {
   pacer?: Pacer;
   /** Called with every exchange once it is complete (transcript, request counts). */
   onExchange?: (exchange: Exchange) => void;
+  /** Called once, with the reason, when the target counts as down (the run is then cut short). */
+  onUnresponsive?: (reason: string) => void;
 }
 
 export interface SendOptions {
@@ -95,6 +97,7 @@ export class HttpClient {
   readonly #agent: Agent;
   readonly #pacer: Pacer | undefined;
   readonly #onExchange: ((exchange: Exchange) => void) | undefined;
+  readonly #onUnresponsive: ((reason: string) => void) | undefined;
   #silentInARow = 0;
   #unresponsive: string | undefined;
 
@@ -106,6 +109,7 @@ export class HttpClient {
     this.limits = { ...DEFAULT_HTTP_LIMITS, ...options.limits };
     this.#pacer = options.pacer;
     this.#onExchange = options.onExchange;
+    this.#onUnresponsive = options.onUnresponsive;
     this.#agent = new Agent({
       connect: { timeout: this.limits.connectTimeoutMs },
       headersTimeout: this.limits.headersTimeoutMs,
@@ -191,7 +195,10 @@ export class HttpClient {
   #noteTransport(exchange: Exchange): void {
     const timedOut = exchange.response === undefined && /TIMEOUT|ECONNREFUSED|ECONNRESET|UND_ERR_SOCKET/.test(exchange.error?.code ?? '');
     this.#silentInARow = timedOut ? this.#silentInARow + 1 : 0;
-    if (this.#silentInARow >= UNRESPONSIVE_AFTER) this.#unresponsive = exchange.error?.code ?? 'no response';
+    if (this.#silentInARow >= UNRESPONSIVE_AFTER && this.#unresponsive === undefined) {
+      this.#unresponsive = exchange.error?.code ?? 'no response';
+      this.#onUnresponsive?.(`${UNRESPONSIVE_AFTER} requests in a row without a response: ${this.#unresponsive}`);
+    }
   }
 
   #refused(method: string, url: string, headers: Record<string, string>, body: string | undefined, role: string | undefined, pool: Pool | undefined): Exchange {

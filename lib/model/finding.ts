@@ -11,6 +11,8 @@ export interface PropertyEvidence {
   counterexample?: string;
   /** Requests the property spent. */
   requests: number;
+  /** The run options that replay this property exactly (`--seed RUN --only ID --replay ID=PATH`). */
+  replay?: string;
 }
 
 /**

@@ -71,6 +71,7 @@ export function resolveProfile(file: string, raw: ProfileFile, env: NodeJS.Proce
     limits,
     certifying,
     faults,
+    ...(raw.implementation === undefined ? {} : { implementation: { ...raw.implementation } }),
   };
   return { profile, tokens, notices };
 }

@@ -44,4 +44,6 @@ export interface ResolvedProfile {
   /** False when limits differ from the spec's: the report is then not a certification. */
   certifying: boolean;
   faults: Partial<Record<FaultName, FaultHook>>;
+  /** The implementation under test as the profile names it (reports show it; --label and --impl-version override). */
+  implementation?: { label?: string; version?: string };
 }

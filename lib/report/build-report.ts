@@ -1,47 +1,92 @@
 import { catalogue } from '../catalogue/index.ts';
 import type { Finding } from '../model/finding.ts';
 import type { CollectedTest } from '../runner/findings-collector.ts';
+import { FULL_SELECTION, isPartial, notChosenBecause, type Selection } from '../runner/selection.ts';
+import { applyExpectations, type Expectations } from './expectations.ts';
 import {
   combineVerdicts,
   levelAdjusted,
   outcomeOf,
+  type Observed,
   type Report,
   type RequirementResult,
   type RequirementVerdict,
   type RunMetadata,
 } from './report-model.ts';
 
+export interface ReportInputs {
+  meta: RunMetadata;
+  tests: CollectedTest[];
+  runErrors: string[];
+  selection?: Selection;
+  /** The suites that ran (names), to tell a requirement of an unchosen suite from an uncovered one. */
+  suitesRun?: readonly string[];
+  expectations?: Expectations;
+  /** Why the run stopped early (target down, interrupted). */
+  cutShort?: string;
+  observed?: Observed;
+}
+
 /**
  * Catalogue × findings → a verdict per requirement. Every requirement is listed, in catalogue
- * order: one no test covered in this run is `uncovered` (or not-run when the run chose suites).
+ * order: one no test covered in a full run is `uncovered`; in a partial run, one that was not
+ * chosen is `not-run` and says why, and its findings (from a test that also checks a chosen one)
+ * are left out, so that a partial run shows exactly what was asked.
  */
-export function buildReport(meta: RunMetadata, tests: CollectedTest[], runErrors: string[], selectedAreas?: ReadonlySet<string>): Report {
+export function buildReport(inputs: ReportInputs): Report {
+  const { meta, tests, runErrors } = inputs;
+  const selection = inputs.selection ?? FULL_SELECTION;
+  const partial = isPartial(selection);
   const byRequirement = new Map<string, Finding[]>();
   const testsOf = new Map<string, string[]>();
+  const timeOf = new Map<string, number>();
   for (const t of tests) {
-    for (const id of t.requirements) testsOf.set(id, [...(testsOf.get(id) ?? []), t.title]);
+    for (const id of t.requirements) {
+      testsOf.set(id, [...(testsOf.get(id) ?? []), t.title]);
+      timeOf.set(id, (timeOf.get(id) ?? 0) + (t.durationMs ?? 0));
+    }
     for (const f of t.findings) byRequirement.set(f.requirement, [...(byRequirement.get(f.requirement) ?? []), f]);
   }
   const results: RequirementResult[] = catalogue.map((requirement) => {
-    const findings = byRequirement.get(requirement.id) ?? [];
+    const id = requirement.id;
+    const notChosen = partial ? notChosenBecause(id, requirement.area, selection, inputs.suitesRun ?? []) : undefined;
+    if (notChosen !== undefined) return { requirement, verdict: 'not-run', findings: [], tests: [], reason: `${notChosen} (partial run)` };
+    const findings = byRequirement.get(id) ?? [];
     const combined = combineVerdicts(findings.map((f) => levelAdjusted(f.verdict, requirement.level, meta.failOn)));
-    const result: RequirementResult = {
-      requirement,
-      verdict: combined ?? 'uncovered',
-      findings,
-      tests: testsOf.get(requirement.id) ?? [],
-    };
-    if (combined === undefined && selectedAreas !== undefined && !selectedAreas.has(requirement.area)) {
+    const result: RequirementResult = { requirement, verdict: combined ?? 'uncovered', findings, tests: testsOf.get(id) ?? [] };
+    const ms = timeOf.get(id);
+    if (ms !== undefined) result.durationMs = Math.round(ms);
+    if (combined === undefined && partial && result.tests.length === 0) {
+      // A chosen suite that holds no test of this requirement: not chosen in effect.
       result.verdict = 'not-run';
-      result.reason = 'its suite was not selected for this run';
+      result.reason = 'no chosen suite checks it (partial run)';
     } else if (combined === 'not-run' || combined === 'inconclusive') {
       const note = findings.find((f) => f.verdict === combined && f.note !== undefined)?.note;
       if (note !== undefined) result.reason = note;
+    } else if (combined === undefined) {
+      result.reason = 'no test of this run checks it';
     }
     return result;
   });
+  if (inputs.expectations !== undefined) applyExpectations(results, inputs.expectations, meta.startedAt.slice(0, 10));
   const counts: Record<RequirementVerdict, number> = { pass: 0, fail: 0, warn: 0, 'not-run': 0, inconclusive: 0, uncovered: 0 };
   for (const r of results) counts[r.verdict] += 1;
-  const { outcome, exitCode } = outcomeOf(results, runErrors);
-  return { schemaVersion: 1, meta, outcome, exitCode, counts, results, runErrors };
+  const { outcome, exitCode, incomplete } = outcomeOf({
+    results,
+    runErrors,
+    partial,
+    failOn: meta.failOn,
+    ...(inputs.cutShort === undefined ? {} : { cutShort: inputs.cutShort }),
+  });
+  const waived = results.filter((r) => r.waiver?.state === 'waived').length;
+  const because = [
+    ...(meta.notCertifyingBecause ?? []),
+    ...(partial ? ['only chosen suites or requirements ran (--suite, --only or --skip): a certification runs them all'] : []),
+    ...(waived > 0 ? [`${waived} result${waived === 1 ? ' is' : 's are'} waived by ${meta.expectations ?? 'the expectations file'}`] : []),
+  ];
+  const certified = { ...meta, certifying: meta.certifying && because.length === 0, notCertifyingBecause: because };
+  const report: Report = { schemaVersion: 2, meta: certified, outcome, exitCode, counts, results, incomplete, runErrors };
+  if (inputs.cutShort !== undefined) report.cutShort = inputs.cutShort;
+  if (inputs.observed !== undefined) report.observed = inputs.observed;
+  return report;
 }

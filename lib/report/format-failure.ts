@@ -32,6 +32,7 @@ export function formatFailure(finding: Finding): string {
   if (p !== undefined) {
     lines.push(`  Property: seed ${p.seed}${p.path === undefined ? '' : `, path ${p.path}`}, ${p.numRuns} runs, ${p.requests} requests`);
     if (p.counterexample !== undefined) lines.push(`  Counterexample: ${p.counterexample}`);
+    if (p.replay !== undefined) lines.push(`  Replay:   asi-conformance run ... ${p.replay}`);
   }
   const shown = finding.exchanges[finding.exchanges.length - 1];
   if (shown !== undefined) {

@@ -12,6 +12,26 @@ export interface RequirementResult {
   tests: string[];
   /** Why the verdict is not-run or inconclusive, when one reason says it. */
   reason?: string;
+  /** Milliseconds the tests that declared this requirement took (junit times). */
+  durationMs?: number;
+  /** The expectation (--expect) that names this requirement, and how the run met it. */
+  waiver?: AppliedWaiver;
+}
+
+/**
+ * How a run met one expectation: `waived` (the expected verdict came: it does not count),
+ * `fixed` (the requirement passed: remove the waiver), `expired` (its date has passed: it fails the
+ * run), `unmet` (another verdict came: it counts as it is).
+ */
+export type WaiverState = 'waived' | 'fixed' | 'expired' | 'unmet';
+
+export interface AppliedWaiver {
+  status: 'fail' | 'warn' | 'not-run';
+  reason: string;
+  issue?: string;
+  /** YYYY-MM-DD: the last day the waiver holds. */
+  expires?: string;
+  state: WaiverState;
 }
 
 export interface RequestCount {
@@ -20,7 +40,19 @@ export interface RequestCount {
   requests: number;
 }
 
-export type Outcome = 'conformant' | 'not-conformant' | 'inconclusive';
+/**
+ * conformant: a full run in which every MUST passed (exit 0). partial: a run of chosen suites or
+ * requirements in which nothing failed (exit 0, never a certification). not-conformant: something
+ * failed (exit 1). incomplete: a MUST could not be judged, or the run was cut short (exit 3).
+ */
+export type Outcome = 'conformant' | 'partial' | 'not-conformant' | 'incomplete';
+
+/** One reason a run is incomplete: a requirement without a verdict, or the run itself. */
+export interface IncompleteItem {
+  id?: string;
+  verdict?: RequirementVerdict;
+  reason: string;
+}
 
 export interface RunMetadata {
   runId: string;
@@ -30,27 +62,82 @@ export interface RunMetadata {
   finishedAt: string;
   durationMs: number;
   target: { baseUrl: string; embedded: boolean; profile: string };
+  /** The implementation under test as the user names it (--label, --impl-version, or the profile). */
+  implementation?: { label?: string; version?: string };
+  /** True only for a full run at the spec's limits without waivers. */
   certifying: boolean;
+  /** Why the run is not a certification, in words; empty when it is one. */
+  notCertifyingBecause?: string[];
   limits: { read: number; write: number; windowS: number };
   seed: number;
   contractDigest: string;
   suites: string[];
+  /** --suite, --only and --skip as given. */
+  selection?: { suites: string[]; only: string[]; skip: string[] };
   failOn: 'must' | 'should';
   requests: RequestCount[];
   /** Milliseconds the pacer spent waiting on the target's limits. */
   pacingWaitMs?: number;
   argv: string[];
+  /** The profile as data, with secret values replaced by their placeholders and local paths hidden. */
+  profile?: unknown;
+  /** The expectations file (--expect), by name. */
+  expectations?: string;
+  /** The baseline report (--baseline), by name and run id. */
+  baseline?: { file: string; runId: string };
 }
 
 export interface Report {
-  schemaVersion: 1;
+  schemaVersion: 2;
   meta: RunMetadata;
   outcome: Outcome;
   exitCode: 0 | 1 | 3;
   counts: Record<RequirementVerdict, number>;
   results: RequirementResult[];
+  /** Why the outcome is incomplete (empty otherwise), worst first. */
+  incomplete: IncompleteItem[];
   /** Errors outside any test (a suite file that failed to load, an unhandled rejection). */
   runErrors: string[];
+  /** Set when the run stopped early: the target stopped answering, or it was interrupted. */
+  cutShort?: string;
+  /** Error codes and fields the target showed, for drift checks between releases (--baseline, diff). */
+  observed?: Observed;
+  /** The comparison with --baseline. */
+  baselineDiff?: BaselineDiff;
+}
+
+/** What the run saw of the target's vocabulary: error codes per situation and fields per kind of body. */
+export interface Observed {
+  /** `METHOD route STATUS` -> error codes seen there. */
+  errorCodes: Record<string, string[]>;
+  /** Kind of body (`ledger row`, `error`, `event done`, ...) -> how many such bodies came, and per field how many carried it. */
+  fields: Record<string, { bodies: number; counts: Record<string, number> }>;
+}
+
+export interface VerdictChange {
+  id: string;
+  before: RequirementVerdict | 'absent';
+  after: RequirementVerdict | 'absent';
+}
+
+export interface BaselineDiff {
+  baseline: { runId: string; tool: string; startedAt: string };
+  /** Failing now, not failing in the baseline: regressions. */
+  newFailures: VerdictChange[];
+  /** Failing in the baseline, passing now. */
+  fixed: VerdictChange[];
+  stillFailing: VerdictChange[];
+  /** Any other change of verdict (pass to inconclusive, not-run to pass, ...). */
+  otherChanges: VerdictChange[];
+  /** Requirement ids only one of the two catalogues has (a harness upgrade between the runs). */
+  added: string[];
+  removed: string[];
+  /** Error codes the baseline saw in a situation where this run saw only other codes: renamed or removed (regressions, §9.2). */
+  codesGone: Array<{ situation: string; before: string[]; after: string[] }>;
+  /** Fields the baseline saw in a kind of body that this run saw without them (regressions). */
+  fieldsGone: Array<{ kind: string; fields: string[] }>;
+  /** True when the diff holds a regression: the only case that fails a baseline gate. */
+  regressed: boolean;
 }
 
 /**
@@ -72,9 +159,42 @@ export function levelAdjusted(verdict: Verdict, level: Level, failOn: 'must' | '
   return 'warn';
 }
 
-export function outcomeOf(results: RequirementResult[], runErrors: string[]): { outcome: Outcome; exitCode: 0 | 1 | 3 } {
-  if (results.some((r) => r.verdict === 'fail')) return { outcome: 'not-conformant', exitCode: 1 };
-  const mustInconclusive = results.some((r) => r.verdict === 'inconclusive' && r.requirement.level !== 'INFO');
-  if (mustInconclusive || runErrors.length > 0) return { outcome: 'inconclusive', exitCode: 3 };
-  return { outcome: 'conformant', exitCode: 0 };
+export interface OutcomeInputs {
+  results: readonly RequirementResult[];
+  runErrors: readonly string[];
+  partial: boolean;
+  failOn: 'must' | 'should';
+  cutShort?: string;
+}
+
+/** A result that counts: any verdict without a matching waiver. */
+function counts(r: RequirementResult): boolean {
+  return r.waiver?.state !== 'waived';
+}
+
+/**
+ * Why a run is incomplete. In a full run every MUST (and SHOULD with --fail-on should) must have
+ * a verdict of its own: not-run, inconclusive and uncovered all keep it from being conformant. In
+ * a partial run what was not chosen is not missing, and a chosen requirement that could not run
+ * (no token) is listed but not blocking; one whose test broke, got no answer or never ran is.
+ */
+export function incompleteItems(inputs: OutcomeInputs): IncompleteItem[] {
+  const items: IncompleteItem[] = [];
+  if (inputs.cutShort !== undefined) items.push({ reason: inputs.cutShort });
+  for (const e of inputs.runErrors) items.push({ reason: `run error: ${e}` });
+  const blocking: RequirementVerdict[] = inputs.partial ? ['inconclusive', 'uncovered'] : ['inconclusive', 'not-run', 'uncovered'];
+  const levels = inputs.failOn === 'should' ? ['MUST', 'SHOULD'] : ['MUST'];
+  for (const r of inputs.results) {
+    if (!levels.includes(r.requirement.level) || !counts(r) || !blocking.includes(r.verdict)) continue;
+    items.push({ id: r.requirement.id, verdict: r.verdict, reason: r.reason ?? r.verdict });
+  }
+  return items;
+}
+
+export function outcomeOf(inputs: OutcomeInputs): { outcome: Outcome; exitCode: 0 | 1 | 3; incomplete: IncompleteItem[] } {
+  const incomplete = incompleteItems(inputs);
+  const failed = inputs.results.some((r) => (r.verdict === 'fail' && counts(r)) || r.waiver?.state === 'expired');
+  if (failed) return { outcome: 'not-conformant', exitCode: 1, incomplete };
+  if (incomplete.length > 0) return { outcome: 'incomplete', exitCode: 3, incomplete };
+  return { outcome: inputs.partial ? 'partial' : 'conformant', exitCode: 0, incomplete };
 }

@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SecretInReportError } from '../errors.ts';
+import { hideLocalPaths } from './local-paths.ts';
 import type { Report } from './report-model.ts';
 import { transcriptHar } from './writers/har.ts';
 import { reportHtml } from './writers/html.ts';
@@ -84,7 +85,8 @@ export async function writeReports(report: Report, options: WriteReportsOptions)
   const rendered: Array<{ path: string; content: string }> = [];
   for (const format of formats) {
     const name = REPORT_FILE_NAMES[format];
-    const content = await render(format, report, options.transcriptFile);
+    // Reports travel: the folders of the machine that wrote them stay behind.
+    const content = hideLocalPaths(await render(format, report, options.transcriptFile));
     assertNoSecret(name, content, options.secrets ?? []);
     rendered.push({ path: join(options.dir, name), content });
   }

@@ -1,28 +1,34 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { catalogue } from '../catalogue/index.ts';
 import { contractDigest } from '../contract/contract-document.ts';
 import type { HttpLimits } from '../http/client.ts';
+import type { PacerStats } from '../http/pacer.ts';
 import type { Exchange } from '../model/exchange.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
+import type { ResolvedTarget } from '../profile/resolve-profile.ts';
+import { diffReports, type ComparableReport } from '../report/baseline-diff.ts';
 import { buildReport } from '../report/build-report.ts';
+import type { Expectations } from '../report/expectations.ts';
+import { hideLocalPaths } from '../report/local-paths.ts';
+import { Observer } from '../report/observed.ts';
 import type { Report, RequestCount } from '../report/report-model.ts';
 import { writeReports, type ReportFormat } from '../report/write-reports.ts';
-import type { ResolvedTarget } from '../profile/resolve-profile.ts';
+import { eachExchange } from '../report/writers/transcript.ts';
 import type { RunContext } from '../suite/run-context.ts';
-import { pacerStatsFile } from '../suite/pacer-stats-file.ts';
-import type { PacerStats } from '../http/pacer.ts';
-import { checkReachable } from './preflight.ts';
+import { faultStateFile, pacerStatsFile, targetDownFile } from '../suite/worker-files.ts';
+import { READ_LIMIT, WINDOW_SECONDS, WRITE_LIMIT } from '../spec-constants.ts';
+import { preflight } from './preflight.ts';
 import { runSuites } from './run-suites.ts';
-import { allSuiteFiles, suiteName } from './suite-files.ts';
+import { FULL_SELECTION, type Selection } from './selection.ts';
+import { suiteName } from './suite-files.ts';
 
 export interface CertifyOptions {
   target: ResolvedTarget;
-  /** True when the target is the in-process reference (no reachability check needed). */
+  /** True when the target is the in-process reference (no preflight needed). */
   embedded: boolean;
   files: string[];
-  only: string[];
+  selection?: Selection;
   /** Parent folder; the run writes `<outDir>/<run-id>/`. */
   outDir: string;
   formats: ReportFormat[];
@@ -33,6 +39,9 @@ export interface CertifyOptions {
   httpLimits?: Partial<HttpLimits>;
   progress: (line: string) => void;
   argv: string[];
+  expectations?: { file: string; entries: Expectations };
+  baseline?: { file: string; report: ComparableReport };
+  implementation?: { label?: string; version?: string };
 }
 
 export interface CertifyResult {
@@ -50,19 +59,20 @@ export function newRunId(now = new Date()): string {
   return `${now.toISOString().replace(/[:.]/g, '-').replace(/-\d{3}Z$/, 'Z')}-${randomBytes(2).toString('hex')}`;
 }
 
-function countRequests(transcriptFile: string): RequestCount[] {
-  if (!existsSync(transcriptFile)) return [];
+/** Requests per token role and pool, and what the target showed of its codes and fields: one pass over the transcript. */
+async function readTranscriptFacts(transcriptFile: string, target: ResolvedTarget): Promise<{ requests: RequestCount[]; observer: Observer }> {
   const counts = new Map<string, number>();
-  for (const line of readFileSync(transcriptFile, 'utf8').split('\n')) {
-    if (line === '') continue;
-    const ex = JSON.parse(line) as Exchange;
+  const observer = new Observer(target.profile);
+  await eachExchange(transcriptFile, (ex: Exchange) => {
     const key = `${ex.request.tokenRole ?? 'none'}\u0000${ex.pool ?? (ex.request.tokenRole === undefined ? '-' : 'other')}`;
     counts.set(key, (counts.get(key) ?? 0) + 1);
-  }
-  return [...counts].map(([k, requests]) => {
-    const [role, pool] = k.split('\u0000') as [string, string];
-    return { role, pool, requests };
+    observer.add(ex);
   });
+  const requests = [...counts].map(([k, n]) => {
+    const [role, pool] = k.split('\u0000') as [string, string];
+    return { role, pool, requests: n };
+  });
+  return { requests, observer };
 }
 
 function pacingOf(transcriptFile: string): { pacingWaitMs?: number } {
@@ -72,10 +82,26 @@ function pacingOf(transcriptFile: string): { pacingWaitMs?: number } {
   return { pacingWaitMs: Math.round(stats.waitedMs) };
 }
 
-/** One certification run: suites against the target, then the report and its files. */
+/** The profile as the report shows it: token roles by their placeholders, never values; local paths hidden. */
+function profileView(target: ResolvedTarget): unknown {
+  const { profile } = target;
+  const tokens = Object.fromEntries(Object.entries(target.tokens).map(([role, secret]) => [role, secret.placeholder]));
+  const view = { source: profile.source, base_url: profile.baseUrl, tokens, messages: profile.messages, limits: profile.limits, faults: profile.faults };
+  return JSON.parse(hideLocalPaths(JSON.stringify(view))) as unknown;
+}
+
+function limitsReasons(limits: ResolvedTarget['profile']['limits']): string[] {
+  if (limits.read === READ_LIMIT && limits.write === WRITE_LIMIT && limits.windowS === WINDOW_SECONDS) return [];
+  return [
+    `the profile's limits (${limits.read} reads and ${limits.write} writes per ${limits.windowS} s) differ from the spec's (${READ_LIMIT} and ${WRITE_LIMIT} per ${WINDOW_SECONDS} s)`,
+  ];
+}
+
+/** One certification run: preflight, suites against the target, then the report and its files. */
 export async function certify(options: CertifyOptions): Promise<CertifyResult> {
   const { target } = options;
-  if (!options.embedded) await checkReachable(target.profile.baseUrl, options.httpLimits?.headersTimeoutMs);
+  const selection = options.selection ?? FULL_SELECTION;
+  if (!options.embedded) await preflight(target, { ...(options.httpLimits === undefined ? {} : { limits: options.httpLimits }), progress: options.progress });
   const runId = newRunId();
   const dir = resolve(options.outDir, runId);
   mkdirSync(dir, { recursive: true });
@@ -89,49 +115,63 @@ export async function certify(options: CertifyOptions): Promise<CertifyResult> {
     seed: options.seed,
     transcriptFile,
     replayPaths: options.replayPaths,
+    selection: { only: selection.only, skip: selection.skip },
     ...(options.httpLimits === undefined ? {} : { httpLimits: options.httpLimits }),
   };
   const startedAt = new Date();
-  const { tests, runErrors } = await runSuites(context, {
-    files: options.files,
-    only: options.only,
-    failOn: options.failOn,
-    progress: options.progress,
-  });
-  const finishedAt = new Date();
-  const suites = options.files.map(suiteName);
-  const areas = new Set(catalogue.filter((r) => suites.some((s) => s === r.area || s.startsWith(`${r.area}-`))).map((r) => r.area));
-  const report = buildReport(
-    {
-      runId,
-      tool: { name: 'asi-conformance', version: packageVersion() },
-      node: process.version,
-      startedAt: startedAt.toISOString(),
-      finishedAt: finishedAt.toISOString(),
-      durationMs: finishedAt.getTime() - startedAt.getTime(),
-      target: { baseUrl: target.profile.baseUrl, embedded: options.embedded, profile: target.profile.source },
-      // A certification runs every suite with the spec's limits; a selection is only a check.
-      certifying: target.profile.certifying && options.only.length === 0 && options.files.length === allSuiteFiles().length,
-      limits: target.profile.limits,
-      seed: options.seed,
-      contractDigest: contractDigest(),
-      suites,
-      failOn: options.failOn,
-      requests: countRequests(transcriptFile),
-      ...pacingOf(transcriptFile),
-      argv: options.argv,
-    },
-    tests,
-    runErrors,
-    areas,
-  );
-  const files = await writeReports(report, {
-    dir,
-    formats: options.formats,
-    transcriptFile,
-    secrets: Object.values(target.tokens).map((t) => t.value),
-  });
-  rmSync(transcriptFile, { force: true });
-  rmSync(pacerStatsFile(transcriptFile), { force: true });
-  return { report, dir, files };
+  try {
+    const { tests, runErrors, cutShort } = await runSuites(context, { files: options.files, failOn: options.failOn, progress: options.progress });
+    const finishedAt = new Date();
+    const suites = options.files.map(suiteName);
+    const { requests, observer } = await readTranscriptFacts(transcriptFile, target);
+    const report = buildReport({
+      meta: {
+        runId,
+        tool: { name: 'asi-conformance', version: packageVersion() },
+        node: process.version,
+        startedAt: startedAt.toISOString(),
+        finishedAt: finishedAt.toISOString(),
+        durationMs: finishedAt.getTime() - startedAt.getTime(),
+        target: { baseUrl: target.profile.baseUrl, embedded: options.embedded, profile: hideLocalPaths(target.profile.source) },
+        ...(options.implementation === undefined ? {} : { implementation: options.implementation }),
+        certifying: target.profile.certifying,
+        notCertifyingBecause: limitsReasons(target.profile.limits),
+        limits: target.profile.limits,
+        seed: options.seed,
+        contractDigest: contractDigest(),
+        suites,
+        selection,
+        failOn: options.failOn,
+        requests,
+        ...pacingOf(transcriptFile),
+        argv: options.argv.map((a) => hideLocalPaths(a)),
+        profile: profileView(target),
+        ...(options.expectations === undefined ? {} : { expectations: hideLocalPaths(options.expectations.file) }),
+        ...(options.baseline === undefined ? {} : { baseline: { file: hideLocalPaths(options.baseline.file), runId: options.baseline.report.meta.runId } }),
+      },
+      tests,
+      runErrors,
+      selection,
+      suitesRun: suites,
+      ...(options.expectations === undefined ? {} : { expectations: options.expectations.entries }),
+      ...(cutShort === undefined ? {} : { cutShort }),
+      observed: observer.result(),
+    });
+    if (options.baseline !== undefined) {
+      report.baselineDiff = diffReports(options.baseline.report, report);
+      // A baseline gate fails on regressions only: what failed before and still fails is known.
+      if (report.exitCode === 1 && !report.baselineDiff.regressed) report.exitCode = 0;
+      if (report.exitCode !== 3 && report.baselineDiff.regressed) report.exitCode = 1;
+    }
+    const files = await writeReports(report, {
+      dir,
+      formats: options.formats,
+      transcriptFile,
+      secrets: Object.values(target.tokens).map((t) => t.value),
+    });
+    return { report, dir, files };
+  } finally {
+    for (const f of [transcriptFile, pacerStatsFile(transcriptFile), targetDownFile(transcriptFile), faultStateFile(transcriptFile)]) rmSync(f, { force: true });
+  }
 }
+

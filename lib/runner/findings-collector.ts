@@ -12,6 +12,8 @@ export interface CollectedTest {
   requirements: string[];
   findings: Finding[];
   requests: number;
+  /** Milliseconds the test took, as vitest measured it. */
+  durationMs?: number;
 }
 
 function firstLine(text: string): string {
@@ -37,23 +39,35 @@ export function findingsOf(record: TestRecord | undefined, state: CollectedTest[
   return findings;
 }
 
-/** The reporter that gathers findings from each test's meta (never from positions or titles). */
+/**
+ * The reporter that gathers findings from each test's meta (never from positions or titles). A
+ * cancelled run reports some tests twice (as they were, then as skipped): the last word counts.
+ */
 export class FindingsCollector implements Reporter {
-  readonly tests: CollectedTest[] = [];
+  readonly #tests = new Map<string, CollectedTest>();
   readonly runErrors: string[] = [];
+  /** Said of every test a cancelled run left out, instead of vitest's own words. */
+  cancelNote: string | undefined;
+
+  get tests(): CollectedTest[] {
+    return [...this.#tests.values()];
+  }
 
   onTestCaseResult(testCase: TestCase): void {
     const result = testCase.result();
     const record = testCase.meta().asi;
     const errors = (result.errors ?? []).map((e) => e.message);
-    const skipNote = result.state === 'skipped' ? result.note : undefined;
-    this.tests.push({
+    const cancelled = result.state === 'skipped' && this.cancelNote !== undefined && record?.findings.length === 0 && record.error === undefined;
+    const skipNote = result.state === 'skipped' ? (cancelled ? this.cancelNote : result.note) : undefined;
+    const ms = testCase.diagnostic()?.duration;
+    this.#tests.set(testCase.id, {
       suite: suiteName(testCase.module.moduleId),
       title: testCase.name,
       state: result.state,
       requirements: record?.requirements ?? [],
       findings: findingsOf(record, result.state, errors, skipNote),
       requests: record?.requests ?? 0,
+      ...(ms === undefined ? {} : { durationMs: ms }),
     });
   }
 

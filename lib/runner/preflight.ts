@@ -1,18 +1,78 @@
-import { TargetUnreachableError } from '../errors.ts';
-import { HttpClient } from '../http/client.ts';
+import { parseEnvelope } from '../checks/error-envelope.ts';
+import { PreflightError, TargetUnreachableError } from '../errors.ts';
+import { HttpClient, type HttpLimits } from '../http/client.ts';
+import type { Exchange } from '../model/exchange.ts';
+import type { ResolvedTarget } from '../profile/resolve-profile.ts';
+import { ME_PATH } from '../spec-constants.ts';
+
+/** The preflight waits less than a suite would: a wrong URL or token must end a run within seconds. */
+const PREFLIGHT_TIMEOUT_MS = 10_000;
+
+export interface PreflightOptions {
+  limits?: Partial<HttpLimits>;
+  progress?: (line: string) => void;
+}
+
+function unreachable(url: string, exchange: Exchange): TargetUnreachableError {
+  const e = exchange.error;
+  return new TargetUnreachableError(url, e === undefined ? 'no answer' : `${e.code}: ${e.message}`);
+}
+
+function isHtml(exchange: Exchange): boolean {
+  return /^\s*text\/html/i.test(exchange.response?.headers['content-type'] ?? '');
+}
+
+function redirected(exchange: Exchange): string | undefined {
+  const res = exchange.response;
+  if (res === undefined || res.status < 300 || res.status > 399) return undefined;
+  return `${exchange.request.method} ${exchange.request.url} answered ${res.status}${res.headers['location'] === undefined ? '' : ` to ${res.headers['location']}`}; redirects are never followed (a token must not travel on), so give the final URL as base_url`;
+}
 
 /**
- * Asks the target for /health before anything else: a target that does not answer at all is a
- * one-line exit 3, not a report full of inconclusive verdicts. Any HTTP answer counts as reachable.
+ * Before any suite: base_url answers the spec's unauthenticated routes under it, the primary
+ * token is accepted, and the target looks like an ASI v1 server rather than a web page. A wrong
+ * URL or token ends the run here in a few seconds with one line (exit 2), instead of a minute of
+ * failures that all say the same thing; a target that does not answer at all is exit 3.
+ * Any other answer (a 5xx, a 429, a missing header) is left to the suites to judge.
  */
-export async function checkReachable(baseUrl: string, timeoutMs = 10_000): Promise<void> {
-  const client = new HttpClient({ baseUrl, tokens: {}, limits: { connectTimeoutMs: Math.min(timeoutMs, 5_000), headersTimeoutMs: timeoutMs, bodyTimeoutMs: timeoutMs } });
+export async function preflight(target: ResolvedTarget, options: PreflightOptions = {}): Promise<void> {
+  const baseUrl = target.profile.baseUrl;
+  const timeout = Math.min(options.limits?.headersTimeoutMs ?? PREFLIGHT_TIMEOUT_MS, PREFLIGHT_TIMEOUT_MS);
+  const limits: Partial<HttpLimits> = { ...options.limits, connectTimeoutMs: Math.min(timeout, 5_000), headersTimeoutMs: timeout, bodyTimeoutMs: timeout };
+  const client = new HttpClient({ baseUrl, tokens: target.tokens, limits });
   try {
-    const exchange = await client.send({ path: '/health' });
-    if (exchange.response === undefined) {
-      const e = exchange.error;
-      throw new TargetUnreachableError(baseUrl, e === undefined ? 'no answer' : `${e.code}: ${e.message}`);
+    // > GET | /health | Uses a separate per-IP limiter. Consumes no token points.
+    const health = await client.send({ path: '/health' });
+    if (health.response === undefined) throw unreachable(baseUrl, health);
+    const moved = redirected(health);
+    if (moved !== undefined) throw new PreflightError(moved);
+    if (health.response.status === 404 || health.response.status === 410) {
+      let hint = 'base_url is the API root with the version segment last, e.g. https://api.example.com/v1 (§4, §9.1)';
+      if (!/\/v1$/.test(baseUrl)) {
+        const versioned = new HttpClient({ baseUrl: `${baseUrl}/v1`, tokens: {}, limits });
+        const probe = await versioned.send({ path: '/health' }).finally(() => versioned.close());
+        if (probe.response !== undefined && probe.response.status >= 200 && probe.response.status < 300) hint = `did you mean --base-url ${baseUrl}/v1 ? (GET ${baseUrl}/v1/health answers ${probe.response.status})`;
+        else hint = `base_url ends in the version segment, e.g. ${baseUrl}/v1 (§4, §9.1)`;
+      }
+      throw new PreflightError(`no ASI v1 server at ${baseUrl}: GET ${baseUrl}/health answered ${health.response.status}; ${hint}`);
     }
+    // > Every endpoint except the unauthenticated routes requires the header `Authorization: Bearer <API_TOKEN>`.
+    const me = await client.send({ path: ME_PATH, token: 'primary' });
+    if (me.response === undefined) throw unreachable(baseUrl, me);
+    const meMoved = redirected(me);
+    if (meMoved !== undefined) throw new PreflightError(meMoved);
+    const status = me.response.status;
+    const token = `tokens.primary (${target.tokens['primary']?.placeholder ?? 'the primary token'})`;
+    if (status === 401) {
+      const envelope = parseEnvelope(me);
+      const code = envelope.ok ? envelope.error.code : 'no error envelope';
+      throw new PreflightError(`token rejected: 401 ${code} at GET ${ME_PATH}; check ${token}: it must be a live token of this server's workspace`);
+    }
+    if (status === 404 || status === 410 || (isHtml(me) && status < 300)) {
+      const what = status < 300 ? `a web page (${me.response.headers['content-type']})` : String(status);
+      throw new PreflightError(`${baseUrl} does not look like an ASI v1 server: GET ${ME_PATH} with ${token} answered ${what}; §4.3 names GET /me (token introspection) under base_url`);
+    }
+    options.progress?.(`preflight: GET /health ${health.response.status}, GET ${ME_PATH} ${status} with the primary token`);
   } finally {
     await client.close();
   }

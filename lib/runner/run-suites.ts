@@ -1,14 +1,13 @@
-import { startVitest } from 'vitest/node';
+import { startVitest, type Vitest } from 'vitest/node';
 import { PACKAGE_ROOT } from '../package-root.ts';
 import type { RunContext } from '../suite/run-context.ts';
 import { FindingsCollector, type CollectedTest } from './findings-collector.ts';
 import { ProgressReporter } from './progress-reporter.ts';
+import { RunControl } from './run-control.ts';
 import { SuiteSequencer } from './suite-order.ts';
 
 export interface SuiteRunOptions {
   files: string[];
-  /** Only tests whose title starts with one of these requirement ids. */
-  only?: string[];
   failOn: 'must' | 'should';
   progress: (line: string) => void;
 }
@@ -16,10 +15,8 @@ export interface SuiteRunOptions {
 export interface SuiteRunResult {
   tests: CollectedTest[];
   runErrors: string[];
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  /** Why the run stopped before its end (target down, interrupted), when it did. */
+  cutShort?: string;
 }
 
 /**
@@ -31,31 +28,46 @@ function escapeRegExp(s: string): string {
 export async function runSuites(context: RunContext, options: SuiteRunOptions): Promise<SuiteRunResult> {
   const collector = new FindingsCollector();
   const progress = new ProgressReporter(options.progress, options.failOn);
-  const only = options.only ?? [];
+  const control = new RunControl(context.transcriptFile, context.profile, options.progress);
   const exitCodeBefore = process.exitCode;
-  const vitest = await startVitest(
-    'test',
-    options.files,
-    {
-      config: false,
-      root: PACKAGE_ROOT,
-      dir: PACKAGE_ROOT,
-      include: ['suites/**/*.test.ts'],
-      watch: false,
-      reporters: [collector, progress],
-      provide: { asi: context },
-      fileParallelism: false,
-      isolate: false,
-      maxWorkers: 1,
-      pool: 'threads',
-      sequence: { sequencer: SuiteSequencer },
-      passWithNoTests: true,
-      ...(only.length === 0 ? {} : { testNamePattern: new RegExp(`^(${only.map(escapeRegExp).join('|')}) `) }),
+  // Handed the vitest instance as soon as it exists, so that a run can be cancelled while it goes;
+  // tests a cancel leaves out say why (it runs before the collector).
+  const attach = {
+    onInit: (vitest: Vitest): void => control.attach(vitest),
+    onTestCaseResult: (): void => {
+      if (control.cutShort !== undefined) collector.cancelNote = `not run: ${control.cutShort}`;
     },
-    { logLevel: 'silent', cacheDir: undefined },
-  );
-  await vitest.close();
-  // vitest sets a failing exit code of its own; the harness decides its exit code from verdicts.
-  process.exitCode = exitCodeBefore;
-  return { tests: collector.tests, runErrors: collector.runErrors };
+  };
+  control.start();
+  try {
+    const vitest = await startVitest(
+      'test',
+      options.files,
+      {
+        config: false,
+        root: PACKAGE_ROOT,
+        dir: PACKAGE_ROOT,
+        include: ['suites/**/*.test.ts'],
+        watch: false,
+        reporters: [attach, collector, progress],
+        provide: { asi: context },
+        fileParallelism: false,
+        isolate: false,
+        maxWorkers: 1,
+        pool: 'threads',
+        sequence: { sequencer: SuiteSequencer },
+        passWithNoTests: true,
+      },
+      { logLevel: 'silent', cacheDir: undefined },
+    );
+    await vitest.close();
+  } finally {
+    await control.stop();
+    await control.restoreFaults();
+    // vitest sets a failing exit code of its own; the harness decides its exit code from verdicts.
+    process.exitCode = exitCodeBefore;
+  }
+  const result: SuiteRunResult = { tests: collector.tests, runErrors: collector.runErrors };
+  if (control.cutShort !== undefined) result.cutShort = control.cutShort;
+  return result;
 }

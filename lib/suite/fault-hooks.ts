@@ -1,23 +1,7 @@
-import { execFile } from 'node:child_process';
 import type { FaultName } from '../profile/resolved-profile.ts';
+import { runHook } from '../runner/hook-command.ts';
 import { session } from './session.ts';
-
-export interface HookRun {
-  command: string;
-  exitCode: number | null;
-  output: string;
-}
-
-const HOOK_TIMEOUT_MS = 30_000;
-
-function runHook(command: string): Promise<HookRun> {
-  return new Promise((resolve) => {
-    execFile('/bin/sh', ['-c', command], { timeout: HOOK_TIMEOUT_MS, maxBuffer: 64 * 1024 }, (err, stdout, stderr) => {
-      const code = err === null ? 0 : typeof (err as { code?: unknown }).code === 'number' ? ((err as { code: number }).code) : null;
-      resolve({ command, exitCode: code, output: `${stdout}${stderr}`.slice(0, 2000) });
-    });
-  });
-}
+import { recordFault } from './worker-files.ts';
 
 export function hasFault(name: FaultName): boolean {
   return session().context.profile.faults[name] !== undefined;
@@ -25,17 +9,26 @@ export function hasFault(name: FaultName): boolean {
 
 /**
  * Runs `body` with a fault switched on through the profile's hook, and always switches it off
- * again. Throws when a hook command fails: the drill's results could not be trusted.
+ * again. Throws when a hook command fails: the drill's results could not be trusted. Which fault
+ * is on is written down as it changes, so that an interrupted run switches it off from the main
+ * process (lib/runner/run-control.ts) even when this worker is gone.
  */
 export async function withFault<T>(name: FaultName, body: () => Promise<T>): Promise<T> {
-  const hook = session().context.profile.faults[name];
+  const { context, client } = session();
+  const hook = context.profile.faults[name];
   if (hook === undefined) throw new Error(`faults.${name} is not configured`);
-  const on = await runHook(hook.enable);
-  if (on.exitCode !== 0) throw new Error(`faults.${name}.enable exited ${on.exitCode}: ${session().client.redact(on.output)}`);
+  const transcript = context.transcriptFile;
+  recordFault(transcript, name, { phase: 'enabling' });
+  const on = await runHook(hook.enable, (pid) => recordFault(transcript, name, { phase: 'enabling', pid }));
+  recordFault(transcript, name, { phase: 'on' });
   try {
+    if (on.exitCode !== 0) throw new Error(`faults.${name}.enable exited ${on.exitCode}: ${client.redact(on.output)}`);
     return await body();
   } finally {
-    const off = await runHook(hook.disable);
-    if (off.exitCode !== 0) throw new Error(`faults.${name}.disable exited ${off.exitCode}: ${session().client.redact(off.output)}`);
+    const off = await runHook(hook.disable, (pid) => recordFault(transcript, name, { phase: 'disabling', pid }));
+    if (off.exitCode === 0) recordFault(transcript, name, undefined);
+    else recordFault(transcript, name, { phase: 'on' });
+    // A fault left on must fail the drill loudly, whatever the body did.
+    if (off.exitCode !== 0) throw new Error(`faults.${name}.disable exited ${off.exitCode}: ${client.redact(off.output)}`);
   }
 }

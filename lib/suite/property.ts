@@ -59,12 +59,15 @@ export async function checkProperty<T>(
     const passed = sample.length > 0 ? sample : [pass(requirement)];
     return passed.map((f) => ({ ...f, property: evidence }));
   }
+  const replayPath = details.counterexamplePath ?? undefined;
   const evidence = {
     seed,
-    path: details.counterexamplePath ?? undefined,
+    path: replayPath,
     numRuns: details.numRuns,
     counterexample: details.counterexample === null ? undefined : fc.stringify(details.counterexample[0]),
     requests,
+    // The property's own seed derives from the run seed: the run seed is what --seed takes.
+    replay: `--seed ${s.context.seed} --only ${requirement}${replayPath === undefined ? '' : ` --replay ${requirement}=${replayPath}`}`,
   };
   if (lastFailure.length === 0) {
     const why = details.errorInstance instanceof Error ? details.errorInstance.message : 'property failed without a finding';

@@ -1,5 +1,6 @@
-import { test } from 'vitest';
+import { inject, test } from 'vitest';
 import { requireRequirement } from '../catalogue/index.ts';
+import { testIsSelected } from '../runner/selection.ts';
 import type { Finding } from '../model/finding.ts';
 import { notRun } from '../model/finding.ts';
 import { formatFailure } from '../report/format-failure.ts';
@@ -48,6 +49,10 @@ export function requirementTest(
   const first = list[0];
   if (first === undefined) throw new Error(`requirementTest "${what}" names no requirement`);
   for (const id of list) requireRequirement(id);
+  // --only and --skip act here, on the ids a test declares (never on its title): a test none of
+  // whose requirements were chosen is not registered at all, so it sends nothing.
+  const selection = inject('asi').selection;
+  if (selection !== undefined && !testIsSelected(list, selection)) return;
   const record: TestRecord = { requirements: list, findings: [] };
   test(`${first} ${what}`, { timeout: options.timeout ?? 90_000, meta: { asi: record } }, async (ctx) => {
     const s = session();

@@ -3,7 +3,7 @@ import { inject } from 'vitest';
 import { HttpClient } from '../http/client.ts';
 import { Pacer } from '../http/pacer.ts';
 import type { Exchange } from '../model/exchange.ts';
-import { pacerStatsFile } from './pacer-stats-file.ts';
+import { pacerStatsFile, targetDownFile } from './worker-files.ts';
 import type { RunContext } from './run-context.ts';
 
 /**
@@ -50,6 +50,8 @@ export function session(): Session {
         writeFileSync(pacerStatsFile(context.transcriptFile), JSON.stringify(pacer.stats()));
       }
     },
+    // The main process watches for this file and cuts the run short (lib/runner/run-control.ts).
+    onUnresponsive: (reason) => writeFileSync(targetDownFile(context.transcriptFile), reason),
   });
   current = { context, client, pacer, requestCount: () => count };
   return current;

@@ -145,12 +145,13 @@ export function sampleReport(): Report {
     result(fx.warn, 'warn', [{ requirement: fx.warn.id, verdict: 'fail', expected: 'rows newest first', actual: 'row 2 is older than row 3', exchanges: [getExchange(5)] }]),
   ];
   return {
-    schemaVersion: 1,
+    schemaVersion: 2,
     meta: runMetadata(),
     outcome: 'not-conformant',
     exitCode: 1,
     counts: { pass: 1, fail: 1, warn: 1, 'not-run': 1, inconclusive: 1, uncovered: 1 },
     results,
+    incomplete: [],
     runErrors: [],
   };
 }

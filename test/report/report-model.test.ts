@@ -2,9 +2,10 @@ import { describe, expect, test } from 'vitest';
 import { buildReport } from '../../lib/report/build-report.ts';
 import { combineVerdicts, levelAdjusted, type RunMetadata } from '../../lib/report/report-model.ts';
 import { fail, inconclusive, notRun, pass } from '../../lib/model/finding.ts';
+import { catalogue } from '../../lib/catalogue/index.ts';
 import type { CollectedTest } from '../../lib/runner/findings-collector.ts';
 
-const meta = { failOn: 'must' } as RunMetadata;
+const meta = { failOn: 'must', certifying: true, startedAt: '2026-11-23T10:00:00.000Z' } as RunMetadata;
 
 function collected(findings: CollectedTest['findings'], requirements: string[] = []): CollectedTest {
   return { suite: 's', title: 't', state: 'passed', requirements, findings, requests: 0 };
@@ -25,28 +26,101 @@ describe('verdicts', () => {
     expect(levelAdjusted('fail', 'INFO', 'should')).toBe('warn');
   });
 
-  test('the report lists every requirement and derives outcome and exit code', () => {
-    const ok = buildReport(meta, [collected([pass('auth/5.3/missing-header')])], []);
-    expect(ok.results.find((r) => r.requirement.id === 'auth/5.3/missing-header')?.verdict).toBe('pass');
-    expect(ok.results.find((r) => r.requirement.id === 'auth/5.4/revoked-token')?.verdict).toBe('uncovered');
-    expect(ok.exitCode).toBe(0);
+  const build = (tests: CollectedTest[], extra: Partial<Parameters<typeof buildReport>[0]> = {}) => buildReport({ meta, tests, runErrors: [], ...extra });
+  const all = catalogue.map((r) => pass(r.id));
 
-    const bad = buildReport(meta, [collected([pass('auth/5.3/missing-header'), fail('auth/5.3/missing-header', 'a', 'b', [])])], []);
+  test('a full run is conformant only when every MUST has a verdict of its own', () => {
+    const ok = build([collected(all)]);
+    expect(ok.outcome).toBe('conformant');
+    expect(ok.exitCode).toBe(0);
+    expect(ok.incomplete).toEqual([]);
+
+    const bad = build([collected([...all, fail('auth/5.3/missing-header', 'a', 'b', [])])]);
     expect(bad.outcome).toBe('not-conformant');
     expect(bad.exitCode).toBe(1);
-
-    const unsure = buildReport(meta, [collected([inconclusive('auth/5.3/missing-header', 'timeout')])], []);
-    expect(unsure.exitCode).toBe(3);
-    expect(unsure.results.find((r) => r.requirement.id === 'auth/5.3/missing-header')?.reason).toBe('timeout');
-
-    const skipped = buildReport(meta, [collected([notRun('auth/5.4/revoked-token', 'no revoked token')])], []);
-    expect(skipped.exitCode).toBe(0);
-    expect(skipped.results.find((r) => r.requirement.id === 'auth/5.4/revoked-token')?.reason).toBe('no revoked token');
   });
 
-  test('a requirement of an area the run did not select is not-run, not uncovered', () => {
-    const r = buildReport(meta, [], [], new Set(['auth']));
-    expect(r.results.find((x) => x.requirement.id === 'errors/7/envelope')?.verdict).toBe('not-run');
+  test.each([
+    ['inconclusive', inconclusive('auth/5.3/missing-header', 'timeout'), 'timeout'],
+    ['not-run', notRun('auth/5.3/missing-header', 'tokens.primary: ASI_TOKEN is empty'), 'tokens.primary: ASI_TOKEN is empty'],
+  ])('a MUST that is %s makes a full run incomplete (exit 3), naming it and why', (_v, finding, why) => {
+    const r = build([collected([...all.filter((f) => f.requirement !== 'auth/5.3/missing-header'), finding])]);
+    expect(r.outcome).toBe('incomplete');
+    expect(r.exitCode).toBe(3);
+    expect(r.incomplete).toEqual([{ id: 'auth/5.3/missing-header', verdict: finding.verdict, reason: why }]);
+  });
+
+  test('a MUST no test checked (uncovered) makes a full run incomplete; a SHOULD or INFO does not', () => {
+    const r = build([collected(all.filter((f) => f.requirement !== 'auth/5.3/missing-header' && f.requirement !== 'ratelimit/8.1/unplanned-429'))]);
     expect(r.results.find((x) => x.requirement.id === 'auth/5.3/missing-header')?.verdict).toBe('uncovered');
+    expect(r.incomplete.map((i) => i.id)).toEqual(['auth/5.3/missing-header']);
+  });
+
+  test('a run cut short is incomplete whatever its verdicts', () => {
+    const r = build([collected(all)], { cutShort: 'interrupted by SIGINT' });
+    expect(r.outcome).toBe('incomplete');
+    expect(r.incomplete[0]).toEqual({ reason: 'interrupted by SIGINT' });
+  });
+
+  test('a partial run says so, lists what was not chosen as not-run, and exits 0 when nothing it ran failed', () => {
+    const selection = { suites: [], only: ['auth/5.3/missing-header'], skip: [] };
+    const r = build([collected([pass('auth/5.3/missing-header'), pass('auth/5.1/bearer-accepted')])], { selection });
+    expect(r.outcome).toBe('partial');
+    expect(r.exitCode).toBe(0);
+    expect(r.meta.certifying).toBe(false);
+    const other = r.results.find((x) => x.requirement.id === 'auth/5.1/bearer-accepted');
+    expect(other?.verdict).toBe('not-run');
+    expect(other?.findings).toEqual([]);
+    expect(other?.reason).toMatch(/not chosen with --only/);
+  });
+
+  test('a partial run whose chosen requirement broke is incomplete; one that failed is not conformant', () => {
+    const selection = { suites: ['auth'], only: [], skip: ['auth/5.4/revoked-token'] };
+    const broke = build([collected([inconclusive('auth/5.3/missing-header', 'timeout')])], { selection, suitesRun: ['auth'] });
+    expect(broke.exitCode).toBe(3);
+    const failed = build([collected([fail('auth/5.3/missing-header', 'a', 'b', [])])], { selection, suitesRun: ['auth'] });
+    expect(failed.exitCode).toBe(1);
+    expect(failed.results.find((x) => x.requirement.id === 'auth/5.4/revoked-token')?.reason).toMatch(/--skip/);
+    expect(failed.results.find((x) => x.requirement.id === 'errors/7/envelope')?.reason).toMatch(/--suite/);
+  });
+
+  test('with --fail-on should an unjudged SHOULD makes the run incomplete too', () => {
+    const should = catalogue.find((r) => r.level === 'SHOULD')!.id;
+    const tests = [collected([...all.filter((f) => f.requirement !== should), inconclusive(should, 'x')])];
+    expect(buildReport({ meta: { ...meta, failOn: 'must' }, tests, runErrors: [] }).exitCode).toBe(0);
+    expect(buildReport({ meta: { ...meta, failOn: 'should' }, tests, runErrors: [] }).exitCode).toBe(3);
+  });
+});
+
+describe('waivers', () => {
+  const meta2 = { ...meta, startedAt: '2026-11-23T10:00:00.000Z' } as RunMetadata;
+  const id = 'ratelimit/7/429-request-id';
+  const withVerdict = (finding: ReturnType<typeof pass>, expires?: string) =>
+    buildReport({
+      meta: meta2,
+      tests: [collected([...catalogue.filter((r) => r.id !== id).map((r) => pass(r.id)), finding])],
+      runErrors: [],
+      expectations: { [id]: { status: 'fail', reason: 'gateway drops it', ...(expires === undefined ? {} : { expires }) } },
+    });
+
+  test('an expected failure does not fail the run, and the run is not a certification', () => {
+    const r = withVerdict(fail(id, 'a', 'b', []));
+    expect(r.results.find((x) => x.requirement.id === id)?.waiver?.state).toBe('waived');
+    expect(r.exitCode).toBe(0);
+    expect(r.outcome).toBe('conformant');
+    expect(r.meta.certifying).toBe(false);
+    expect(r.meta.notCertifyingBecause?.join(' ')).toMatch(/1 result is waived/);
+  });
+
+  test('an unexpected pass is reported as fixed and does not fail the run', () => {
+    const r = withVerdict(pass(id));
+    expect(r.results.find((x) => x.requirement.id === id)?.waiver?.state).toBe('fixed');
+    expect(r.exitCode).toBe(0);
+  });
+
+  test('an expired waiver fails the run whatever the verdict', () => {
+    expect(withVerdict(pass(id), '2026-11-22').exitCode).toBe(1);
+    expect(withVerdict(fail(id, 'a', 'b', []), '2026-11-22').outcome).toBe('not-conformant');
+    expect(withVerdict(fail(id, 'a', 'b', []), '2026-11-23').exitCode).toBe(0);
   });
 });

@@ -26,7 +26,7 @@ function leakyReport(value: string): Report {
   const report = sampleReport();
   const finding = report.results[1]!.findings[0]!;
   const ex = getExchange(8);
-  finding.actual = `the server echoed ${value}`;
+  finding.actual = `${value} echoed by the server`;
   finding.exchanges.push({ ...ex, response: { ...ex.response!, body: `token=${value}` } });
   return report;
 }

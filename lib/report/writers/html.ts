@@ -10,6 +10,7 @@ import {
   certificationText,
   durationText,
   evidenceOf,
+  implementationText,
   outcomeReason,
   reasonOf,
   resultsByArea,
@@ -17,6 +18,9 @@ import {
   type AreaResults,
 } from './run-facts.ts';
 import { escapeHtml as h, excerpt } from './text.ts';
+import { diffLines } from '../baseline-diff.ts';
+import { notPassedLines } from '../console-summary.ts';
+import { waiverText } from '../expectations.ts';
 
 /** Body characters shown per exchange; the HAR keeps what the transcript has. */
 const BODY_CHARS = 4096;
@@ -47,7 +51,10 @@ td.id code { background: none; border: 0; padding: 0; }
 .banner .ids code { font-size: 12px; }
 .o-conformant { background: var(--pass); }
 .o-not-conformant { background: var(--fail); }
-.o-inconclusive { background: var(--inconclusive); }
+.o-incomplete { background: var(--inconclusive); }
+.o-partial { background: #0969da; }
+.waiver { font-size: 13px; margin: 2px 0 0; }
+.waiver b { font-weight: 600; }
 .counts { list-style: none; padding: 0; margin: 10px 0 0; display: flex; flex-wrap: wrap; gap: 6px; }
 .counts li { background: rgba(255,255,255,.18); border: 1px solid rgba(255,255,255,.5); border-radius: 12px; padding: 1px 10px; font-size: 13px; }
 .facts { display: grid; grid-template-columns: max-content 1fr; gap: 2px 16px; margin: 0; }
@@ -214,6 +221,7 @@ function findingHtml(result: RequirementResult, finding: Finding, index: number,
   if (p !== undefined) {
     rows.push(`<dt>Property</dt><dd>seed <code>${p.seed}</code>${p.path === undefined ? '' : `, path <code>${h(p.path)}</code>`}, ${p.numRuns} runs, ${p.requests} requests</dd>`);
     if (p.counterexample !== undefined) rows.push(`<dt>Counterexample</dt><dd><pre>${h(p.counterexample)}</pre></dd>`);
+    if (p.replay !== undefined) rows.push(`<dt>Replay</dt><dd><code>${h(`asi-conformance run ... ${p.replay}`)}</code></dd>`);
   }
   const title = total > 1 ? `Finding ${index + 1} of ${total} ` : 'Finding ';
   const exchanges = finding.exchanges.map((e, i) => exchangeHtml(e, i === finding.exchanges.length - 1)).join('');
@@ -248,6 +256,7 @@ function resultHtml(result: RequirementResult): string {
   const reason = reasonOf(result);
   const notes = result.verdict === 'pass' ? result.findings.flatMap((f) => (f.note === undefined ? [] : [f.note])) : [];
   const under = [
+    ...(result.waiver === undefined ? [] : [`<p class="waiver"><b>${h(result.waiver.state)}</b> ${h(waiverText(result.waiver))}</p>`]),
     ...(reason === undefined ? [] : [`<p class="reason">${prose(reason)}</p>`]),
     ...notes.map((n) => `<p class="note">Note: ${prose(n)}</p>`),
   ].join('');
@@ -282,7 +291,7 @@ function areaHtml(group: AreaResults): string {
 }
 
 function bannerHtml(report: Report): string {
-  const problems = report.results.filter((r) => r.verdict === 'fail' || r.verdict === 'inconclusive');
+  const problems = report.results.filter((r) => (r.verdict === 'fail' && r.waiver?.state !== 'waived') || report.incomplete.some((i) => i.id === r.requirement.id));
   const links = problems
     .slice(0, 30)
     .map((r) => `<a href="#${h(anchorOf(r.requirement.id))}"><code>${h(r.requirement.id)}</code></a>`)
@@ -293,6 +302,7 @@ function bannerHtml(report: Report): string {
     `<p class="kicker">Agents Service Interface v1 · conformance report · ${h(report.meta.target.baseUrl)}</p>`,
     `<h1>${h(OUTCOME_LABEL[report.outcome])}</h1>`,
     `<p>${h(outcomeReason(report))} · ${h(certificationText(report.meta))} · exit code ${report.exitCode}</p>`,
+    report.meta.implementation === undefined ? '' : `<p>Implementation under test: <b>${h(implementationText(report.meta.implementation))}</b></p>`,
     problems.length === 0 ? '' : `<p class="ids">${links}${h(more)}</p>`,
     `<ul class="counts">${VERDICT_ORDER.map((v) => `<li>${report.counts[v]} ${h(VERDICT_LABEL[v])}</li>`).join('')}</ul>`,
     '</div></header>',
@@ -330,7 +340,11 @@ export function reportHtml(report: Report): string {
     report.runErrors.length === 0
       ? ''
       : `<section id="run-errors"><h2>Run errors</h2><ul>${report.runErrors.map((e) => `<li><code>${h(e)}</code></li>`).join('')}</ul></section>`;
-  const title = `ASI v1 conformance: ${OUTCOME_LABEL[report.outcome]} · ${meta.target.baseUrl}`;
+  const title = `ASI v1 conformance: ${OUTCOME_LABEL[report.outcome]} · ${meta.implementation === undefined ? meta.target.baseUrl : implementationText(meta.implementation)}`;
+  const notPassed = notPassedLines(report);
+  const listSection = notPassed.length === 0 ? '' : `<section id="not-passed"><h2>Not passed</h2><pre>${h(notPassed.join('\n'))}</pre></section>`;
+  const baseline =
+    report.baselineDiff === undefined ? '' : `<section id="baseline"><h2>Compared with the baseline</h2><pre>${h(diffLines(report.baselineDiff).join('\n'))}</pre></section>`;
   return [
     '<!doctype html>',
     '<html lang="en"><head><meta charset="utf-8">',
@@ -342,6 +356,8 @@ export function reportHtml(report: Report): string {
     '<main>',
     `<section id="run"><h2>Run<small>${h(durationText(meta.durationMs))}</small></h2><dl class="facts">${facts}</dl></section>`,
     runErrors,
+    listSection,
+    baseline,
     areasOverview(groups),
     filtersHtml(),
     groups.map(areaHtml).join('\n'),

@@ -3,6 +3,8 @@ import type { Report, RequirementResult } from '../report-model.ts';
 import { formatFailure } from '../format-failure.ts';
 import { escapeXmlAttribute as attr, escapeXmlText as text, shorten } from './text.ts';
 import { certificationText, evidenceOf, findingLine, reasonOf, resultsByArea } from './run-facts.ts';
+import { notPassedLines } from '../console-summary.ts';
+import { waiverText } from '../expectations.ts';
 
 /** Longest failure message attribute: CI tools show it on one line. */
 const MESSAGE_CHARS = 300;
@@ -18,43 +20,69 @@ function failureText(findings: readonly Finding[]): string {
   return findings.map(formatFailure).join('\n\n');
 }
 
+/** The verdict as a property of the case: CI tools that read properties show warnings and waivers as such. */
+function verdictProperties(result: RequirementResult): string {
+  const props = [element('property', { name: 'asi.verdict', value: result.verdict }), element('property', { name: 'asi.level', value: result.requirement.level })];
+  if (result.waiver !== undefined) props.push(element('property', { name: 'asi.waiver', value: waiverText(result.waiver) }));
+  return `<properties>${props.join('')}</properties>`;
+}
+
 /**
- * One test case per requirement. Fail → <failure> with the h2spec-style text and its curl line;
- * inconclusive → <error>; not-run and uncovered → <skipped>; warn passes with a note in
- * <system-out>, so that CI shows it without failing the build.
+ * One test case per requirement, with the time its tests took. Fail → <failure> with the
+ * h2spec-style text and its curl line; inconclusive → <error>; not-run and uncovered → <skipped>;
+ * warn passes with `WARN` leading its <system-out> and the verdict as a property, so that CI shows
+ * it without failing the build. A waived result is skipped with the waiver's words; an expired
+ * waiver is a failure.
  */
 function testCase(result: RequirementResult): string {
   const req = result.requirement;
-  const attributes = { name: `${req.id} ${req.statement}`, classname: req.area };
+  const attributes = { name: `${req.id} ${req.statement}`, classname: req.area, time: ((result.durationMs ?? 0) / 1000).toFixed(3) };
+  const body = (inner: string): string => element('testcase', attributes, `${verdictProperties(result)}${inner}`);
   const evidence = evidenceOf(result);
   const first = evidence[0];
+  const waiver = result.waiver;
+  if (waiver?.state === 'waived') return body(element('skipped', { message: shorten(waiverText(waiver), MESSAGE_CHARS) }));
+  if (waiver?.state === 'expired') return body(element('failure', { message: shorten(waiverText(waiver), MESSAGE_CHARS), type: 'waiver-expired' }, text(failureText(evidence))));
   switch (result.verdict) {
     case 'fail': {
       const message = shorten(first === undefined ? 'failed' : findingLine(first), MESSAGE_CHARS);
-      return element('testcase', attributes, element('failure', { message, type: req.level }, text(failureText(evidence))));
+      return body(element('failure', { message, type: req.level }, text(failureText(evidence))));
     }
     case 'inconclusive': {
       const why = reasonOf(result) ?? 'the requirement could not be decided';
-      const body = evidence.length > 0 ? failureText(evidence) : why;
-      return element('testcase', attributes, element('error', { message: shorten(why, MESSAGE_CHARS), type: 'inconclusive' }, text(body)));
+      return body(element('error', { message: shorten(why, MESSAGE_CHARS), type: 'inconclusive' }, text(evidence.length > 0 ? failureText(evidence) : why)));
     }
     case 'not-run':
     case 'uncovered': {
       const why = reasonOf(result) ?? result.verdict;
-      return element('testcase', attributes, element('skipped', { message: `${result.verdict}: ${shorten(why, MESSAGE_CHARS)}` }));
+      return body(element('skipped', { message: `${result.verdict}: ${shorten(why, MESSAGE_CHARS)}` }));
     }
     case 'warn': {
       const note = `WARN (${req.level}, does not fail the run)\n${failureText(evidence)}`;
-      return element('testcase', attributes, element('system-out', {}, text(note)));
+      return body(element('system-out', {}, text(note)));
     }
     case 'pass': {
-      const notes = result.findings.flatMap((f) => (f.note === undefined ? [] : [f.note]));
-      return notes.length === 0 ? element('testcase', attributes) : element('testcase', attributes, element('system-out', {}, text(notes.join('\n'))));
+      const notes = [...(waiver?.state === 'fixed' ? [waiverText(waiver)] : []), ...result.findings.flatMap((f) => (f.note === undefined ? [] : [f.note]))];
+      return body(notes.length === 0 ? '' : element('system-out', {}, text(notes.join('\n'))));
     }
   }
 }
 
-/** junit.xml: one <testsuite> per area, in catalogue order. */
+/** How the cases count for a CI tool: a waived result is skipped, an expired waiver is a failure. */
+function junitCounts(results: readonly RequirementResult[]): { failures: number; errors: number; skipped: number } {
+  let failures = 0;
+  let errors = 0;
+  let skipped = 0;
+  for (const r of results) {
+    if (r.waiver?.state === 'waived') skipped += 1;
+    else if (r.waiver?.state === 'expired' || r.verdict === 'fail') failures += 1;
+    else if (r.verdict === 'inconclusive') errors += 1;
+    else if (r.verdict === 'not-run' || r.verdict === 'uncovered') skipped += 1;
+  }
+  return { failures, errors, skipped };
+}
+
+/** junit.xml: one <testsuite> per area, in catalogue order, and a `summary` suite with the closing list. */
 export function junitXml(report: Report): string {
   const meta = report.meta;
   const timestamp = meta.startedAt.replace(/\.\d+Z$|Z$/, '');
@@ -70,16 +98,10 @@ export function junitXml(report: Report): string {
     .map(([name, value]) => element('property', { name: name!, value: value! }))
     .join('');
   const suites = resultsByArea(report.results).map((group) => {
-    const c = group.counts;
+    const c = junitCounts(group.results);
     const cases = group.results.map((r) => `\n    ${testCase(r)}`).join('');
-    const suiteAttributes = {
-      name: group.area,
-      tests: group.results.length,
-      failures: c.fail,
-      errors: c.inconclusive,
-      skipped: c['not-run'] + c.uncovered,
-      timestamp,
-    };
+    const time = group.results.reduce((n, r) => n + (r.durationMs ?? 0), 0) / 1000;
+    const suiteAttributes = { name: group.area, tests: group.results.length, failures: c.failures, errors: c.errors, skipped: c.skipped, time: time.toFixed(3), timestamp };
     return `  ${element('testsuite', suiteAttributes, `\n    <properties>${properties}</properties>${cases}\n  `)}`;
   });
   // Errors outside any test get a suite of their own, so that CI counts them as errors.
@@ -91,13 +113,19 @@ export function junitXml(report: Report): string {
     const runAttributes = { name: 'run', tests: cases.length, failures: 0, errors: cases.length, skipped: 0, timestamp };
     suites.push(`  ${element('testsuite', runAttributes, `${cases.join('')}\n  `)}`);
   }
-  const c = report.counts;
+  // The closing list of what did not pass, as the console and summary.md show it.
+  const list = notPassedLines(report);
+  if (list.length > 0 || report.cutShort !== undefined) {
+    const out = [...(report.cutShort === undefined ? [] : [`cut short: ${report.cutShort}`]), ...list].join('\n');
+    suites.push(`  ${element('testsuite', { name: 'summary', tests: 0, failures: 0, errors: 0, skipped: 0, timestamp }, `${element('system-out', {}, text(out))}`)}`);
+  }
+  const c = junitCounts(report.results);
   const rootAttributes = {
     name: `${meta.tool.name} ${meta.runId}`,
     tests: report.results.length + report.runErrors.length,
-    failures: c.fail,
-    errors: c.inconclusive + report.runErrors.length,
-    skipped: c['not-run'] + c.uncovered,
+    failures: c.failures,
+    errors: c.errors + report.runErrors.length,
+    skipped: c.skipped,
     time: (meta.durationMs / 1000).toFixed(3),
   };
   return `<?xml version="1.0" encoding="UTF-8"?>\n${element('testsuites', rootAttributes, `\n${suites.join('\n')}\n`)}\n`;

@@ -1,5 +1,4 @@
 import { curlOf } from '../../http/curl.ts';
-import type { Finding } from '../../model/finding.ts';
 import type { Report, RequirementResult } from '../report-model.ts';
 import {
   OUTCOME_LABEL,
@@ -8,12 +7,14 @@ import {
   certificationText,
   durationText,
   evidenceOf,
+  implementationText,
   outcomeReason,
-  reasonOf,
   resultsByArea,
   runFacts,
 } from './run-facts.ts';
 import { excerpt, shorten, visibleControls } from './text.ts';
+import { diffLines } from '../baseline-diff.ts';
+import { oneLineReason } from '../console-summary.ts';
 
 /** Rows per table; the rest is counted and left to report.html. */
 const TABLE_ROWS = 100;
@@ -23,7 +24,7 @@ const REPRODUCTIONS = 10;
 const CURL_CHARS = 4096;
 const CELL_CHARS = 140;
 
-const OUTCOME_MARK = { conformant: '✅', 'not-conformant': '❌', inconclusive: '⚠️' } as const;
+const OUTCOME_MARK = { conformant: '✅', partial: '☑️', 'not-conformant': '❌', incomplete: '⚠️' } as const;
 
 /**
  * Inline text for a table cell: code spans stay as written; outside them HTML is escaped, since
@@ -65,15 +66,13 @@ function more(shown: number, total: number, what: string): string[] {
   return total > shown ? ['', `… and ${total - shown} more ${what} (see report.html).`] : [];
 }
 
-function firstEvidence(result: RequirementResult): Finding | undefined {
-  return evidenceOf(result)[0];
+/** What did not pass, as the console's closing list has it (a partial run's unchosen ones are counted apart). */
+function notPassedResults(report: Report): RequirementResult[] {
+  return report.results.filter((r) => (r.waiver !== undefined && r.waiver.state !== 'unmet') || (r.verdict !== 'pass' && !(r.reason ?? '').endsWith('(partial run)')));
 }
 
-function failureRows(results: RequirementResult[]): string[][] {
-  return results.slice(0, TABLE_ROWS).map((r) => {
-    const f = firstEvidence(r);
-    return [`\`${r.requirement.id}\``, r.requirement.level, `§${r.requirement.section}`, cell(f?.expected ?? ''), cell(f?.actual ?? f?.note ?? '')];
-  });
+function stateOf(r: RequirementResult): string {
+  return r.waiver !== undefined && r.waiver.state !== 'unmet' ? `${r.waiver.state} (${VERDICT_LABEL[r.verdict]})` : VERDICT_LABEL[r.verdict];
 }
 
 function reproduction(result: RequirementResult): string[] {
@@ -84,6 +83,7 @@ function reproduction(result: RequirementResult): string[] {
     const p = finding.property;
     const path = p.path === undefined ? '' : `, path ${code(p.path)}`;
     lines.push('', `Property: seed \`${p.seed}\`${path}; counterexample ${p.counterexample === undefined ? 'none' : code(p.counterexample)}`);
+    if (p.replay !== undefined) lines.push('', `Replay: ${code(`asi-conformance run ... ${p.replay}`)}`);
   }
   const exchange = finding?.exchanges[finding.exchanges.length - 1];
   if (exchange === undefined) return [...lines, '', '_No request shows this failure._', ''];
@@ -102,31 +102,29 @@ export function summaryMarkdown(report: Report): string {
   const c = report.counts;
   const out: string[] = [];
   out.push(`## ${OUTCOME_MARK[report.outcome]} ASI v1: ${OUTCOME_LABEL[report.outcome].toLowerCase()}`, '');
-  out.push(`**${outcomeReason(report)}** · ${certificationText(meta)} · target \`${meta.target.baseUrl}\` · ${durationText(meta.durationMs)} · exit code ${report.exitCode}`, '');
+  const impl = meta.implementation === undefined ? '' : ` · ${code(implementationText(meta.implementation))}`;
+  out.push(`**${inline(outcomeReason(report))}** · ${inline(certificationText(meta))}${impl} · target ${code(meta.target.baseUrl)} · ${durationText(meta.durationMs)} · exit code ${report.exitCode}`, '');
   out.push(...table(VERDICT_ORDER.map((v) => VERDICT_LABEL[v]), [VERDICT_ORDER.map((v) => String(c[v]))]), '');
 
-  const failures = report.results.filter((r) => r.verdict === 'fail');
+  const listed = notPassedResults(report);
+  if (listed.length > 0) {
+    out.push(`### Not passed (${listed.length})`, '');
+    const rows = listed.slice(0, TABLE_ROWS).map((r) => [`\`${r.requirement.id}\``, r.requirement.level, stateOf(r), cell(oneLineReason(r))]);
+    out.push(...table(['Requirement', 'Level', 'Verdict', 'Why'], rows), ...more(TABLE_ROWS, listed.length, 'requirements'), '');
+  }
+  const unchosen = report.results.length - listed.length - report.results.filter((r) => r.verdict === 'pass' && r.waiver === undefined).length;
+  if (unchosen > 0) out.push(`_${unchosen} more requirements were not chosen for this partial run._`, '');
+
+  const failures = report.results.filter((r) => r.verdict === 'fail' && r.waiver?.state !== 'waived');
   if (failures.length > 0) {
-    out.push(`### Failures (${failures.length})`, '');
-    out.push(...table(['Requirement', 'Level', 'Section', 'Expected', 'Actual'], failureRows(failures)));
-    out.push(...more(TABLE_ROWS, failures.length, 'failures'), '');
     out.push('### Reproduce', '');
     for (const r of failures.slice(0, REPRODUCTIONS)) out.push(...reproduction(r));
     out.push(...more(REPRODUCTIONS, failures.length, 'reproductions'));
     if (failures.length > REPRODUCTIONS) out.push('');
   }
 
-  const inconclusive = report.results.filter((r) => r.verdict === 'inconclusive');
-  if (inconclusive.length > 0) {
-    out.push(`### Inconclusive (${inconclusive.length})`, '');
-    const rows = inconclusive.slice(0, TABLE_ROWS).map((r) => [`\`${r.requirement.id}\``, r.requirement.level, `§${r.requirement.section}`, cell(reasonOf(r) ?? '')]);
-    out.push(...table(['Requirement', 'Level', 'Section', 'Why'], rows), ...more(TABLE_ROWS, inconclusive.length, 'requirements'), '');
-  }
-
-  const warnings = report.results.filter((r) => r.verdict === 'warn');
-  if (warnings.length > 0) {
-    out.push(`### Warnings (${warnings.length})`, '');
-    out.push(...table(['Requirement', 'Level', 'Section', 'Expected', 'Actual'], failureRows(warnings)), ...more(TABLE_ROWS, warnings.length, 'warnings'), '');
+  if (report.baselineDiff !== undefined) {
+    out.push('### Compared with the baseline', '', ...fenced('', diffLines(report.baselineDiff).join('\n')), '');
   }
 
   if (report.runErrors.length > 0) {

@@ -22,8 +22,9 @@ export const VERDICT_LABEL: Record<RequirementVerdict, string> = {
 
 export const OUTCOME_LABEL: Record<Outcome, string> = {
   conformant: 'Conformant',
+  partial: 'Partial run',
   'not-conformant': 'Not conformant',
-  inconclusive: 'Inconclusive',
+  incomplete: 'Incomplete',
 };
 
 function plural(n: number, one: string, many = `${one}s`): string {
@@ -33,26 +34,39 @@ function plural(n: number, one: string, many = `${one}s`): string {
 /** Why the outcome is what it is, in one clause. */
 export function outcomeReason(report: Report): string {
   const c = report.counts;
-  if (report.outcome === 'not-conformant') return `${plural(c.fail, 'requirement fails', 'requirements fail')}`;
-  if (report.outcome === 'inconclusive') {
-    const parts: string[] = [];
-    if (c.inconclusive > 0) parts.push(`${plural(c.inconclusive, 'requirement')} could not be decided`);
-    if (report.runErrors.length > 0) parts.push(`${plural(report.runErrors.length, 'run error')}`);
-    return parts.join(', ');
+  const expired = report.results.filter((r) => r.waiver?.state === 'expired').length;
+  const failing = report.results.filter((r) => r.verdict === 'fail' && r.waiver?.state !== 'waived').length;
+  switch (report.outcome) {
+    case 'not-conformant':
+      return [failing > 0 ? plural(failing, 'requirement fails', 'requirements fail') : '', expired > 0 ? plural(expired, 'waiver has', 'waivers have') + ' expired' : '']
+        .filter((p) => p !== '')
+        .join(', ');
+    case 'incomplete': {
+      const ids = report.incomplete.filter((i) => i.id !== undefined).length;
+      const parts = [report.cutShort ?? '', ids > 0 ? `${plural(ids, 'requirement')} could not be judged` : ''];
+      const errors = report.runErrors.length;
+      if (errors > 0) parts.push(plural(errors, 'run error'));
+      return parts.filter((p) => p !== '').join('; ');
+    }
+    case 'partial':
+      return `partial run, not a certification: nothing it ran failed${c.warn > 0 ? `, ${plural(c.warn, 'warning')}` : ''}`;
+    case 'conformant': {
+      const waived = report.results.filter((r) => r.waiver?.state === 'waived').length;
+      return `no requirement fails${c.warn > 0 ? `, ${plural(c.warn, 'warning')}` : ''}${waived > 0 ? `, ${plural(waived, 'result')} waived` : ''}`;
+    }
   }
-  return `no requirement fails${c.warn > 0 ? `, ${plural(c.warn, 'warning')}` : ''}`;
 }
 
 /** Whether this run certifies, and why not when it does not. */
 export function certificationText(meta: RunMetadata): string {
   const l = meta.limits;
-  const limits = `${l.read} reads and ${l.write} writes per ${l.windowS} s`;
-  if (meta.certifying) return `certifying run (the spec's limits: ${limits})`;
-  const spec = `${READ_LIMIT} reads and ${WRITE_LIMIT} writes per ${WINDOW_SECONDS} s`;
+  if (meta.certifying) return `certifying run (the spec's limits: ${l.read} reads and ${l.write} writes per ${l.windowS} s)`;
+  const because = meta.notCertifyingBecause ?? [];
+  if (because.length > 0) return `not a certification: ${because.join('; ')}`;
   if (l.read !== READ_LIMIT || l.write !== WRITE_LIMIT || l.windowS !== WINDOW_SECONDS) {
-    return `not a certification (the profile's limits, ${limits}, differ from the spec's ${spec})`;
+    return `not a certification: the profile's limits (${l.read}/${l.write} per ${l.windowS} s) differ from the spec's (${READ_LIMIT}/${WRITE_LIMIT} per ${WINDOW_SECONDS} s)`;
   }
-  return 'not a certification (only some suites or requirements ran: a certification runs them all)';
+  return 'not a certification';
 }
 
 export function durationText(ms: number): string {
@@ -76,9 +90,15 @@ export interface RunFact {
   value: string;
 }
 
+/** The implementation's name and version as the user gave them. */
+export function implementationText(impl: NonNullable<RunMetadata['implementation']>): string {
+  return [impl.label ?? 'unnamed implementation', impl.version === undefined ? '' : `version ${impl.version}`].filter((x) => x !== '').join(', ');
+}
+
 /** The run's metadata as labelled lines, in the order a reader looks for them. */
 export function runFacts(meta: RunMetadata): RunFact[] {
   const facts: RunFact[] = [
+    ...(meta.implementation === undefined ? [] : [{ label: 'Implementation', value: implementationText(meta.implementation) }]),
     { label: 'Target', value: `${meta.target.baseUrl}${meta.target.embedded ? ' (embedded reference server)' : ''}` },
     { label: 'Profile', value: meta.target.profile },
     { label: 'Certifying', value: certificationText(meta) },
@@ -90,12 +110,24 @@ export function runFacts(meta: RunMetadata): RunFact[] {
   if (meta.pacingWaitMs !== undefined) facts.push({ label: 'Pacing wait', value: durationText(meta.pacingWaitMs) });
   facts.push(
     { label: 'Suites', value: meta.suites.length === 0 ? 'none' : meta.suites.join(', ') },
+    ...selectionFacts(meta),
     { label: 'Fails on', value: meta.failOn === 'should' ? 'MUST and SHOULD' : 'MUST (SHOULD failures are warnings)' },
     { label: 'Harness', value: `${meta.tool.name} ${meta.tool.version}, Node ${meta.node}` },
     { label: 'Contract digest', value: meta.contractDigest },
     { label: 'Run id', value: meta.runId },
   );
+  if (meta.expectations !== undefined) facts.push({ label: 'Expectations', value: meta.expectations });
+  if (meta.baseline !== undefined) facts.push({ label: 'Baseline', value: `${meta.baseline.file} (run ${meta.baseline.runId})` });
   if (meta.argv.length > 0) facts.push({ label: 'Command', value: `${meta.tool.name} ${meta.argv.join(' ')}` });
+  return facts;
+}
+
+function selectionFacts(meta: RunMetadata): RunFact[] {
+  const sel = meta.selection;
+  if (sel === undefined) return [];
+  const facts: RunFact[] = [];
+  if (sel.only.length > 0) facts.push({ label: 'Only', value: sel.only.join(', ') });
+  if (sel.skip.length > 0) facts.push({ label: 'Skipped', value: sel.skip.join(', ') });
   return facts;
 }
 

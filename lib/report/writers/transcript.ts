@@ -1,3 +1,6 @@
+import { createReadStream } from 'node:fs';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
 import { readFile } from 'node:fs/promises';
 import type { Exchange } from '../../model/exchange.ts';
 
@@ -42,4 +45,31 @@ export async function readTranscript(file: string): Promise<Transcript> {
   // Lines are appended when responses complete; requests were sent in sequence order.
   exchanges.sort((a, b) => a.seq - b.seq);
   return { exchanges, unreadableLines };
+}
+
+/**
+ * Calls `visit` with each exchange of the transcript, reading it line by line: a long run's
+ * transcript is never held in memory whole. Returns how many lines were not an exchange.
+ */
+export async function eachExchange(file: string, visit: (exchange: Exchange) => void): Promise<number> {
+  let stream;
+  try {
+    stream = createReadStream(file, { encoding: 'utf8' });
+    await once(stream, 'open');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+    throw error;
+  }
+  let unreadable = 0;
+  for await (const line of createInterface({ input: stream, crlfDelay: Infinity })) {
+    if (line.trim() === '') continue;
+    try {
+      const value: unknown = JSON.parse(line);
+      if (isExchange(value)) visit(value);
+      else unreadable += 1;
+    } catch {
+      unreadable += 1;
+    }
+  }
+  return unreadable;
 }

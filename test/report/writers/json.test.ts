@@ -6,7 +6,17 @@ import type { Exchange, RecordedRequest, RecordedResponse, SseEventRecord } from
 import type { Finding, PropertyEvidence } from '../../../lib/model/finding.ts';
 import type { Area, Requirement } from '../../../lib/model/requirement.ts';
 import { buildReport } from '../../../lib/report/build-report.ts';
-import type { Report, RequestCount, RequirementResult, RunMetadata } from '../../../lib/report/report-model.ts';
+import type {
+  AppliedWaiver,
+  BaselineDiff,
+  IncompleteItem,
+  Observed,
+  Report,
+  RequestCount,
+  RequirementResult,
+  RunMetadata,
+  VerdictChange,
+} from '../../../lib/report/report-model.ts';
 import { reportJson } from '../../../lib/report/writers/json.ts';
 import { requirementsOf, runMetadata, sampleReport, streamExchange } from '../report-fixtures.ts';
 
@@ -37,7 +47,26 @@ describe('report.json', () => {
 
   test('a report built from the catalogue validates', () => {
     const f = requirementsOf.fail;
-    const report = buildReport(runMetadata(), [{ suite: 'conversation', title: `${f.id} streams`, state: 'failed', requirements: [f.id], findings: [], requests: 1 }], ['auth: boom']);
+    const report = buildReport({
+      meta: runMetadata(),
+      tests: [{ suite: 'conversation', title: `${f.id} streams`, state: 'failed', requirements: [f.id], findings: [], requests: 1, durationMs: 12 }],
+      runErrors: ['auth: boom'],
+      expectations: { [f.id]: { status: 'fail', reason: 'known', issue: 'https://example.com/1', expires: '2999-01-01' } },
+      cutShort: 'interrupted by SIGINT',
+      observed: { errorCodes: { 'GET /me 401': ['auth.token_missing'] }, fields: { error: { bodies: 2, counts: { code: 2, details: 1 } } } },
+    });
+    report.baselineDiff = {
+      baseline: { runId: 'r0', tool: 'asi-conformance 0.1.0', startedAt: '2026-01-01T00:00:00.000Z' },
+      newFailures: [{ id: f.id, before: 'pass', after: 'fail' }],
+      fixed: [],
+      stillFailing: [],
+      otherChanges: [],
+      added: ['x/1/y'],
+      removed: [],
+      codesGone: [{ situation: 'GET /me 401', before: ['a'], after: ['b'] }],
+      fieldsGone: [{ kind: 'error', fields: ['details'] }],
+      regressed: true,
+    };
     expect(problems(JSON.parse(reportJson(report)))).toEqual([]);
   });
 
@@ -73,19 +102,37 @@ describe('report.json', () => {
 describe('report.schema.json follows the model', () => {
   const keys = <T>() => <K extends Record<keyof T, true>>(k: K & Record<Exclude<keyof K, keyof T>, never>) => Object.keys(k).sort();
   const cases: Array<[string, string[]]> = [
-    ['#', keys<Report>()({ schemaVersion: true, meta: true, outcome: true, exitCode: true, counts: true, results: true, runErrors: true })],
+    [
+      '#',
+      keys<Report>()({
+        schemaVersion: true, meta: true, outcome: true, exitCode: true, counts: true, results: true, incomplete: true, runErrors: true, cutShort: true,
+        observed: true, baselineDiff: true,
+      }),
+    ],
     [
       'RunMetadata',
       keys<RunMetadata>()({
         runId: true, tool: true, node: true, startedAt: true, finishedAt: true, durationMs: true, target: true, certifying: true, limits: true,
-        seed: true, contractDigest: true, suites: true, failOn: true, requests: true, pacingWaitMs: true, argv: true,
+        seed: true, contractDigest: true, suites: true, failOn: true, requests: true, pacingWaitMs: true, argv: true, implementation: true,
+        notCertifyingBecause: true, selection: true, profile: true, expectations: true, baseline: true,
       }),
     ],
     ['RequestCount', keys<RequestCount>()({ role: true, pool: true, requests: true })],
-    ['RequirementResult', keys<RequirementResult>()({ requirement: true, verdict: true, findings: true, tests: true, reason: true })],
+    ['RequirementResult', keys<RequirementResult>()({ requirement: true, verdict: true, findings: true, tests: true, reason: true, durationMs: true, waiver: true })],
+    ['AppliedWaiver', keys<AppliedWaiver>()({ status: true, reason: true, issue: true, expires: true, state: true })],
+    ['IncompleteItem', keys<IncompleteItem>()({ id: true, verdict: true, reason: true })],
+    ['Observed', keys<Observed>()({ errorCodes: true, fields: true })],
+    ['VerdictChange', keys<VerdictChange>()({ id: true, before: true, after: true })],
+    [
+      'BaselineDiff',
+      keys<BaselineDiff>()({
+        baseline: true, newFailures: true, fixed: true, stillFailing: true, otherChanges: true, added: true, removed: true, codesGone: true, fieldsGone: true,
+        regressed: true,
+      }),
+    ],
     ['Requirement', keys<Requirement>()({ id: true, level: true, area: true, section: true, statement: true, quote: true })],
     ['Finding', keys<Finding>()({ requirement: true, verdict: true, expected: true, actual: true, note: true, exchanges: true, property: true })],
-    ['PropertyEvidence', keys<PropertyEvidence>()({ seed: true, path: true, numRuns: true, counterexample: true, requests: true })],
+    ['PropertyEvidence', keys<PropertyEvidence>()({ seed: true, path: true, numRuns: true, counterexample: true, requests: true, replay: true })],
     ['Exchange', keys<Exchange>()({ seq: true, startedAt: true, request: true, response: true, error: true, timings: true, pool: true })],
     ['RecordedRequest', keys<RecordedRequest>()({ method: true, url: true, headers: true, body: true, tokenRole: true })],
     [

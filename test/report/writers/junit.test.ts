@@ -24,7 +24,7 @@ describe('junit.xml', () => {
   });
 
   test('one testsuite per area, in catalogue order, one testcase per requirement', () => {
-    expect(childrenNamed(root, 'testsuite').map((s) => s.attributes['name'])).toEqual(['auth', 'conversation', 'ledger', 'ratelimit', 'errors']);
+    expect(childrenNamed(root, 'testsuite').map((s) => s.attributes['name'])).toEqual(['auth', 'conversation', 'ledger', 'ratelimit', 'errors', 'summary']);
     expect(testCases(root)).toHaveLength(6);
     const ledger = childrenNamed(root, 'testsuite').find((s) => s.attributes['name'] === 'ledger')!;
     expect(ledger.attributes).toMatchObject({ tests: '2', failures: '0', errors: '1', skipped: '0' });
@@ -40,9 +40,37 @@ describe('junit.xml', () => {
     expect(c.attributes['classname']).toBe('auth');
   });
 
-  test('a pass has no failure; its notes go to system-out', () => {
+  test('a pass has no failure; its notes go to system-out; its verdict and level are properties', () => {
     const c = caseOf(root, requirementsOf.pass.id);
-    expect(c.children.map((e) => [e.name, e.text])).toEqual([['system-out', 'INFO: the server also sent X-Request-Id']]);
+    expect(c.children.map((e) => e.name)).toEqual(['properties', 'system-out']);
+    expect(childrenNamed(c, 'system-out')[0]!.text).toBe('INFO: the server also sent X-Request-Id');
+    expect(childrenNamed(childrenNamed(c, 'properties')[0]!, 'property').map((p) => [p.attributes['name'], p.attributes['value']])).toEqual([
+      ['asi.verdict', 'pass'],
+      ['asi.level', requirementsOf.pass.level],
+    ]);
+  });
+
+  test('every case has the time its tests took', () => {
+    const report = sampleReport();
+    report.results[0]!.durationMs = 1234;
+    expect(caseOf(parseXml(junitXml(report)), requirementsOf.pass.id).attributes['time']).toBe('1.234');
+  });
+
+  test('a waived result is skipped with the waiver; an expired waiver is a failure', () => {
+    const report = sampleReport();
+    report.results[1]!.waiver = { status: 'fail', reason: 'known', state: 'waived' };
+    report.results[0]!.waiver = { status: 'fail', reason: 'old', expires: '2020-01-01', state: 'expired' };
+    const r = parseXml(junitXml(report));
+    expect(childrenNamed(caseOf(r, requirementsOf.fail.id), 'skipped')[0]!.attributes['message']).toBe('waived: fail expected: known');
+    expect(childrenNamed(caseOf(r, requirementsOf.pass.id), 'failure')[0]!.attributes['type']).toBe('waiver-expired');
+  });
+
+  test('a summary suite carries the closing list of what did not pass', () => {
+    const summary = childrenNamed(root, 'testsuite').find((s) => s.attributes['name'] === 'summary')!;
+    expect(summary.attributes['tests']).toBe('0');
+    const out = childrenNamed(summary, 'system-out')[0]!.text;
+    expect(out).toMatch(/^Not passed \(5\):/);
+    expect(out).toContain(requirementsOf.warn.id);
   });
 
   test('a failure carries the h2spec-style text and the curl line', () => {
@@ -68,10 +96,11 @@ describe('junit.xml', () => {
     );
   });
 
-  test('a warning passes with a note in system-out', () => {
+  test('a warning passes with a note in system-out that starts WARN, and the warn verdict as a property', () => {
     const c = caseOf(root, requirementsOf.warn.id);
-    expect(c.children.map((e) => e.name)).toEqual(['system-out']);
-    expect(c.children[0]!.text).toMatch(/^WARN \(SHOULD, does not fail the run\)\n× ledger\/4\.1\/newest-first/);
+    expect(c.children.map((e) => e.name)).toEqual(['properties', 'system-out']);
+    expect(childrenNamed(childrenNamed(c, 'properties')[0]!, 'property')[0]!.attributes['value']).toBe('warn');
+    expect(c.children[1]!.text).toMatch(/^WARN \(SHOULD, does not fail the run\)\n× ledger\/4\.1\/newest-first/);
   });
 
   test('characters XML 1.0 forbids come out as visible escapes; markup is escaped', () => {

@@ -19,10 +19,11 @@ describe('summary.md', () => {
     expect(md).toContain('| fail | inconclusive | warn | pass | not run | uncovered |\n|---|---|---|---|---|---|\n| 1 | 1 | 1 | 1 | 1 | 1 |');
   });
 
-  test('lists the failure with level, section and escaped expected/actual', () => {
+  test('lists every requirement that did not pass with its level, verdict and escaped one-line reason', () => {
+    expect(md).toContain('### Not passed (5)\n\n| Requirement | Level | Verdict | Why |');
     const row = md.split('\n').find((l) => l.startsWith(`| \`${requirementsOf.fail.id}\``));
     expect(row).toBe(
-      `| \`${requirementsOf.fail.id}\` | MUST | §6 | exactly one terminal event (\`done\` or \`error\`) \\| then the stream closes | two \`done\` events &lt;after&gt; one another |`,
+      `| \`${requirementsOf.fail.id}\` | MUST | fail | expected exactly one terminal event (\`done\` or \`error\`) \\| then the stream closes; actual two \`done\` events &lt;after&gt; one another |`,
     );
   });
 
@@ -31,10 +32,17 @@ describe('summary.md', () => {
     expect(md).toContain('Property: seed `-1029384756`, path `3:1:0`; counterexample `{"message":"<script>x</script>"}`');
   });
 
-  test('lists the inconclusive requirement with its reason and the warning', () => {
-    expect(md).toContain(`| \`${requirementsOf.inconclusive.id}\` | MUST | §4.1 | the test broke: Headers Timeout Error |`);
-    expect(md).toContain('### Warnings (1)');
-    expect(md).toContain(`| \`${requirementsOf.warn.id}\` | SHOULD | §4.1 | rows newest first | row 2 is older than row 3 |`);
+  test('lists the inconclusive, not-run and uncovered requirements with their reasons, and the warning', () => {
+    expect(md).toContain(`| \`${requirementsOf.inconclusive.id}\` | MUST | inconclusive | the test broke: Headers Timeout Error |`);
+    expect(md).toContain(`| \`${requirementsOf.notRun.id}\` | ${requirementsOf.notRun.level} | not run | the profile names no secondary token |`);
+    expect(md).toContain(`| \`${requirementsOf.uncovered.id}\` | ${requirementsOf.uncovered.level} | uncovered | no test in this run checks this requirement |`);
+    expect(md).toContain(`| \`${requirementsOf.warn.id}\` | SHOULD | warn | expected rows newest first; actual row 2 is older than row 3 |`);
+  });
+
+  test('shows waived results as such', () => {
+    const report = sampleReport();
+    report.results[1]!.waiver = { status: 'fail', reason: 'known gateway bug', issue: 'https://example.com/1', expires: '2030-01-01', state: 'waived' };
+    expect(summaryMarkdown(report)).toContain('| waived (fail) | waived: fail expected until 2030-01-01: known gateway bug (https://example.com/1) |');
   });
 
   test('ends with counts per area and the run metadata', () => {
@@ -61,7 +69,7 @@ describe('summary.md', () => {
     report.counts = { pass: 1, fail: 0, warn: 0, 'not-run': 0, inconclusive: 0, uncovered: 0 };
     const text = summaryMarkdown(report);
     expect(text.split('\n')[0]).toBe('## ✅ ASI v1: conformant');
-    expect(text).toContain("not a certification (the profile's limits, 100 reads and 10 writes per 60 s, differ from the spec's 600 reads and 60 writes per 60 s)");
+    expect(text).toContain("not a certification: the profile's limits (100/10 per 60 s) differ from the spec's (600/60 per 60 s)");
     expect(text).not.toContain('### Failures');
   });
 
@@ -77,7 +85,7 @@ describe('summary.md', () => {
     }));
     const text = summaryMarkdown(report);
     expect(Buffer.byteLength(text)).toBeLessThan(256 * 1024);
-    expect(text).toContain('… and 900 more failures (see report.html).');
+    expect(text).toContain('… and 900 more requirements (see report.html).');
     expect(text).toContain('… and 990 more reproductions (see report.html).');
     expect(text).toMatch(/_The line is cut \(\d+ more characters\); report\.html has it whole\._/);
   });
@@ -91,10 +99,11 @@ describe('summary.md', () => {
 });
 
 describe('why a run is not a certification', () => {
-  test('a selection with the spec limits blames the selection, not the limits', async () => {
+  test('the reasons the run gives are shown; without any, the limits are blamed when they differ', async () => {
     const { certificationText } = await import('../../../lib/report/writers/run-facts.ts');
     const spec = { read: 600, write: 60, windowS: 60 };
-    expect(certificationText(runMetadata({ limits: spec, certifying: false }))).toContain('only some suites');
+    const because = ['only chosen suites or requirements ran (--suite, --only or --skip): a certification runs them all'];
+    expect(certificationText(runMetadata({ limits: spec, certifying: false, notCertifyingBecause: because }))).toContain('only chosen suites');
     expect(certificationText(runMetadata({ limits: { ...spec, read: 30 }, certifying: false }))).toContain('differ from the spec');
   });
 });

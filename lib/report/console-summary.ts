@@ -1,0 +1,76 @@
+import { diffLines } from './baseline-diff.ts';
+import { waiverText } from './expectations.ts';
+import { formatFailure } from './format-failure.ts';
+import type { Report, RequirementResult } from './report-model.ts';
+import { evidenceOf, findingLine, reasonOf } from './writers/run-facts.ts';
+import { shorten } from './writers/text.ts';
+
+const MARK: Record<string, string> = { fail: '×', warn: '!', inconclusive: '?', 'not-run': '-', uncovered: '-', waived: '~', fixed: '+', expired: '×' };
+const LINE_CHARS = 220;
+
+const HEADLINE: Record<Report['outcome'], string> = {
+  conformant: 'CONFORMANT',
+  partial: 'PARTIAL RUN, NOT A CERTIFICATION',
+  'not-conformant': 'NOT CONFORMANT',
+  incomplete: 'INCOMPLETE',
+};
+
+/** A result's one-line reason: what was expected and came, why it was not judged, or the waiver. */
+export function oneLineReason(result: RequirementResult): string {
+  if (result.waiver !== undefined && result.waiver.state !== 'unmet') return waiverText(result.waiver);
+  const first = evidenceOf(result)[0];
+  const why = first === undefined ? reasonOf(result) : findingLine(first) || reasonOf(result);
+  return why ?? result.verdict;
+}
+
+/** Whether a result belongs on the list of what did not pass (a partial run's unchosen ones are counted, not listed). */
+function listed(r: RequirementResult): boolean {
+  if (r.waiver !== undefined && r.waiver.state !== 'unmet') return true;
+  return r.verdict !== 'pass' && !(r.verdict === 'not-run' && (r.reason ?? '').endsWith('(partial run)'));
+}
+
+/**
+ * Every requirement that did not pass, a line each with its reason: fail, warn, inconclusive,
+ * not-run, uncovered, and waivers that matched, came due or can go. The same list closes the
+ * console (also with -q), summary.md and junit.xml.
+ */
+export function notPassedLines(report: Report): string[] {
+  const rows = report.results.filter(listed);
+  const unchosen = report.results.filter((r) => r.verdict === 'not-run' && (r.reason ?? '').endsWith('(partial run)')).length;
+  if (rows.length === 0 && unchosen === 0) return [];
+  const width = Math.max(...rows.map((r) => r.requirement.id.length), 0);
+  const more = unchosen > 0 ? `${unchosen} more not chosen for this partial run` : '';
+  if (rows.length === 0) return [`Not passed: none${more === '' ? '' : ` (${more})`}`];
+  const lines = [`Not passed (${rows.length}${more === '' ? '' : `; ${more}`}):`];
+  for (const r of rows) {
+    const state = r.waiver !== undefined && r.waiver.state !== 'unmet' ? r.waiver.state : r.verdict;
+    const label = `${MARK[state] ?? '-'} ${state.padEnd(12)} ${r.requirement.id.padEnd(width)} ${r.requirement.level.padEnd(6)}`;
+    lines.push(`  ${label} ${shorten(oneLineReason(r), LINE_CHARS)}`);
+  }
+  return lines;
+}
+
+/** The run's last lines on the console: failure blocks, what did not pass, the baseline, the verdict. */
+export function consoleSummary(report: Report, reportsLine: string): string {
+  const c = report.counts;
+  const lines: string[] = [''];
+  for (const r of report.results.filter((x) => x.verdict === 'fail' && x.waiver?.state !== 'waived')) {
+    const first = r.findings.find((f) => f.verdict === 'fail');
+    if (first !== undefined) lines.push(formatFailure(first), '');
+  }
+  const notPassed = notPassedLines(report);
+  if (notPassed.length > 0) lines.push(...notPassed, '');
+  if (report.baselineDiff !== undefined) lines.push(...diffLines(report.baselineDiff), '');
+  for (const e of report.runErrors) lines.push(`run error: ${e}`);
+  const tail = `${c.pass} pass, ${c.fail} fail, ${c.warn} warn, ${c.inconclusive} inconclusive, ${c['not-run']} not run, ${c.uncovered} uncovered of ${report.results.length} requirements in ${(report.meta.durationMs / 1000).toFixed(1)}s (seed ${report.meta.seed})`;
+  const why = report.meta.certifying || report.outcome === 'partial' ? '' : ` (${(report.meta.notCertifyingBecause ?? []).join('; ') || 'not a certification'})`;
+  lines.push(`${HEADLINE[report.outcome]}${report.outcome === 'conformant' ? why : ''}: ${tail}`);
+  if (report.outcome === 'incomplete') {
+    const ids = report.incomplete.filter((i) => i.id !== undefined).map((i) => i.id);
+    if (report.cutShort !== undefined) lines.push(`incomplete: ${report.cutShort}`);
+    if (ids.length > 0) lines.push(`incomplete: no verdict for ${ids.length} MUST requirement${ids.length === 1 ? '' : 's'} (listed above): a run is conformant only when every MUST has one`);
+  }
+  if (report.baselineDiff !== undefined) lines.push(`baseline: ${report.baselineDiff.regressed ? 'regressed' : 'no regression'} (exit ${report.exitCode})`);
+  lines.push(reportsLine);
+  return lines.join('\n');
+}

@@ -1,0 +1,35 @@
+import { homedir, tmpdir } from 'node:os';
+import { sep } from 'node:path';
+import { PACKAGE_ROOT } from '../package-root.ts';
+
+/**
+ * Reports travel (CI artifacts, certification packs): they must not show the folders of the
+ * machine that wrote them. Each known local folder becomes a short stand-in; the longest first,
+ * so that the package inside a home folder reads `<asi-conformance>`, not `~/...`.
+ */
+function standIns(cwd: string): Array<{ path: string; as: string }> {
+  const list = [
+    { path: PACKAGE_ROOT.replace(/[\\/]+$/, ''), as: '<asi-conformance>' },
+    { path: process.execPath, as: 'node' },
+    { path: cwd.replace(/[\\/]+$/, ''), as: '.' },
+    { path: tmpdir().replace(/[\\/]+$/, ''), as: '<tmp>' },
+    { path: homedir().replace(/[\\/]+$/, ''), as: '~' },
+  ];
+  // The root folder would match every path there is.
+  return list.filter((x) => x.path.split(sep).some((s) => s !== '')).sort((a, b) => b.path.length - a.path.length);
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Replaces local folders in `text` by their stand-ins, only where a whole path segment ends. */
+export function hideLocalPaths(text: string, cwd = process.cwd()): string {
+  let out = text;
+  for (const { path, as } of standIns(cwd)) {
+    if (!out.includes(path)) continue;
+    // Not followed by a name character: `/work/main` must not turn `/work/mainframe` into `.frame`.
+    out = out.replace(new RegExp(`${escapeRegExp(path)}(?![\\w.-])`, 'g'), as);
+  }
+  return out;
+}

@@ -1,0 +1,82 @@
+import { catalogue } from '../catalogue/index.ts';
+import { UsageError } from '../errors.ts';
+
+/**
+ * What a run was asked to cover. A run with any of these is deliberately partial: it checks what
+ * was chosen and is never a certification.
+ */
+export interface Selection {
+  /** Suite or area names given with --suite (empty: every suite). */
+  suites: string[];
+  /** Requirement ids given with --only (empty: every requirement). */
+  only: string[];
+  /** Requirement ids given with --skip. */
+  skip: string[];
+}
+
+export const FULL_SELECTION: Selection = { suites: [], only: [], skip: [] };
+
+export function isPartial(selection: Selection): boolean {
+  return selection.suites.length > 0 || selection.only.length > 0 || selection.skip.length > 0;
+}
+
+/** Edit distance, for suggestions: small inputs only (ids are under 60 characters). */
+function distance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+/** The catalogue ids closest to `wrong`, best first: same slug in another section, then by edit distance. */
+export function didYouMean(wrong: string, ids: readonly string[] = catalogue.map((r) => r.id)): string[] {
+  const slug = wrong.split('/').pop() ?? wrong;
+  const sameSlug = ids.filter((id) => id.endsWith(`/${slug}`));
+  const near = ids
+    .map((id) => ({ id, d: distance(wrong, id) }))
+    .filter((x) => x.d <= Math.max(3, Math.floor(wrong.length / 4)))
+    .sort((x, y) => x.d - y.d)
+    .map((x) => x.id);
+  return [...new Set([...sameSlug, ...near])].slice(0, 3);
+}
+
+/**
+ * Requirement ids from a repeatable flag: each must be in the catalogue (the ids `list` prints and
+ * failures show). An unknown id is a usage error with the nearest ids as suggestions.
+ */
+export function requirementIds(flag: string, values: readonly string[]): string[] {
+  const known = new Set(catalogue.map((r) => r.id));
+  const out: string[] = [];
+  for (const raw of values) {
+    const id = raw.trim();
+    if (!known.has(id)) {
+      const hints = didYouMean(id);
+      const hint = hints.length > 0 ? `did you mean ${hints.join(' or ')}?` : "see 'asi-conformance list' for the ids";
+      throw new UsageError(`run: --${flag} ${JSON.stringify(raw)} is not a requirement id; ${hint}`);
+    }
+    if (!out.includes(id)) out.push(id);
+  }
+  return out;
+}
+
+/**
+ * Whether a test that checks `ids` runs: with --only it must check one of them, and --skip
+ * leaves out a test only when every id it checks is skipped.
+ */
+export function testIsSelected(ids: readonly string[], selection: Pick<Selection, 'only' | 'skip'>): boolean {
+  if (selection.only.length > 0 && !ids.some((id) => selection.only.includes(id))) return false;
+  return ids.some((id) => !selection.skip.includes(id));
+}
+
+/** Why a requirement has no verdict of its own in a partial run, or undefined when it was chosen. */
+export function notChosenBecause(id: string, area: string, selection: Selection, suitesRun: readonly string[]): string | undefined {
+  if (selection.skip.includes(id)) return 'left out with --skip';
+  if (selection.only.length > 0 && !selection.only.includes(id)) return 'not chosen with --only';
+  if (selection.suites.length > 0 && !suitesRun.some((s) => s === area || s.startsWith(`${area}-`))) return 'its suite was not chosen with --suite';
+  return undefined;
+}

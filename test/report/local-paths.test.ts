@@ -1,0 +1,21 @@
+import { homedir, tmpdir } from 'node:os';
+import { describe, expect, test } from 'vitest';
+import { hideLocalPaths } from '../../lib/report/local-paths.ts';
+import { PACKAGE_ROOT } from '../../lib/package-root.ts';
+
+describe('hideLocalPaths', () => {
+  test('the package, the working folder, node, the temp folder and home become stand-ins', () => {
+    const root = PACKAGE_ROOT.replace(/\/+$/, '');
+    const text = `${root}/bin/asi-conformance.js ${process.execPath} /srv/work/profile.yaml ${tmpdir()}/asi-1/r ${homedir()}/x`;
+    const out = hideLocalPaths(text, '/srv/work');
+    expect(out).toBe('<asi-conformance>/bin/asi-conformance.js node ./profile.yaml <tmp>/asi-1/r ~/x');
+  });
+
+  test('a folder that is only the start of a longer name is left alone', () => {
+    expect(hideLocalPaths('/srv/workshop and /srv/work.d/x and /srv/work', '/srv/work')).toBe('/srv/workshop and /srv/work.d/x and .');
+  });
+
+  test('the root folder as working folder replaces nothing', () => {
+    expect(hideLocalPaths('/etc/hosts', '/')).toBe('/etc/hosts');
+  });
+});
