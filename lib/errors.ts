@@ -60,8 +60,8 @@ export class PreflightError extends HarnessError {
 export class MissingTokenError extends HarnessError {
   readonly role: string;
   readonly envVar: string;
-  constructor(role: string, envVar: string) {
-    super('ASI_TOKEN_UNSET', `tokens.${role}: environment variable ${envVar} is not set (export ${envVar}=<token>)`, 2);
+  constructor(role: string, envVar: string, missing: 'unset' | 'empty' = 'unset') {
+    super('ASI_TOKEN_UNSET', `tokens.${role}: environment variable ${envVar} is ${missing === 'empty' ? 'set but empty' : 'not set'} (export ${envVar}=<token>)`, 2);
     this.role = role;
     this.envVar = envVar;
   }

@@ -10,6 +10,8 @@ export interface ResolvedTarget {
   tokens: Record<string, Secret>;
   /** Things worth telling the user that do not stop the run (an optional token not set, ...). */
   notices: string[];
+  /** Why a token role has no token, in words a not-run verdict can carry: `tokens.revoked: ASI_TOKEN_REVOKED is empty`. */
+  missingTokens: Record<string, string>;
 }
 
 function fillTemplate(file: string, key: string, template: string, params: Record<string, string>): string {
@@ -20,10 +22,12 @@ function fillTemplate(file: string, key: string, template: string, params: Recor
   });
 }
 
-function resolveToken(role: string, source: TokenSource, env: NodeJS.ProcessEnv): Secret | undefined {
+/** A token, or why there is none: CI passes an empty string for a secret it does not have, which counts as missing. */
+function resolveToken(role: string, source: TokenSource, env: NodeJS.ProcessEnv): Secret | { missing: 'unset' | 'empty' } {
   if ('value' in source) return { value: source.value, placeholder: `$ASI_TOKEN_${role.toUpperCase()}` };
   const value = env[source.env];
-  if (value === undefined || value.trim() === '') return undefined;
+  if (value === undefined) return { missing: 'unset' };
+  if (value.trim() === '') return { missing: 'empty' };
   return { value: value.trim(), placeholder: `$${source.env}` };
 }
 
@@ -34,13 +38,22 @@ function resolveToken(role: string, source: TokenSource, env: NodeJS.ProcessEnv)
 export function resolveProfile(file: string, raw: ProfileFile, env: NodeJS.ProcessEnv = process.env): ResolvedTarget {
   const notices: string[] = [];
   const tokens: Record<string, Secret> = {};
+  const missingTokens: Record<string, string> = {};
   for (const role of TOKEN_ROLES) {
     const source = raw.tokens[role];
-    if (source === undefined) continue;
+    if (source === undefined) {
+      missingTokens[role] = `the profile names no ${role} token (tokens.${role})`;
+      continue;
+    }
     const secret = resolveToken(role, source, env);
-    if (secret !== undefined) tokens[role] = secret;
-    else if (role === 'primary' && 'env' in source) throw new MissingTokenError(role, source.env);
-    else if ('env' in source) notices.push(`tokens.${role}: ${source.env} is not set; checks that need a ${role} token will report not-run`);
+    if ('value' in secret) {
+      tokens[role] = secret;
+      continue;
+    }
+    const envVar = 'env' in source ? source.env : '';
+    if (role === 'primary') throw new MissingTokenError(role, envVar, secret.missing);
+    missingTokens[role] = `tokens.${role}: ${envVar} is ${secret.missing === 'empty' ? 'set but empty' : 'not set'}`;
+    notices.push(`${missingTokens[role]}; checks that need a ${role} token will report not-run`);
   }
   const routes: MessageRoute[] = (raw.messages?.routes ?? []).map((r, i) => ({
     template: r.path,
@@ -73,5 +86,5 @@ export function resolveProfile(file: string, raw: ProfileFile, env: NodeJS.Proce
     faults,
     ...(raw.implementation === undefined ? {} : { implementation: { ...raw.implementation } }),
   };
-  return { profile, tokens, notices };
+  return { profile, tokens, notices, missingTokens };
 }

@@ -37,7 +37,6 @@ function listed(r: RequirementResult): boolean {
 export function notPassedLines(report: Report): string[] {
   const rows = report.results.filter(listed);
   const unchosen = report.results.filter((r) => r.verdict === 'not-run' && (r.reason ?? '').endsWith('(partial run)')).length;
-  if (rows.length === 0 && unchosen === 0) return [];
   const width = Math.max(...rows.map((r) => r.requirement.id.length), 0);
   const more = unchosen > 0 ? `${unchosen} more not chosen for this partial run` : '';
   if (rows.length === 0) return [`Not passed: none${more === '' ? '' : ` (${more})`}`];

@@ -116,6 +116,7 @@ export async function certify(options: CertifyOptions): Promise<CertifyResult> {
     transcriptFile,
     replayPaths: options.replayPaths,
     selection: { only: selection.only, skip: selection.skip },
+    missingTokens: target.missingTokens,
     ...(options.httpLimits === undefined ? {} : { httpLimits: options.httpLimits }),
   };
   const startedAt = new Date();

@@ -13,6 +13,8 @@ export interface TestKit extends Session {
   ids: string[];
   /** Findings saying why this test cannot run (a missing token or hook); they show as not-run. */
   notRun(why: string): Finding[];
+  /** Not-run findings for a token role the run has no token for, saying exactly why (unset, empty, not in the profile). */
+  noToken(role: string): Finding[];
 }
 
 export interface RequirementTestOptions {
@@ -57,7 +59,8 @@ export function requirementTest(
   test(`${first} ${what}`, { timeout: options.timeout ?? 90_000, meta: { asi: record } }, async (ctx) => {
     const s = session();
     const before = s.requestCount();
-    const kit: TestKit = { ...s, ids: list, notRun: (why) => list.map((id) => notRun(id, why)) };
+    const why = (role: string): string => s.context.missingTokens?.[role] ?? `the profile names no ${role} token (tokens.${role})`;
+    const kit: TestKit = { ...s, ids: list, notRun: (w) => list.map((id) => notRun(id, w)), noToken: (role) => list.map((id) => notRun(id, why(role))) };
     let findings: Finding[];
     try {
       findings = await body(kit);

@@ -16,6 +16,8 @@ export interface RunContext {
   /** JSON-lines file every exchange is appended to (the HAR and request counts come from it). */
   transcriptFile: string;
   httpLimits?: Partial<HttpLimits>;
+  /** Why a token role has no token (`tokens.revoked: ASI_TOKEN_REVOKED is set but empty`), for not-run verdicts. */
+  missingTokens?: Record<string, string>;
   /** --only and --skip: which tests register (lib/runner/selection.ts). */
   selection?: { only: string[]; skip: string[] };
   /** Replay path of a property (fast-check), keyed by requirement id. */

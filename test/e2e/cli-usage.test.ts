@@ -74,7 +74,7 @@ describe('CLI usage errors', () => {
   test('an unset token variable names the variable', async () => {
     const r = await runCli(['run', '--base-url', 'http://127.0.0.1:9/v1'], { env: { ASI_TOKEN: '' } });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('ASI_TOKEN is not set');
+    expect(r.stderr).toContain('ASI_TOKEN is set but empty');
   });
 
   test('an unreachable target exits 3 with one line', async () => {

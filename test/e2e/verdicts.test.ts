@@ -1,0 +1,213 @@
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import type { Report } from '../../lib/report/report-model.ts';
+import { runCli, ROOT } from '../support/cli.ts';
+import { referenceTarget, type ReferenceTarget } from '../support/reference-target.ts';
+
+const targets: ReferenceTarget[] = [];
+afterAll(async () => {
+  for (const t of targets) await t.close();
+});
+
+async function target(...args: Parameters<typeof referenceTarget>): Promise<ReferenceTarget> {
+  const t = await referenceTarget(...args);
+  targets.push(t);
+  return t;
+}
+
+function readReport(out: string): Report {
+  const dir = readdirSync(out).find((f) => f !== 'profile.yaml')!;
+  return JSON.parse(readFileSync(join(out, dir, 'report.json'), 'utf8')) as Report;
+}
+
+const FAST_LIMITS = (yaml: string): string => `${yaml}\nlimits: { read: 30, write: 10, window_s: 4 }\n`;
+
+/** No green by accident: --only runs exactly the tests of the id it names, in every area. */
+describe('--only', () => {
+  test.each([
+    ['openapi', 'openapi/9.3/documents-agree', 'openapi-yaml-differs'],
+    ['unauthenticated', 'unauthenticated/4.2/no-token-needed', 'unauthenticated-health-requires-token'],
+    ['auth', 'auth/5.3/missing-header', 'auth-missing-as-invalid'],
+    ['errors', 'errors/7/envelope', 'errors-envelope-flat'],
+    ['ledger', 'ledger/4.1/to-exclusive', 'ledger-to-inclusive'],
+    ['ratelimit', 'ratelimit/8.1/pool-by-method', 'ratelimit-head-as-write'],
+    ['conversation', 'conversation/2.4/response-fields', 'conversation-rest-without-conversation-id'],
+  ])('%s: --only %s against the %s defect runs only that requirement and fails it', async (area, id, defect) => {
+    const fast = area === 'ratelimit';
+    const t = await target({ defects: [defect], ...(fast ? { limits: { read: 30, write: 10, windowS: 4 } } : {}) }, fast ? FAST_LIMITS : undefined);
+    const out = mkdtempSync(join(tmpdir(), 'asi-only-'));
+    const r = await runCli(['run', '--config', t.profile, '--only', id, '--out', out], { env: t.env });
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    // Every test the progress lines show declared the id (its title may start with another id it also checks).
+    const ran = r.stderr.split('\n').flatMap((l) => /^ {2}[✓×!?-] (.*) \(\d+ ms\) {2}\[\d+ done, \d+s\]$/.exec(l)?.slice(1, 2) ?? []);
+    expect(ran.length).toBeGreaterThan(0);
+    const report = readReport(out);
+    const declaring = report.results.find((x) => x.requirement.id === id)!.tests;
+    for (const title of ran) expect(declaring).toContain(title);
+    expect(report.outcome).toBe('not-conformant');
+    expect(report.results.filter((x) => x.verdict !== 'not-run').map((x) => [x.requirement.id, x.verdict])).toEqual([[id, 'fail']]);
+    expect(r.stdout).toContain(`× ${id}`);
+  });
+
+  test('an unknown id is refused with the nearest ids (exit 2); --skip takes ids too', async () => {
+    const typo = await runCli(['run', '--only', 'auth/5.3/missing-headr']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr.trim()).toBe('asi-conformance: run: --only "auth/5.3/missing-headr" is not a requirement id; did you mean auth/5.3/missing-header?');
+    const slug = await runCli(['run', '--skip', 'ledger/4.2/to-exclusive']);
+    expect(slug.code).toBe(2);
+    expect(slug.stderr).toContain('did you mean ledger/4.1/to-exclusive');
+  });
+
+  test('--skip leaves a requirement out of a run that otherwise passes: a partial run, exit 0, said so', async () => {
+    const t = await target({ defects: ['auth-missing-as-invalid'] });
+    const out = mkdtempSync(join(tmpdir(), 'asi-skip-'));
+    const r = await runCli(['run', '--config', t.profile, '--suite', 'auth', '--skip', 'auth/5.3/missing-header', '--out', out, '-q'], { env: t.env });
+    expect(r.code, r.stdout).toBe(0);
+    expect(r.stdout).toMatch(/^PARTIAL RUN, NOT A CERTIFICATION: /m);
+    const report = readReport(out);
+    expect(report.outcome).toBe('partial');
+    expect(report.results.find((x) => x.requirement.id === 'auth/5.3/missing-header')?.reason).toBe('left out with --skip (partial run)');
+  });
+});
+
+describe('a run that could not judge a MUST is incomplete (exit 3)', () => {
+  test('an empty token variable counts as missing, and the closing list names each id and why', async () => {
+    const t = await target();
+    const out = mkdtempSync(join(tmpdir(), 'asi-incomplete-'));
+    const r = await runCli(['run', '--config', t.profile, '--suite', 'auth', '--out', out, '-q'], { env: { ...t.env, ASI_TOKEN_REVOKED: '' } });
+    // A partial run lists what it could not run but only fails on what broke.
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/- not-run +auth\/5\.4\/revoked-token +MUST +tokens\.revoked: ASI_TOKEN_REVOKED is set but empty/);
+  });
+});
+
+describe('preflight', () => {
+  test('a rejected token ends the run within seconds with one line (exit 2)', async () => {
+    const t = await target();
+    const started = Date.now();
+    const r = await runCli(['run', '--config', t.profile, '-q'], { env: { ...t.env, ASI_TOKEN: 'asi_live_0000000000000000000000000000dead' } });
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe('asi-conformance: token rejected: 401 auth.token_invalid at GET /me; check tokens.primary ($ASI_TOKEN): it must be a live token of this server\'s workspace');
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  test('a base_url without its version segment is refused with the URL tried and a hint (exit 2)', async () => {
+    const t = await target();
+    const origin = new URL(t.reference.baseUrl).origin;
+    const r = await runCli(['run', '--base-url', origin, '-q'], { env: t.env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`GET ${origin}/health answered 404`);
+    expect(r.stderr).toContain(`did you mean --base-url ${origin}/v1 ?`);
+  });
+});
+
+describe('waivers (--expect)', () => {
+  const id = 'auth/5.3/missing-header';
+  function expectations(entry: string): string {
+    const file = join(mkdtempSync(join(tmpdir(), 'asi-expect-')), 'expectations.yaml');
+    writeFileSync(file, `expectations:\n  ${id}:\n${entry}`);
+    return file;
+  }
+
+  test('an expected failure does not fail the run, shows as waived, and the run is not a certification', async () => {
+    const t = await target({ defects: ['auth-missing-as-invalid'] });
+    const out = mkdtempSync(join(tmpdir(), 'asi-waived-'));
+    const file = expectations('    status: fail\n    reason: gateway answers token_invalid\n    issue: https://tracker.example.com/ASI-1\n    expires: 2999-12-31\n');
+    const r = await runCli(['run', '--config', t.profile, '--suite', 'auth', '--expect', file, '--out', out, '-q'], { env: t.env });
+    expect(r.code, r.stdout).toBe(0);
+    expect(r.stdout).toMatch(/~ waived +auth\/5\.3\/missing-header +MUST +waived: fail expected until 2999-12-31: gateway answers token_invalid/);
+    const report = readReport(out);
+    expect(report.meta.certifying).toBe(false);
+    expect(report.results.find((x) => x.requirement.id === id)?.waiver?.state).toBe('waived');
+    const summary = readFileSync(join(out, readdirSync(out)[0]!, 'summary.md'), 'utf8');
+    expect(summary).toContain('| `auth/5.3/missing-header` | MUST | waived (fail) |');
+  });
+
+  test('an unexpected pass says fixed; an expired waiver fails the run', async () => {
+    const t = await target();
+    const fixed = await runCli(['run', '--config', t.profile, '--only', id, '--expect', expectations('    status: fail\n    reason: old bug\n'), '-q', '--out', mkdtempSync(join(tmpdir(), 'asi-fixed-'))], { env: t.env });
+    expect(fixed.code).toBe(0);
+    expect(fixed.stdout).toContain('fixed: it passes now; remove the waiver');
+    const expired = await runCli(['run', '--config', t.profile, '--only', id, '--expect', expectations('    status: fail\n    reason: old bug\n    expires: 2020-01-31\n'), '-q', '--out', mkdtempSync(join(tmpdir(), 'asi-expired-'))], { env: t.env });
+    expect(expired.code).toBe(1);
+    expect(expired.stdout).toContain('waiver expired on 2020-01-31');
+  });
+
+  test.each([
+    ['an unknown id', '  auth/5.3/missing-headr:\n    status: fail\n    reason: x y z\n', 'expectations.auth/5.3/missing-headr: is not a requirement id; did you mean auth/5.3/missing-header?'],
+    ['a bad status', `  ${id}:\n    status: broken\n    reason: x y z\n`, `expectations.${id}.status: expected one of fail, warn, not-run`],
+    ['a bad date', `  ${id}:\n    status: fail\n    reason: x y z\n    expires: next week\n`, `expectations.${id}.expires: expected a date YYYY-MM-DD`],
+  ])('a file with %s is refused naming the key (exit 2)', async (_what, body, message) => {
+    const file = join(mkdtempSync(join(tmpdir(), 'asi-expect-')), 'e.yaml');
+    writeFileSync(file, `expectations:\n${body}`);
+    const r = await runCli(['run', '--expect', file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe(`asi-conformance: ${file}: ${message}`);
+  });
+});
+
+describe('baselines (--baseline, diff)', () => {
+  test('a known failure passes the gate, a new one fails it; diff says which', async () => {
+    const only = ['--only', 'auth/5.3/missing-header', '--only', 'errors/7/category-value', '-q'];
+    const before = await target({ defects: ['auth-missing-as-invalid'] });
+    const outA = mkdtempSync(join(tmpdir(), 'asi-base-a-'));
+    expect((await runCli(['run', '--config', before.profile, ...only, '--out', outA], { env: before.env })).code).toBe(1);
+    const baselineFile = join(outA, readdirSync(outA)[0]!, 'report.json');
+
+    const same = await runCli(['run', '--config', before.profile, ...only, '--baseline', baselineFile, '--out', mkdtempSync(join(tmpdir(), 'asi-base-b-'))], { env: before.env });
+    expect(same.code, same.stdout).toBe(0);
+    expect(same.stdout).toContain('still failing: auth/5.3/missing-header');
+    expect(same.stdout).toContain('baseline: no regression (exit 0)');
+
+    const worse = await target({ defects: ['auth-missing-as-invalid', 'errors-category-unknown'] });
+    const outC = mkdtempSync(join(tmpdir(), 'asi-base-c-'));
+    const regressed = await runCli(['run', '--config', worse.profile, ...only, '--baseline', baselineFile, '--out', outC], { env: worse.env });
+    expect(regressed.code).toBe(1);
+    expect(regressed.stdout).toContain('new failures: errors/7/category-value (pass -> fail)');
+
+    const diff = await runCli(['diff', baselineFile, join(outC, readdirSync(outC)[0]!, 'report.json')]);
+    expect(diff.code).toBe(1);
+    expect(diff.stdout).toContain('REGRESSED');
+    const back = await runCli(['diff', join(outC, readdirSync(outC)[0]!, 'report.json'), baselineFile]);
+    expect(back.code).toBe(0);
+    expect(back.stdout).toContain('fixed: errors/7/category-value (fail -> pass)');
+  });
+
+  test('diff refuses a file that is not a report (exit 2)', async () => {
+    const r = await runCli(['diff', join(ROOT, 'package.json'), join(ROOT, 'package.json')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('is not an asi-conformance report.json');
+  });
+});
+
+describe('the report names what it tested and where nothing local shows', () => {
+  test('--label and --impl-version name the implementation; the profile is embedded without secrets or local paths', async () => {
+    const t = await target();
+    const out = mkdtempSync(join(tmpdir(), 'asi-label-'));
+    const r = await runCli(['run', '--config', t.profile, '--only', 'auth/5.1/bearer-accepted', '--label', 'Acme ASI gateway', '--impl-version', '2.4.1', '--out', out, '-q'], {
+      env: t.env,
+    });
+    expect(r.code).toBe(0);
+    const dir = join(out, readdirSync(out)[0]!);
+    const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report;
+    expect(report.meta.implementation).toEqual({ label: 'Acme ASI gateway', version: '2.4.1' });
+    expect(JSON.stringify(report.meta.profile)).toContain('"primary":"$ASI_TOKEN"');
+    for (const f of readdirSync(dir)) {
+      const text = readFileSync(join(dir, f), 'utf8');
+      for (const local of [ROOT.replace(/\/$/, ''), tmpdir(), homedir(), process.execPath]) expect(text, `${f} shows ${local}`).not.toContain(local);
+      for (const token of Object.values(t.env)) expect(text).not.toContain(token);
+    }
+  });
+});
+
+describe('--seed', () => {
+  test('takes a negative seed as printed, in either form', async () => {
+    for (const args of [['--seed', '-1029384756'], ['--seed=-1029384756']]) {
+      const r = await runCli(['run', '--suite', 'auth', ...args, '-q', '--out', mkdtempSync(join(tmpdir(), 'asi-seed-'))]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain('(seed -1029384756)');
+    }
+  });
+});
