@@ -100,7 +100,8 @@ export async function runCommand(args: string[]): Promise<number> {
   let target: ResolvedTarget;
   // Everything printed passes the same redaction as the reports, once the tokens are known.
   let redactor = new Redactor([]);
-  const progress = values.quiet === true ? () => {} : (line: string) => process.stderr.write(`${redactor.redact(line)}\n`);
+  const notice = (line: string): void => void process.stderr.write(`${redactor.redact(line)}\n`);
+  const progress = values.quiet === true ? () => {} : notice;
   if (values.config !== undefined) {
     const raw = loadProfileFile(values.config);
     if (values['base-url'] !== undefined) raw.base_url = values['base-url'];
@@ -136,6 +137,7 @@ export async function runCommand(args: string[]): Promise<number> {
       replayPaths: parseReplay(values.replay ?? []),
       ...(timeoutS === undefined ? {} : { httpLimits: { connectTimeoutMs: timeoutS * 1000, headersTimeoutMs: timeoutS * 1000, bodyTimeoutMs: timeoutS * 1000 } }),
       progress,
+      notice,
       argv: ['run', ...args],
     });
     const near = relative(process.cwd(), dir);

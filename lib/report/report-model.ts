@@ -193,6 +193,9 @@ export function incompleteItems(inputs: OutcomeInputs): IncompleteItem[] {
 
 export function outcomeOf(inputs: OutcomeInputs): { outcome: Outcome; exitCode: 0 | 1 | 3; incomplete: IncompleteItem[] } {
   const incomplete = incompleteItems(inputs);
+  // A run cut short (the target died, or an interrupt) is incomplete even with failures found before:
+  // what it did not get to may matter more, and CI must tell "stopped" from "judged".
+  if (inputs.cutShort !== undefined) return { outcome: 'incomplete', exitCode: 3, incomplete };
   const failed = inputs.results.some((r) => (r.verdict === 'fail' && counts(r)) || r.waiver?.state === 'expired');
   if (failed) return { outcome: 'not-conformant', exitCode: 1, incomplete };
   if (incomplete.length > 0) return { outcome: 'incomplete', exitCode: 3, incomplete };

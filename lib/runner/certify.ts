@@ -38,6 +38,8 @@ export interface CertifyOptions {
   /** Per-request timeouts (`--timeout`); the client's defaults otherwise. */
   httpLimits?: Partial<HttpLimits>;
   progress: (line: string) => void;
+  /** Lines that print even with -q (an interrupt and what it switched off); progress when absent. */
+  notice?: (line: string) => void;
   argv: string[];
   expectations?: { file: string; entries: Expectations };
   baseline?: { file: string; report: ComparableReport };
@@ -121,7 +123,12 @@ export async function certify(options: CertifyOptions): Promise<CertifyResult> {
   };
   const startedAt = new Date();
   try {
-    const { tests, runErrors, cutShort } = await runSuites(context, { files: options.files, failOn: options.failOn, progress: options.progress });
+    const { tests, runErrors, cutShort } = await runSuites(context, {
+      files: options.files,
+      failOn: options.failOn,
+      progress: options.progress,
+      ...(options.notice === undefined ? {} : { notice: options.notice }),
+    });
     const finishedAt = new Date();
     const suites = options.files.map(suiteName);
     const { requests, observer } = await readTranscriptFacts(transcriptFile, target);

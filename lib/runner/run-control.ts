@@ -59,6 +59,8 @@ export class RunControl {
 
   async stop(): Promise<void> {
     clearInterval(this.#timer);
+    // The run may have ended between two looks: a target that went down still cut it short.
+    this.#watchTarget();
     for (const s of SIGNALS) process.off(s, this.#onSignal);
     for (const [s, l] of this.#removed) if (!process.listeners(s).includes(l)) process.on(s, l);
     this.#removed = [];

@@ -10,6 +10,8 @@ export interface SuiteRunOptions {
   files: string[];
   failOn: 'must' | 'should';
   progress: (line: string) => void;
+  /** Lines that print even with -q: an interrupt, and which fault hooks it switched off. */
+  notice?: (line: string) => void;
 }
 
 export interface SuiteRunResult {
@@ -28,7 +30,7 @@ export interface SuiteRunResult {
 export async function runSuites(context: RunContext, options: SuiteRunOptions): Promise<SuiteRunResult> {
   const collector = new FindingsCollector();
   const progress = new ProgressReporter(options.progress, options.failOn);
-  const control = new RunControl(context.transcriptFile, context.profile, options.progress);
+  const control = new RunControl(context.transcriptFile, context.profile, options.notice ?? options.progress);
   const exitCodeBefore = process.exitCode;
   // Handed the vitest instance as soon as it exists, so that a run can be cancelled while it goes;
   // tests a cancel leaves out say why (it runs before the collector).

@@ -23,6 +23,14 @@ async function serve(behaviour: Behaviour): Promise<{ url: string; server: Serve
 }
 
 const servers: Server[] = [];
+
+/** Answers the preflight (GET /health and GET /me) as an ASI server would; true when it did. */
+function passesPreflight(req: IncomingMessage, res: ServerResponse): boolean {
+  if (req.url !== '/v1/health' && req.url !== '/v1/me') return false;
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end('{}');
+  return true;
+}
 afterAll(async () => {
   for (const s of servers) {
     s.closeAllConnections();
@@ -58,7 +66,8 @@ describe('a hostile target', () => {
 
   test('that sends a body larger than the cap is cut off, not read whole', async () => {
     const chunk = Buffer.alloc(1024 * 1024, 'x');
-    const { result, report } = await certifyAgainst((res) => {
+    const { result, report } = await certifyAgainst((res, req) => {
+      if (passesPreflight(req, res)) return;
       res.writeHead(401, { 'content-type': 'application/json' });
       let sent = 0;
       const pump = (): void => {
@@ -82,19 +91,49 @@ describe('a hostile target', () => {
     expect(seconds).toBeLessThan(60);
   });
 
-  test('that answers /health but hangs on everything else ends inconclusive within the time budget', async () => {
-    const { result, report, seconds } = await certifyAgainst((res, req) => {
+  test('that answers /health but hangs on everything else is unreachable at the preflight (exit 3) within seconds', async () => {
+    const { result, seconds } = await certifyAgainst((res, req) => {
       if (req.url === '/v1/health') res.end('{}');
     });
     expect(result.code).toBe(3);
-    expect(report?.outcome).toBe('inconclusive');
-    expect(seconds).toBeLessThan(60);
+    expect(result.stderr).toMatch(/unreachable: UND_ERR_HEADERS_TIMEOUT/);
+    expect(seconds).toBeLessThan(20);
+  });
+
+  test('that stops answering mid-run ends the run within seconds (exit 3), with a report that says so', async () => {
+    let requests = 0;
+    const { result, report, seconds } = await certifyAgainst((res, req) => {
+      requests += 1;
+      // The preflight and a few requests get answers; then the target is gone for good.
+      if (requests > 6) return;
+      if (passesPreflight(req, res)) return;
+      res.writeHead(401, { 'content-type': 'application/json' });
+      res.end('{"error":{"code":"auth.token_missing","category":"permanent","message":"no","request_id":"r"}}');
+    });
+    expect(result.code).toBe(3);
+    expect((report as { cutShort?: string } | undefined)?.cutShort).toMatch(/the target stopped answering/);
+    expect(result.stdout).toMatch(/^INCOMPLETE: /m);
+    expect(seconds).toBeLessThan(20);
+  });
+
+  test('that redirects the preflight is refused with one line (exit 2) and no request follows it', async () => {
+    const elsewhere = await serve((res) => res.end('{}'));
+    servers.push(elsewhere.server);
+    const { result } = await certifyAgainst((res) => {
+      res.writeHead(302, { location: `${elsewhere.url}/v1/me` });
+      res.end();
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('redirects are never followed');
+    expect(elsewhere.hits()).toBe(0);
+    expect(result.stderr + result.stdout).not.toContain(TOKEN);
   });
 
   test('that redirects to another origin is not followed and gets no token', async () => {
     const elsewhere = await serve((res) => res.end('{}'));
     servers.push(elsewhere.server);
-    const { result, out } = await certifyAgainst((res) => {
+    const { result, out } = await certifyAgainst((res, req) => {
+      if (passesPreflight(req, res)) return;
       res.writeHead(302, { location: `${elsewhere.url}/v1/me` });
       res.end();
     });

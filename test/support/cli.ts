@@ -32,3 +32,14 @@ export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; timeo
     });
   });
 }
+
+/** Starts the built CLI and hands back the child, for tests that signal it while it runs. */
+export function startCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): { child: ReturnType<typeof spawn>; done: Promise<CliResult> } {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const done = new Promise<CliResult>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  return { child, done };
+}
