@@ -1,11 +1,29 @@
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/** The longest files first, so that they overlap the many short ones instead of running last. */
+const LONGEST_FIRST = ['test/e2e/calibration.test.ts', 'test/e2e/certify-reference.test.ts'];
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (f: TestSpecification): number => {
+      const i = LONGEST_FIRST.findIndex((name) => f.moduleId.endsWith(name));
+      return i === -1 ? LONGEST_FIRST.length : i;
+    };
+    return [...(await super.sort(files))].sort((a, b) => rank(a) - rank(b));
+  }
+}
 
 // Self-tests of the harness (test/). The conformance suites in suites/ are run only by the CLI,
-// against a target, with their own configuration (lib/runner/run-suites.ts).
+// against a target, with their own configuration (lib/runner/run-suites.ts). Most self-test time is
+// spent waiting on servers, so two workers run files side by side even on two cores (vitest would
+// take one there).
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    maxWorkers: 2,
+    sequence: { sequencer: LongestFirst },
   },
 });

@@ -6,12 +6,23 @@ import type { DefectSwitch, VariantSwitch } from '../reference/switches.ts';
 import { CALIBRATE_HELP } from './help.ts';
 import { parseOptions } from './parse-options.ts';
 
+/** `--shard i/n`: the i-th of n interleaved parts of the switch list, for calibrating in parallel processes. */
+function parseShard(value: string | undefined): { index: number; of: number } | undefined {
+  if (value === undefined) return undefined;
+  const m = /^(\d+)\/(\d+)$/.exec(value);
+  const index = Number(m?.[1]);
+  const of = Number(m?.[2]);
+  if (m === null || of < 1 || index < 1 || index > of) throw new UsageError(`calibrate: --shard expects i/n with 1 <= i <= n, for example 2/3; got ${JSON.stringify(value)}`);
+  return { index, of };
+}
+
 export async function calibrateCommand(args: string[]): Promise<number> {
   const { values } = parseOptions('calibrate', args, {
     all: { type: 'boolean' },
     defect: { type: 'string', multiple: true },
     variant: { type: 'string', multiple: true },
     json: { type: 'string' },
+    shard: { type: 'string' },
     quiet: { type: 'boolean', short: 'q' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -28,10 +39,13 @@ export async function calibrateCommand(args: string[]): Promise<number> {
   const named = (values.defect?.length ?? 0) + (values.variant?.length ?? 0) > 0;
   const defects: DefectSwitch[] = values.all === true || !named ? [...DEFECTS] : pick('defect', DEFECTS, values.defect ?? []);
   const variants: VariantSwitch[] = values.all === true || !named ? [...VARIANTS] : pick('variant', VARIANTS, values.variant ?? []);
-  const jobs: Array<['defect', DefectSwitch] | ['variant', VariantSwitch]> = [
+  const all: Array<['defect', DefectSwitch] | ['variant', VariantSwitch]> = [
     ...defects.map((d) => ['defect', d] as ['defect', DefectSwitch]),
     ...variants.map((v) => ['variant', v] as ['variant', VariantSwitch]),
   ];
+  const shard = parseShard(values.shard);
+  // Every n-th switch: the slow rate-limit switches sit together in the list and spread evenly.
+  const jobs = shard === undefined ? all : all.filter((_, i) => i % shard.of === shard.index - 1);
   const results: CalibrationResult[] = [];
   const started = Date.now();
   for (const [i, [kind, sw]] of jobs.entries()) {

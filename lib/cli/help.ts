@@ -120,6 +120,7 @@ Usage
   --defect NAME        one defect (repeatable)
   --variant NAME       one variant (repeatable)
   --json FILE          write the results as JSON
+  --shard I/N          only the I-th of N interleaved parts of the list (run N processes in parallel)
   -q, --quiet          one line per switch`;
 
 export const FAULT_HELP = `asi-conformance fault: switch a fault of a standalone reference server

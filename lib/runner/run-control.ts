@@ -17,7 +17,7 @@ const POLL_MS = 200;
  * after the disables that can still run.
  *
  * vitest installs its own SIGINT and SIGTERM listeners that exit the process a millisecond later;
- * for the length of the run they are taken out and put back afterwards.
+ * they are taken out for the run (vitest's close() would remove them in any case).
  */
 export class RunControl {
   readonly #transcriptFile: string;
@@ -25,7 +25,6 @@ export class RunControl {
   readonly #say: (line: string) => void;
   #vitest: Vitest | undefined;
   #timer: NodeJS.Timeout | undefined;
-  #removed: Array<[RunSignal, (...args: unknown[]) => void]> = [];
   #onSignal = (signal: RunSignal): void => void this.#interrupt(signal);
   #restoring: Promise<void> | undefined;
   /** Why the run stopped early, once it has. */
@@ -50,8 +49,7 @@ export class RunControl {
     for (const s of SIGNALS) {
       for (const l of process.listeners(s)) {
         if (l === this.#onSignal) continue;
-        process.off(s, l);
-        this.#removed.push([s, l as (...args: unknown[]) => void]);
+        process.off(s, l as (...args: unknown[]) => void);
       }
     }
     if (this.cutShort !== undefined) void vitest.cancelCurrentRun('keyboard-input');
@@ -62,8 +60,7 @@ export class RunControl {
     // The run may have ended between two looks: a target that went down still cut it short.
     this.#watchTarget();
     for (const s of SIGNALS) process.off(s, this.#onSignal);
-    for (const [s, l] of this.#removed) if (!process.listeners(s).includes(l)) process.on(s, l);
-    this.#removed = [];
+    // vitest's own listeners are not put back: its close() takes them out, so they belong to no one now.
     await this.#restoring;
   }
 
