@@ -4,6 +4,7 @@ import type { LedgerCount } from '../lib/checks/rate-limit-ledger.ts';
 import type { Exchange } from '../lib/model/exchange.ts';
 import { LEDGER_PATH, ME_PATH } from '../lib/spec-constants.ts';
 import { hasFault, withFault } from '../lib/suite/fault-hooks.ts';
+import { probesSettled } from '../lib/suite/rate-limit-state.ts';
 import { countLedgerRows } from '../lib/suite/rate-limit-ledger-count.ts';
 import { requirementTest } from '../lib/suite/requirement-test.ts';
 
@@ -20,6 +21,8 @@ describe('§7 the limiter store down (faults.limiter_store_down)', () => {
       if (!hasFault('limiter_store_down')) return kit.notRun('the profile gives no faults.limiter_store_down hook');
       const { client } = kit;
       const route = kit.context.profile.messages.routes[0];
+      // The exhaustion's timed probes must not meet the store down (they would misread its 503s).
+      await probesSettled();
       const before: LedgerCount | undefined = route === undefined ? undefined : await countLedgerRows(client);
       // Unpaced: during the drill the answers carry no pool headers, and nothing here may be retried.
       const during = await withFault('limiter_store_down', async () => {

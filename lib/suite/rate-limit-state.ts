@@ -67,6 +67,15 @@ export async function readProbes(): Promise<Probe[] | { failed: string }> {
   return store.probes!;
 }
 
+/**
+ * Waits for the timed probes of a campaign already under way, and at once when none is: a drill that
+ * takes the limiter store down must not run while those probes are out, or they would read its
+ * 503s as the pool's answers.
+ */
+export async function probesSettled(): Promise<void> {
+  if (store.probes !== undefined) await store.probes;
+}
+
 export function isCampaign(outcome: CampaignOutcome): outcome is Campaign {
   return !('skipped' in outcome);
 }

@@ -1,4 +1,6 @@
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -83,7 +85,43 @@ describe('a run that could not judge a MUST is incomplete (exit 3)', () => {
   });
 });
 
+describe('a full run', () => {
+  test('without some tokens, routes and hooks is incomplete (exit 3), naming each MUST it could not run and why', async () => {
+    const t = await target({ limits: { read: 30, write: 10, windowS: 4 } });
+    const profile = join(t.dir, 'bare.yaml');
+    writeFileSync(profile, `base_url: ${t.reference.baseUrl}\ntokens:\n  primary: { env: ASI_TOKEN }\n  revoked: { env: ASI_TOKEN_REVOKED }\nlimits: { read: 30, write: 10, window_s: 4 }\n`);
+    const out = mkdtempSync(join(tmpdir(), 'asi-bare-'));
+    const r = await runCli(['run', '--config', profile, '--out', out, '-q'], { env: { ASI_TOKEN: t.env['ASI_TOKEN']!, ASI_TOKEN_REVOKED: ' ' }, timeoutMs: 90_000 });
+    expect(r.code, r.stdout).toBe(3);
+    expect(r.stdout).toMatch(/^INCOMPLETE: /m);
+    for (const line of [
+      /- not-run +auth\/5\.4\/revoked-token +MUST +tokens\.revoked: ASI_TOKEN_REVOKED is set but empty/,
+      /- not-run +auth\/5\.4\/expired-token +MUST +the profile names no expired token \(tokens\.expired\)/,
+      /- not-run +conversation\/1\/rest-default +MUST +the profile lists no messages\.routes/,
+      /- not-run +ratelimit\/7\/limiter-down-503 +MUST +the profile gives no faults\.limiter_store_down hook/,
+    ]) {
+      expect(r.stdout).toMatch(line);
+    }
+    const report = readReport(out);
+    expect(report.outcome).toBe('incomplete');
+    expect(report.incomplete.map((i) => i.id)).toContain('auth/5.4/revoked-token');
+  });
+});
+
 describe('preflight', () => {
+  test('a web page where the API should be is refused (exit 2)', async () => {
+    const page = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end('<!doctype html><title>Acme</title>');
+    });
+    await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
+    const { port } = page.address() as AddressInfo;
+    const r = await runCli(['run', '--base-url', `http://127.0.0.1:${port}/v1`, '-q'], { env: { ASI_TOKEN: 'asi_live_00' } });
+    page.close();
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('does not look like an ASI v1 server: GET /me with tokens.primary ($ASI_TOKEN) answered a web page (text/html; charset=utf-8)');
+  });
+
   test('a rejected token ends the run within seconds with one line (exit 2)', async () => {
     const t = await target();
     const started = Date.now();
