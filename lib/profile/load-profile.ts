@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
-import { parseDocument } from 'yaml';
 import { ProfileError } from '../errors.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
+import { readUserYaml } from '../user-file.ts';
 import type { ProfileFile } from './profile-file.ts';
 
 export const PROFILE_SCHEMA_FILE = join(PACKAGE_ROOT, 'config', 'profile.schema.json');
@@ -74,20 +74,7 @@ function explain(errors: ErrorObject[]): { key: string; message: string } {
 
 /** Reads and validates a profile file; every problem becomes one ProfileError naming the key. */
 export function loadProfileFile(file: string): ProfileFile {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    const code = (err as { code?: string }).code;
-    throw new ProfileError(file, '', code === 'ENOENT' ? 'no such file' : `cannot be read (${code ?? String(err)})`);
-  }
-  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
-  const yamlError = doc.errors[0];
-  if (yamlError !== undefined) {
-    const line = yamlError.linePos?.[0];
-    throw new ProfileError(file, '', `is not valid YAML${line === undefined ? '' : ` at line ${line.line}, column ${line.col}`}: ${yamlError.message.split('\n')[0]}`);
-  }
-  const value: unknown = doc.toJS();
+  const value = readUserYaml(file, (message) => new ProfileError(file, '', message));
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new ProfileError(file, '', `expected a mapping with base_url and tokens, got ${describe(value)}`);
   }

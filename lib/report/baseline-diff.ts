@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { ReportFileError } from '../errors.ts';
+import { readUserFile } from '../user-file.ts';
 import type { BaselineDiff, Observed, RequirementVerdict, VerdictChange } from './report-model.ts';
 
 /**
@@ -27,13 +27,7 @@ function isComparable(value: unknown): value is ComparableReport {
 
 /** Reads a report.json to compare with; anything else is one line naming the file (exit 2). */
 export function loadReportFile(file: string): ComparableReport {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    const code = (err as { code?: string }).code;
-    throw new ReportFileError(file, code === 'ENOENT' ? 'no such file' : `cannot be read (${code ?? String(err)})`);
-  }
+  const text = readUserFile(file, (message) => new ReportFileError(file, message));
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
-import { parseDocument } from 'yaml';
 import { requirementById } from '../catalogue/index.ts';
 import { ExpectationsError } from '../errors.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
+import { readUserYaml } from '../user-file.ts';
 import { keyOf } from '../profile/load-profile.ts';
 import { didYouMean } from '../runner/selection.ts';
 import type { AppliedWaiver, RequirementResult } from './report-model.ts';
@@ -53,20 +53,7 @@ function firstProblem(errors: ErrorObject[]): { key: string; message: string } {
  * silently waive nothing.
  */
 export function loadExpectations(file: string): Expectations {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    const code = (err as { code?: string }).code;
-    throw new ExpectationsError(file, '', code === 'ENOENT' ? 'no such file' : `cannot be read (${code ?? String(err)})`);
-  }
-  const doc = parseDocument(text, { uniqueKeys: true });
-  const yamlError = doc.errors[0];
-  if (yamlError !== undefined) {
-    const at = yamlError.linePos?.[0];
-    throw new ExpectationsError(file, '', `is not valid YAML${at === undefined ? '' : ` at line ${at.line}, column ${at.col}`}: ${yamlError.message.split('\n')[0]}`);
-  }
-  const value: unknown = doc.toJS();
+  const value = readUserYaml(file, (message) => new ExpectationsError(file, '', message));
   const errors = schemaErrors(value);
   if (errors.length > 0) {
     const { key, message } = firstProblem(errors);
