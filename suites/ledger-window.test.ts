@@ -3,12 +3,11 @@ import { describe } from 'vitest';
 import { boundText } from '../lib/arbitraries/bound-text.ts';
 import { invalidInstantText } from '../lib/arbitraries/invalid-instant-text.ts';
 import { rowWindow } from '../lib/arbitraries/row-window.ts';
-import { envelopeFindings } from '../lib/checks/error-envelope.ts';
-import { rejectedFinding } from '../lib/checks/ledger-acceptance.ts';
+import { acceptedFinding, refusalFindings } from '../lib/checks/ledger-acceptance.ts';
 import { additivityFindings, WINDOW_ADDITIVE } from '../lib/checks/ledger-additivity.ts';
 import { acceptedFormFinding, DATE_ONLY_ACCEPTED, EQUAL_BOUNDS_EMPTY, equalBoundsFinding, OFFSET_INSTANT, OFFSETLESS_ACCEPTED, sameInstantFindings } from '../lib/checks/ledger-bound-forms.ts';
 import { DEFAULT_WINDOW, defaultWindowFindings } from '../lib/checks/ledger-default-window.ts';
-import { notEnoughRows } from '../lib/checks/ledger-discovery.ts';
+import { notEnoughRows, pagesFor, type LedgerSample } from '../lib/checks/ledger-discovery.ts';
 import { addSeconds, formatInstant, isUtcMidnight, utcDateOf, type Instant } from '../lib/checks/ledger-instant.ts';
 import { boundInstants, knownDates, largestTie, rowsBetween, tiedGroupIndices, type KnownRows } from '../lib/checks/ledger-known-rows.ts';
 import { pageSchemaFailures } from '../lib/checks/ledger-page-schema.ts';
@@ -23,9 +22,23 @@ import { ledgerSample, pagesOf, readPool } from '../lib/suite/ledger-kit.ts';
 const REVERSED = 'ledger/4.1/reversed-window-400';
 const INVALID_DATE = 'ledger/4.1/invalid-date-400';
 
-/** Windows here hold few rows; three pages of 200 are plenty. */
-function walkOf(fetch: PageFetcher, query: LedgerQuery): Promise<Walk> {
-  return walkLedger(fetch, { ...query, limit: LEDGER_LIMIT_MAX }, { maxPages: 3 });
+/** Windows here hold few rows; three pages of 200 are plenty, or a few more of a target's short pages. */
+function walkOf(fetch: PageFetcher, query: LedgerQuery, sample?: LedgerSample, rows = 2 * LEDGER_LIMIT_MAX): Promise<Walk> {
+  return walkLedger(fetch, { ...query, limit: LEDGER_LIMIT_MAX }, { maxPages: sample === undefined ? 3 : pagesFor(sample, rows, LEDGER_LIMIT_MAX) });
+}
+
+/**
+ * Two known instants less than 12 hours apart, a few instants apart: written with offsets of
+ * opposite sign, their texts sort the other way round from their instants. Undefined when no two
+ * known instants are that close.
+ */
+function closePair(known: KnownRows): [Instant, Instant] | undefined {
+  for (let i = Math.floor(known.groups.length / 2); i + 1 < known.groups.length; i++) {
+    const a = known.groups[i]!.instant;
+    const b = known.groups[Math.min(known.groups.length - 1, i + 3)]!.instant;
+    if (b.seconds - a.seconds < 12 * 3600 && b.seconds > a.seconds) return [a, b];
+  }
+  return undefined;
 }
 
 /** The known rows, or findings saying why the test cannot judge this target. */
@@ -67,14 +80,17 @@ describe('§4.1 GET /credits/operations: window rules', () => {
   });
 
   // > When `to` is earlier than `from`, the response is 400.
-  requirementTest(REVERSED, 'to earlier than from, as row timestamps and as dates two days apart', async (kit) => {
+  requirementTest(REVERSED, 'to earlier than from: as row timestamps, as dates two days apart, and with offsets whose texts sort the other way', async (kit) => {
     const { known } = await ledgerSample(kit);
     const fetch = pagesOf(kit);
     const [early, late] = boundInstants(known, Date.now(), 2) as [Instant, Instant];
-    const exchange = await fetch({ from: formatInstant(late), to: formatInstant(early) }, undefined);
-    const findings = [rejectedFinding(REVERSED, exchange), ...envelopeFindings(exchange)];
+    const findings = refusalFindings(REVERSED, await fetch({ from: formatInstant(late), to: formatInstant(early) }, undefined));
     const dates = (known === undefined ? undefined : knownDates(known, 2)) ?? [early, addSeconds(early, 86_400), addSeconds(early, 2 * 86_400)];
-    findings.push(rejectedFinding(REVERSED, await fetch({ from: utcDateOf(dates[2]!), to: utcDateOf(dates[0]!) }, undefined)));
+    findings.push(...refusalFindings(REVERSED, await fetch({ from: utcDateOf(dates[2]!), to: utcDateOf(dates[0]!) }, undefined)));
+    // Compared as instants, never as text: `from` written at -12:00 reads as an earlier text than
+    // `to` written with Z, though it is the later instant.
+    const [a, b] = (known === undefined ? undefined : closePair(known)) ?? [early, addSeconds(early, 3600)];
+    findings.push(...refusalFindings(REVERSED, await fetch({ from: formatInstant(b, { zone: -12 * 60 }), to: formatInstant(a) }, undefined)));
     return findings;
   });
 
@@ -91,10 +107,24 @@ describe('§4.1 GET /credits/operations: window rules', () => {
   });
 
   // > Parsed from `YYYY-MM-DD` or RFC 3339, with or without offset.
-  requirementTest(OFFSET_INSTANT, 'one window written with Z and again with ±hh:mm offsets', async (kit) => {
+  requirementTest(OFFSET_INSTANT, 'one window written with Z and again with ±hh:mm offsets; and one whose from text, at +14:00, sorts after its to', async (kit) => {
     const known = await knownRows(kit, 3);
     if (Array.isArray(known)) return known;
     const fetch = pagesOf(kit);
+    const sample = await ledgerSample(kit);
+    // `from` at +14:00 reads as a later text than `to` with Z, though it is the earlier instant.
+    const pair = closePair(known);
+    const crossed: Finding[] = [];
+    if (pair !== undefined) {
+      const [a, b] = pair;
+      const written = await walkOf(fetch, { from: formatInstant(a, { zone: 14 * 60 }), to: formatInstant(b) }, sample, rowsBetween(known, a, b).length);
+      const withZ = await walkOf(fetch, { from: formatInstant(a), to: formatInstant(b) }, sample, rowsBetween(known, a, b).length);
+      crossed.push(...sameInstantFindings(written, withZ));
+    } else {
+      const [a] = boundInstants(known, Date.now(), 1) as [Instant];
+      const exchange = await fetch({ from: formatInstant(a, { zone: 14 * 60 }), to: formatInstant(addSeconds(a, 3600)) }, undefined);
+      crossed.push(acceptedFinding(OFFSET_INSTANT, exchange, 'from at +14:00 an hour before to with Z'));
+    }
     const arbitrary = rowWindow(known.groups.length, { maxSpan: 6 })
       .chain((w) => {
         const exact = { forms: ['z', 'offset'] as const };
@@ -110,7 +140,7 @@ describe('§4.1 GET /credits/operations: window rules', () => {
         return [...sameInstantFindings(written, withZ), ...pageSchemaFailures(walkExchanges(written), readPool(kit))];
       },
       { numRuns: 8, maxShrinkRequests: 20 },
-    );
+    ).then((found) => [...crossed, ...found]);
   });
 
   // > Parsed from `YYYY-MM-DD` or RFC 3339, with or without offset.
@@ -130,13 +160,13 @@ describe('§4.1 GET /credits/operations: window rules', () => {
     return checkProperty(
       INVALID_DATE,
       arbitrary,
-      async ({ text, side }) => [rejectedFinding(INVALID_DATE, await fetch(side === 'from' ? { from: text, to: late } : { from: early, to: text }, undefined))],
+      async ({ text, side }) => refusalFindings(INVALID_DATE, await fetch(side === 'from' ? { from: text, to: late } : { from: early, to: text }, undefined)),
       { numRuns: 10, maxShrinkRequests: 15 },
     );
   });
 
   // > When neither bound is given, the window is the last 30 days.
-  requirementTest(DEFAULT_WINDOW, 'no bounds, against the last 30 days written with bounds (both walked with limit=200)', async (kit) =>
+  requirementTest(DEFAULT_WINDOW, 'no bounds, at both edges of the last 30 days: its first pages (all of it when small) against walks with bounds', async (kit) =>
     defaultWindowFindings(await ledgerSample(kit)),
   );
 

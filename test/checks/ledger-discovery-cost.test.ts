@@ -1,0 +1,31 @@
+import { describe, expect, test } from 'vitest';
+import { discoverLedger, KNOWN_ROWS_MAX, KNOWN_ROWS_MIN } from '../../lib/checks/ledger-discovery.ts';
+import { pagedServer } from './ledger-fixtures.ts';
+
+const DAY = 86_400_000;
+const NOW = Date.parse('2025-03-01T12:00:00Z');
+
+/** `count` rows spread evenly over the `days` before NOW. */
+const evenly = (count: number, days: number) => (i: number) => NOW - days * DAY + Math.floor((i * days * DAY) / count);
+
+describe('discovery cost does not grow with the ledger', () => {
+  test.each([
+    ['desc', undefined],
+    ['asc', undefined],
+    ['desc', 25],
+    ['asc', 25],
+    ['scattered', undefined],
+  ] as const)('order %s, page cap %s: 1k, 100k and 1M rows', async (order, pageCap) => {
+    const requests: number[] = [];
+    for (const size of [1_000, 100_000, 1_000_000]) {
+      const server = pagedServer({ instantOf: evenly(size, 30), count: size, now: NOW, order, ...(pageCap === undefined ? {} : { pageCap }) });
+      const sample = await discoverLedger(server, () => NOW);
+      expect(sample.known?.rows.length, `${size} rows`).toBeGreaterThanOrEqual(KNOWN_ROWS_MIN);
+      expect(sample.known?.rows.length, `${size} rows`).toBeLessThanOrEqual(KNOWN_ROWS_MAX);
+      requests.push(server.requests);
+    }
+    // In time order the cost is the same for every size; in any order it is bounded.
+    if (order !== 'scattered') expect(new Set(requests).size).toBe(1);
+    expect(Math.max(...requests)).toBeLessThanOrEqual(pageCap === undefined ? 30 : 40);
+  });
+});
