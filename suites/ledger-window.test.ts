@@ -22,9 +22,12 @@ import { ledgerSample, pagesOf, readPool } from '../lib/suite/ledger-kit.ts';
 const REVERSED = 'ledger/4.1/reversed-window-400';
 const INVALID_DATE = 'ledger/4.1/invalid-date-400';
 
-/** Windows here hold few rows; three pages of 200 are plenty, or a few more of a target's short pages. */
-function walkOf(fetch: PageFetcher, query: LedgerQuery, sample?: LedgerSample, rows = 2 * LEDGER_LIMIT_MAX): Promise<Walk> {
-  return walkLedger(fetch, { ...query, limit: LEDGER_LIMIT_MAX }, { maxPages: sample === undefined ? 3 : pagesFor(sample, rows, LEDGER_LIMIT_MAX) });
+/**
+ * A walk at limit=200 of a window of `rows` known rows, with the pages that takes on this target;
+ * a window whose rows are not known (whole days) gets three pages: its first page is what counts.
+ */
+function walkOf(fetch: PageFetcher, query: LedgerQuery, sample: LedgerSample, rows?: number): Promise<Walk> {
+  return walkLedger(fetch, { ...query, limit: LEDGER_LIMIT_MAX }, { maxPages: rows === undefined ? 3 : pagesFor(sample, rows, LEDGER_LIMIT_MAX) });
 }
 
 /**
@@ -55,6 +58,7 @@ describe('§4.1 GET /credits/operations: window rules', () => {
     const known = await knownRows(kit, 3);
     if (Array.isArray(known)) return known;
     const fetch = pagesOf(kit);
+    const sample = await ledgerSample(kit);
     const midnights = known.groups.flatMap((g, i) => (isUtcMidnight(g.instant) ? [i] : []));
     return checkProperty(
       FROM_INCLUSIVE,
@@ -62,8 +66,9 @@ describe('§4.1 GET /credits/operations: window rules', () => {
       async (w) => {
         const from = known.groups[w.start]!;
         const to = known.groups[w.end]!;
-        const walk = await walkOf(fetch, { from: from.text, to: to.text });
-        return [...windowFindings(walk, { from: from.instant, to: to.instant }, rowsBetween(known, from.instant, to.instant)), ...pageSchemaFailures(walkExchanges(walk), readPool(kit))];
+        const expected = rowsBetween(known, from.instant, to.instant);
+        const walk = await walkOf(fetch, { from: from.text, to: to.text }, sample, expected.length);
+        return [...windowFindings(walk, { from: from.instant, to: to.instant }, expected), ...pageSchemaFailures(walkExchanges(walk), readPool(kit))];
       },
       { numRuns: 10, maxShrinkRequests: 20 },
     );
@@ -96,13 +101,14 @@ describe('§4.1 GET /credits/operations: window rules', () => {
 
   // > | from | string (date or datetime) | Parsed from `YYYY-MM-DD` or RFC 3339, with or without offset. |
   requirementTest(DATE_ONLY_ACCEPTED, 'from and to written YYYY-MM-DD, one day apart', async (kit) => {
-    const { known } = await ledgerSample(kit);
+    const sample = await ledgerSample(kit);
+    const { known } = sample;
     const dates = known === undefined ? undefined : knownDates(known, 1);
     const start = dates?.[0] ?? boundInstants(known, Date.now(), 1)[0]!;
     const from = utcDateOf(start);
     const to = utcDateOf({ seconds: start.seconds + 86_400, fraction: '' });
-    const walk = await walkOf(pagesOf(kit), { from, to });
     const utcRows = dates === undefined || known === undefined ? undefined : rowsBetween(known, dates[0], dates[1]);
+    const walk = await walkOf(pagesOf(kit), { from, to }, sample, utcRows?.length);
     return [acceptedFormFinding(DATE_ONLY_ACCEPTED, walk, utcRows, 'a date alone'), ...pageSchemaFailures(walkExchanges(walk), readPool(kit))];
   });
 
@@ -135,8 +141,9 @@ describe('§4.1 GET /credits/operations: window rules', () => {
       OFFSET_INSTANT,
       arbitrary,
       async ({ w, from, to }) => {
-        const withZ = await walkOf(fetch, { from: known.groups[w.start]!.text, to: known.groups[w.end]!.text });
-        const written = await walkOf(fetch, { from: from.text, to: to.text });
+        const rows = rowsBetween(known, known.groups[w.start]!.instant, known.groups[w.end]!.instant).length;
+        const withZ = await walkOf(fetch, { from: known.groups[w.start]!.text, to: known.groups[w.end]!.text }, sample, rows);
+        const written = await walkOf(fetch, { from: from.text, to: to.text }, sample, rows);
         return [...sameInstantFindings(written, withZ), ...pageSchemaFailures(walkExchanges(written), readPool(kit))];
       },
       { numRuns: 8, maxShrinkRequests: 20 },
@@ -145,10 +152,12 @@ describe('§4.1 GET /credits/operations: window rules', () => {
 
   // > Parsed from `YYYY-MM-DD` or RFC 3339, with or without offset.
   requirementTest(OFFSETLESS_ACCEPTED, 'from and to written as RFC 3339 date-times without offset', async (kit) => {
-    const { known } = await ledgerSample(kit);
+    const sample = await ledgerSample(kit);
+    const { known } = sample;
     const [a, b] = boundInstants(known, Date.now(), 2) as [Instant, Instant];
-    const walk = await walkOf(pagesOf(kit), { from: formatInstant(a, { zone: 'none' }), to: formatInstant(b, { zone: 'none' }) });
-    return [acceptedFormFinding(OFFSETLESS_ACCEPTED, walk, known === undefined ? undefined : rowsBetween(known, a, b), 'a date-time without offset')];
+    const utcRows = known === undefined ? undefined : rowsBetween(known, a, b);
+    const walk = await walkOf(pagesOf(kit), { from: formatInstant(a, { zone: 'none' }), to: formatInstant(b, { zone: 'none' }) }, sample, utcRows?.length);
+    return [acceptedFormFinding(OFFSETLESS_ACCEPTED, walk, utcRows, 'a date-time without offset')];
   });
 
   // > Parsed from `YYYY-MM-DD` or RFC 3339 ... | 400 | Error envelope (validation failed). |
@@ -175,6 +184,7 @@ describe('§4.1 GET /credits/operations: window rules', () => {
     const known = await knownRows(kit, 3);
     if (Array.isArray(known)) return known;
     const fetch = pagesOf(kit);
+    const sample = await ledgerSample(kit);
     const arbitrary = rowWindow(known.groups.length, { minSpan: 2, maxSpan: 10, focus: tiedGroupIndices(known) }).chain((w) =>
       fc.integer({ min: w.start + 1, max: w.end - 1 }).map((split) => ({ ...w, split })),
     );
@@ -183,7 +193,9 @@ describe('§4.1 GET /credits/operations: window rules', () => {
       arbitrary,
       async ({ start, split, end }) => {
         const [a, b, c] = [known.groups[start]!.text, known.groups[split]!.text, known.groups[end]!.text];
-        return additivityFindings(await walkOf(fetch, { from: a, to: c }), await walkOf(fetch, { from: a, to: b }), await walkOf(fetch, { from: b, to: c }));
+        const rows = rowsBetween(known, known.groups[start]!.instant, known.groups[end]!.instant).length;
+        const walk = (from: string, to: string): Promise<Walk> => walkOf(fetch, { from, to }, sample, rows);
+        return additivityFindings(await walk(a, c), await walk(a, b), await walk(b, c));
       },
       { numRuns: 6, maxShrinkRequests: 24 },
     );
@@ -191,6 +203,9 @@ describe('§4.1 GET /credits/operations: window rules', () => {
     const dates = knownDates(known, 2);
     if (dates === undefined) return found;
     const [d0, d1, d2] = dates.map(utcDateOf) as [string, string, string];
-    return [...found, ...additivityFindings(await walkOf(fetch, { from: d0, to: d2 }), await walkOf(fetch, { from: d0, to: d1 }), await walkOf(fetch, { from: d1, to: d2 }))];
+    // Whatever zone the server reads dates in, these days lie inside the known rows, give or take 14 hours.
+    const rows = rowsBetween(known, addSeconds(dates[0]!, -14 * 3600), addSeconds(dates[2]!, 14 * 3600)).length;
+    const day = (from: string, to: string): Promise<Walk> => walkOf(fetch, { from, to }, sample, rows);
+    return [...found, ...additivityFindings(await day(d0, d2), await day(d0, d1), await day(d1, d2))];
   });
 });

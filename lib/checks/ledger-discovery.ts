@@ -56,6 +56,11 @@ export interface LedgerSample {
   limit: number;
   /** Most rows one page of discovery held: below `limit`, a page cap shows here. */
   pageRows: number;
+  /**
+   * Rows of a page that led on, as a share of `limit`, on average: below 1 for a target that
+   * serves short pages (a cap, or pages cut where it likes); 1 when no page led on.
+   */
+  pageFill: number;
   /** Every exchange discovery sent, for the schema checks. */
   exchanges: Exchange[];
 }
@@ -211,9 +216,13 @@ export async function discoverLedger(fetch: PageFetcher, now: () => number = Dat
     knownWalk: undefined,
     limit,
     pageRows: 0,
+    pageFill: 1,
     exchanges,
   };
-  sample.pageRows = Math.max(0, ...[explicitWalk, defaultWalk, ...(knownWalk === undefined ? [] : [knownWalk])].flatMap((w) => w.pages.map((p) => p.rows.length)));
+  const pages = [explicitWalk, defaultWalk, ...(knownWalk === undefined ? [] : [knownWalk])].flatMap((w) => w.pages);
+  sample.pageRows = Math.max(0, ...pages.map((p) => p.rows.length));
+  const leading = pages.filter((p) => typeof p.nextCursor === 'string').map((p) => p.rows.length);
+  if (leading.length > 0) sample.pageFill = Math.min(1, leading.reduce((n, r) => n + r, 0) / leading.length / limit);
   const known = knownWalk === undefined ? undefined : knownRowsOf(knownWalk.rows, KNOWN_ROWS_MAX);
   if (known === undefined || knownWalk === undefined) {
     sample.why = isComplete(explicitWalk)
@@ -250,10 +259,11 @@ export function notEnoughRows(sample: LedgerSample, count: number): string | und
 }
 
 /**
- * Pages a walk of `rows` rows takes at `limit` on this target, with room for an empty last page
- * and a few rows recorded since: the target's own page size counts (a page cap makes more pages).
+ * Pages a walk of `rows` rows takes at `limit` on this target: the target's own page size counts
+ * (short pages or a cap make more pages), with half as many again for pages that vary, and room
+ * for an empty last page and a few rows recorded since. An upper bound: a walk ends on its own.
  */
-export function pagesFor(sample: Pick<LedgerSample, 'pageRows' | 'limit'>, rows: number, limit: number): number {
-  const perPage = Math.max(1, Math.min(limit, sample.pageRows > 0 && sample.pageRows < sample.limit ? sample.pageRows : limit));
-  return Math.ceil((rows + 1) / perPage) + 2;
+export function pagesFor(sample: Pick<LedgerSample, 'pageFill'>, rows: number, limit: number): number {
+  const perPage = Math.max(1, limit * sample.pageFill);
+  return Math.ceil((1.5 * (rows + 1)) / perPage) + 2;
 }

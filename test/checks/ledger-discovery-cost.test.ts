@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { discoverLedger, KNOWN_ROWS_MAX, KNOWN_ROWS_MIN } from '../../lib/checks/ledger-discovery.ts';
+import { discoverLedger, KNOWN_ROWS_MAX, KNOWN_ROWS_MIN, pagesFor } from '../../lib/checks/ledger-discovery.ts';
 import { pagedServer } from './ledger-fixtures.ts';
 
 const DAY = 86_400_000;
@@ -28,4 +28,14 @@ describe('discovery cost does not grow with the ledger', () => {
     if (order !== 'scattered') expect(new Set(requests).size).toBe(1);
     expect(Math.max(...requests)).toBeLessThanOrEqual(pageCap === undefined ? 30 : 40);
   });
+});
+
+test('walk budgets follow the page size the target serves', async () => {
+  const capped = await discoverLedger(pagedServer({ instantOf: evenly(100_000, 30), count: 100_000, now: NOW, pageCap: 25 }), () => NOW);
+  expect(capped).toMatchObject({ pageRows: 25, pageFill: 25 / 200 });
+  // 200 rows at limit=200 take 8 pages of 25 and an empty last one; the budget has room to spare.
+  expect(pagesFor(capped, 200, 200)).toBeGreaterThanOrEqual(9);
+  const full = await discoverLedger(pagedServer({ instantOf: evenly(100_000, 30), count: 100_000, now: NOW }), () => NOW);
+  expect(full.pageFill).toBe(1);
+  expect(pagesFor(full, 200, 200)).toBeLessThanOrEqual(4);
 });
