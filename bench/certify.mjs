@@ -1,116 +1,164 @@
 #!/usr/bin/env node
-// Benchmark: a full certification of the embedded reference with the spec's limits (600 reads and
-// 60 writes per token per 60 s), through the CLI as a user runs it. Prints the wall time, the
-// requests per token and pool, the unplanned 429s, and the share of the run spent waiting.
-// Targets: at most 75 s wall (the floor is the 60 s window itself) and no unplanned 429.
-// Run with `npm run bench` (which builds first). Stops by itself: the run is killed after 180 s.
+// Benchmark: full certifications of the embedded reference at the spec's limits (600 reads and 60
+// writes per token per 60 s), each in a process of its own, against ledgers of 1k, 100k and 1M
+// generated rows in the last 30 days (on top of the seeded ledger), then with the shapes of a
+// vendor's staging system: a page cap of 25, background writers, 150 ms latency.
+//
+// Bounds (issue 10): across the ledger sizes, requests within 10% of each other and wall time
+// within 1.10 x the 60 s window floor; every run conformant with no unplanned 429.
+//
+// Run with `npm run bench` (which builds first); `-- --sizes` runs the size table only, `-- --seed N`
+// fixes another seed. Each run is killed after HARD_STOP_MS.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const WALL_TARGET_S = 75;
-const HARD_STOP_MS = 180_000;
-/** Gaps between requests shorter than this are the harness's own work, not waiting. */
-const IDLE_GAP_MS = 100;
+const WINDOW_S = 60;
+const WALL_BOUND_S = 1.1 * WINDOW_S;
+const REQUESTS_SPREAD = 0.1;
+const HARD_STOP_MS = 300_000;
+const DEFAULT_SEED = 20261122;
 
-function runCertification(outDir) {
-  return new Promise((resolve) => {
-    const started = Date.now();
-    const child = spawn(process.execPath, [join(ROOT, 'bin', 'asi-conformance.js'), 'run', '--out', outDir, '--format', 'json,har', '--quiet'], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (d) => (output += d));
-    child.stderr.on('data', (d) => (output += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), HARD_STOP_MS);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, output, wallMs: Date.now() - started });
-    });
-  });
-}
+/** The runs: ledger size in generated rows, and the staging shape on top. */
+const SIZES = [
+  { label: '1k', ledger: { generatedRows: 1_000 } },
+  { label: '100k', ledger: { generatedRows: 100_000 } },
+  { label: '1M', ledger: { generatedRows: 1_000_000 } },
+];
+const VARIANTS = [
+  { label: '100k', variant: 'page cap 25', ledger: { generatedRows: 100_000, pageCap: 25 } },
+  { label: '100k', variant: 'background writers', ledger: { generatedRows: 100_000, writers: true } },
+  { label: '100k', variant: '150 ms latency', ledger: { generatedRows: 100_000 }, latencyMs: 150 },
+];
 
-/** Milliseconds of the run during which no request was in flight, counting only gaps of IDLE_GAP_MS or more. */
-function idleMs(entries, startMs, endMs) {
-  const spans = entries
-    .map((e) => [Date.parse(e.startedDateTime), Date.parse(e.startedDateTime) + Math.max(0, e.time)])
-    .sort((a, b) => a[0] - b[0]);
-  let idle = 0;
-  let covered = startMs;
-  for (const [from, to] of spans) {
-    if (from - covered >= IDLE_GAP_MS) idle += from - covered;
-    covered = Math.max(covered, to);
-  }
-  if (endMs - covered >= IDLE_GAP_MS) idle += endMs - covered;
-  return idle;
+function dist(path) {
+  return pathToFileURL(join(ROOT, 'dist', path)).href;
 }
 
 /** The INFO finding of the budget service: `N unplanned 429s; waited …`. */
-function pacingNote(report) {
+function unplanned429s(report) {
   const result = report.results.find((r) => r.requirement.id === 'ratelimit/8.1/unplanned-429');
-  return result?.findings.map((f) => f.note ?? '').find((n) => /unplanned 429s/.test(n));
-}
-
-function unplanned429s(note) {
+  const note = result?.findings.map((f) => f.note ?? '').find((n) => /unplanned 429s/.test(n));
   const m = /^(\d+) unplanned/.exec(note ?? '');
   return m === null ? undefined : Number(m[1]);
 }
 
-const out = mkdtempSync(join(tmpdir(), 'asi-bench-'));
-try {
-  process.stdout.write('certifying the embedded reference (600/60 per 60 s)...\n');
-  const run = await runCertification(out);
-  if (run.signal !== null) {
-    process.stdout.write(`the run did not finish within ${HARD_STOP_MS / 1000} s and was stopped\n${run.output}\n`);
-    process.exit(1);
+/** In the child: one certification, its summary printed as one JSON line. */
+async function child(spec, seed) {
+  const started = Date.now();
+  const { startReference } = await import(dist('reference/server.js'));
+  const { certify } = await import(dist('runner/certify.js'));
+  const { embeddedTarget } = await import(dist('runner/embedded-target.js'));
+  const { allSuiteFiles } = await import(dist('runner/suite-files.js'));
+  const reference = await startReference({ ledger: spec.ledger, ...(spec.latencyMs === undefined ? {} : { latencyMs: spec.latencyMs }) });
+  const out = mkdtempSync(join(tmpdir(), 'asi-bench-'));
+  let report;
+  let dir;
+  try {
+    ({ report, dir } = await certify({
+      target: embeddedTarget(reference),
+      embedded: true,
+      files: allSuiteFiles(),
+      only: [],
+      outDir: out,
+      formats: ['json'],
+      seed,
+      failOn: 'must',
+      replayPaths: {},
+      progress: () => {},
+      argv: ['bench', JSON.stringify(spec)],
+    }));
+  } finally {
+    await reference.close();
   }
-  const dir = readdirSync(out).find((d) => !d.startsWith('.'));
-  if (dir === undefined) {
-    process.stdout.write(`no report was written (exit ${run.code})\n${run.output}\n`);
-    process.exit(1);
-  }
-  const report = JSON.parse(readFileSync(join(out, dir, 'report.json'), 'utf8'));
-  const har = JSON.parse(readFileSync(join(out, dir, 'transcript.har'), 'utf8'));
-  const { meta } = report;
-  const start = Date.parse(meta.startedAt);
-  const end = Date.parse(meta.finishedAt);
-  const idle = idleMs(har.log.entries, start, end);
-  const note = pacingNote(report);
-  const refusals = unplanned429s(note);
+  const notPassed = report.results
+    .filter((r) => r.verdict !== 'pass' && r.verdict !== 'warn')
+    .map((r) => `${r.requirement.id}: ${r.verdict} ${r.reason ?? r.findings.find((f) => f.verdict !== 'pass')?.actual ?? ''}`.trimEnd());
+  if (report.outcome === 'conformant') rmSync(out, { recursive: true, force: true });
+  const line = {
+    outcome: report.outcome,
+    certifying: report.meta.certifying,
+    requests: report.meta.requests.reduce((n, r) => n + r.requests, 0),
+    primaryReads: report.meta.requests.filter((r) => r.role === 'primary' && r.pool === 'read').reduce((n, r) => n + r.requests, 0),
+    unplanned: unplanned429s(report),
+    pacingWaitMs: report.meta.pacingWaitMs ?? 0,
+    wallMs: Date.now() - started,
+    notPassed,
+    kept: report.outcome === 'conformant' ? undefined : dir,
+  };
+  process.stdout.write(`${JSON.stringify(line)}\n`);
+}
 
-  const lines = [];
-  lines.push(`outcome            ${report.outcome} (exit ${run.code}), limits ${meta.limits.read}/${meta.limits.write} per ${meta.limits.windowS} s`);
-  lines.push(`wall time          ${(run.wallMs / 1000).toFixed(1)} s (suites ${(meta.durationMs / 1000).toFixed(1)} s)   target ≤ ${WALL_TARGET_S} s`);
-  lines.push(`unplanned 429s     ${refusals ?? 'unknown (ratelimit/8.1/unplanned-429 not in the report)'}   target 0`);
-  lines.push(`waiting            ${(idle / 1000).toFixed(1)} s with no request in flight = ${((100 * idle) / meta.durationMs).toFixed(0)}% of the run`);
-  if (meta.pacingWaitMs !== undefined) lines.push(`pacer waits        ${(meta.pacingWaitMs / 1000).toFixed(1)} s (slow-downs, Retry-After, window healing)`);
-  const detail = note?.split('; ')[1];
-  if (detail !== undefined) lines.push(`pacer              ${detail}`);
-  lines.push('requests           token           pool   count');
-  const total = meta.requests.reduce((n, r) => n + r.requests, 0);
-  for (const r of [...meta.requests].sort((a, b) => a.role.localeCompare(b.role) || a.pool.localeCompare(b.pool))) {
-    lines.push(`                   ${r.role.padEnd(15)} ${r.pool.padEnd(6)} ${String(r.requests).padStart(5)}`);
+function runChild(spec, seed) {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const proc = spawn(process.execPath, [fileURLToPath(import.meta.url), '--child', JSON.stringify(spec), '--seed', String(seed)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    proc.stdout.on('data', (d) => (output += d));
+    proc.stderr.on('data', (d) => (output += d));
+    const timer = setTimeout(() => proc.kill('SIGKILL'), HARD_STOP_MS);
+    proc.on('close', (code, signal) => {
+      clearTimeout(timer);
+      const json = output.split('\n').reverse().find((l) => l.startsWith('{'));
+      const wallMs = Date.now() - started;
+      if (json === undefined) resolve({ outcome: signal === null ? `error (exit ${code})` : 'stopped', wallMs, requests: 0, notPassed: [output.slice(-2000)] });
+      else resolve({ ...JSON.parse(json), wallMs });
+    });
+  });
+}
+
+function row(cells, widths) {
+  return cells.map((c, i) => String(c).padEnd(widths[i])).join('  ').trimEnd();
+}
+
+async function main() {
+  const args = process.argv.slice(2);
+  const seedAt = args.indexOf('--seed');
+  const seed = seedAt === -1 ? DEFAULT_SEED : Number(args[seedAt + 1]);
+  if (args[0] === '--child') {
+    await child(JSON.parse(args[1]), seed);
+    process.exit(0);
   }
-  lines.push(`                   ${'total'.padEnd(22)} ${String(total).padStart(5)}`);
-  // A benchmark of a run that did not pass measures the wrong thing: say which requirements.
-  for (const r of report.results.filter((x) => x.verdict !== 'pass')) {
-    const why = r.reason ?? r.findings.find((f) => f.verdict !== 'pass')?.actual ?? '';
-    lines.push(`not passed         ${r.requirement.id}: ${r.verdict} ${why}`.trimEnd());
+  const specs = args.includes('--sizes') ? SIZES : [...SIZES, ...VARIANTS];
+  const widths = [11, 19, 9, 13, 9, 14, 12, 14];
+  const lines = [row(['ledger rows', 'variant', 'requests', 'primary reads', 'wall', 'unplanned 429', 'pacer waits', 'verdict'], widths)];
+  process.stdout.write(
+    `certifying the embedded reference (600/60 per ${WINDOW_S} s), seed ${seed}, one run per line; ledger rows: generated over the last 30 days, on top of the seeded ledger (about 1,240 rows over 120 days)\n${lines[0]}\n`,
+  );
+  const results = [];
+  for (const spec of specs) {
+    const r = await runChild(spec, seed);
+    results.push({ spec, r });
+    const line = row(
+      [spec.label, spec.variant ?? '-', r.requests, r.primaryReads ?? '?', `${(r.wallMs / 1000).toFixed(1)} s`, r.unplanned ?? '?', `${((r.pacingWaitMs ?? 0) / 1000).toFixed(1)} s`, r.outcome],
+      widths,
+    );
+    process.stdout.write(`${line}\n`);
+    for (const n of r.notPassed ?? []) process.stdout.write(`    not passed: ${n}\n`);
+    if (r.kept !== undefined) process.stdout.write(`    report kept in ${r.kept}\n`);
   }
-  process.stdout.write(`${lines.join('\n')}\n`);
 
   const missed = [];
-  if (run.wallMs > WALL_TARGET_S * 1000) missed.push(`wall time over ${WALL_TARGET_S} s`);
-  if (refusals !== 0) missed.push('unplanned 429s');
-  if (report.outcome !== 'conformant') missed.push(`the run was ${report.outcome}`);
-  process.stdout.write(missed.length === 0 ? 'targets met\n' : `targets missed: ${missed.join(', ')}\n`);
+  const sized = results.filter((x) => x.spec.variant === undefined).map((x) => x.r);
+  const counts = sized.map((r) => r.requests);
+  const spread = (Math.max(...counts) - Math.min(...counts)) / Math.min(...counts);
+  const slowest = Math.max(...sized.map((r) => r.wallMs)) / 1000;
+  process.stdout.write(
+    `\nledger sizes: requests ${Math.min(...counts)}..${Math.max(...counts)} (${(100 * spread).toFixed(1)}% apart; bound ${100 * REQUESTS_SPREAD}%), ` +
+      `slowest wall ${slowest.toFixed(1)} s (bound ${WALL_BOUND_S.toFixed(1)} s = 1.10 x ${WINDOW_S} s)\n`,
+  );
+  if (!(spread <= REQUESTS_SPREAD)) missed.push('requests across ledger sizes');
+  if (!(slowest <= WALL_BOUND_S)) missed.push('wall time');
+  for (const { spec, r } of results) {
+    const name = `${spec.label}${spec.variant === undefined ? '' : ` ${spec.variant}`}`;
+    if (r.outcome !== 'conformant') missed.push(`${name}: ${r.outcome}`);
+    if (r.unplanned !== 0) missed.push(`${name}: ${r.unplanned ?? 'unknown'} unplanned 429s`);
+  }
+  process.stdout.write(missed.length === 0 ? 'bounds met\n' : `bounds missed: ${missed.join('; ')}\n`);
   process.exitCode = missed.length === 0 ? 0 : 1;
-} finally {
-  // Keep the evidence of a run that did not pass; a clean run leaves nothing behind.
-  if (process.exitCode === 0) rmSync(out, { recursive: true, force: true });
-  else process.stdout.write(`reports kept in ${out}\n`);
 }
+
+await main();

@@ -5,14 +5,15 @@ import { invalidLimit } from '../lib/arbitraries/invalid-limit.ts';
 import { rowWindow } from '../lib/arbitraries/row-window.ts';
 import { validFeature } from '../lib/arbitraries/valid-feature.ts';
 import { validLimit } from '../lib/arbitraries/valid-limit.ts';
-import { acceptedFinding, rejectedFinding } from '../lib/checks/ledger-acceptance.ts';
-import { notEnoughRows } from '../lib/checks/ledger-discovery.ts';
+import { acceptedFinding, refusalFindings } from '../lib/checks/ledger-acceptance.ts';
+import { notEnoughRows, pagesFor } from '../lib/checks/ledger-discovery.ts';
 import { FEATURE_FILTER, featureFilterFindings } from '../lib/checks/ledger-feature-filter.ts';
 import { formatInstant } from '../lib/checks/ledger-instant.ts';
 import { prefixProbe, rowsBetween, type KnownRows } from '../lib/checks/ledger-known-rows.ts';
+import { uniqueByKey } from '../lib/checks/ledger-page.ts';
 import { pageSchemaFailures } from '../lib/checks/ledger-page-schema.ts';
 import { walkExchanges, walkLedger, type LedgerQuery, type PageFetcher, type Walk } from '../lib/checks/ledger-walk.ts';
-import { LIMIT_DEFAULT, PAGE_WITHIN_LIMIT, pageLimitFindings } from '../lib/checks/ledger-walk-findings.ts';
+import { LIMIT_DEFAULT, PAGE_WITHIN_LIMIT, pageLimitFindings, walkCompleteFindings } from '../lib/checks/ledger-walk-findings.ts';
 import { inconclusive, type Finding } from '../lib/model/finding.ts';
 import { FEATURE_LENGTH_MAX, FEATURE_LENGTH_MIN, LEDGER_LIMIT_DEFAULT, LEDGER_LIMIT_MAX, LEDGER_LIMIT_MIN } from '../lib/spec-constants.ts';
 import { checkProperty } from '../lib/suite/property.ts';
@@ -61,21 +62,29 @@ describe('§8.3 Parameter bounds: limit', () => {
   requirementTest(LIMIT_INVALID, 'limit=0, limit=201, negatives, fractions and words', async (kit) => {
     const fetch = pagesOf(kit);
     const findings: Finding[] = [];
-    const probe = async (limit: string): Promise<Finding[]> => [rejectedFinding(LIMIT_INVALID, await fetch({ limit }, undefined))];
+    const probe = async (limit: string): Promise<Finding[]> => refusalFindings(LIMIT_INVALID, await fetch({ limit }, undefined));
     for (const limit of [String(LEDGER_LIMIT_MIN - 1), String(LEDGER_LIMIT_MAX + 1)]) findings.push(...(await probe(limit)));
     findings.push(...(await checkProperty(LIMIT_INVALID, invalidLimit(), probe, { numRuns: 8, maxShrinkRequests: 10 })));
     return findings;
   });
 
   // > `limit` on the ledger: integer 1 to 200, default 50.
-  requirementTest(LIMIT_DEFAULT, 'no limit over all known rows', async (kit) => {
-    const known = await knownRows(kit, 2);
-    if (Array.isArray(known)) return known;
-    if (known.rows.length <= LEDGER_LIMIT_DEFAULT) {
-      return [inconclusive(LIMIT_DEFAULT, `the known rows number ${known.rows.length}; a page of more than ${LEDGER_LIMIT_DEFAULT} cannot show with fewer`)];
+  requirementTest(LIMIT_DEFAULT, 'no limit: the known rows walked whole, or else the first page of the default window', async (kit) => {
+    const sample = await ledgerSample(kit);
+    const known = sample.known;
+    const fetch = pagesOf(kit);
+    if (known !== undefined && known.groups.length >= 2 && known.rows.length > LEDGER_LIMIT_DEFAULT) {
+      // A walk without limit behaves as one with limit=50: no page above 50, every known row once.
+      const walk = await walkLedger(fetch, wholeWindow(known), { maxPages: pagesFor(sample, known.rows.length, LEDGER_LIMIT_DEFAULT) });
+      const complete = walkCompleteFindings(walk, known.rows).map((f) => ({ ...f, requirement: LIMIT_DEFAULT }));
+      return [...pageLimitFindings(walk), ...complete, ...pageSchemaFailures(walkExchanges(walk), readPool(kit))];
     }
-    const walk = await onePage(pagesOf(kit), wholeWindow(known));
-    return [...pageLimitFindings(walk), ...pageSchemaFailures(walkExchanges(walk), readPool(kit))];
+    // Fewer known rows than a page holds: the default window, when it holds more.
+    if (uniqueByKey(sample.defaultWalk.rows).length > LEDGER_LIMIT_DEFAULT) {
+      const walk = await onePage(fetch, {});
+      return [...pageLimitFindings(walk), ...pageSchemaFailures(walkExchanges(walk), readPool(kit))];
+    }
+    return [inconclusive(LIMIT_DEFAULT, `the ledger shows ${sample.defaultWalk.rows.length} rows in the last 30 days; a page of more than ${LEDGER_LIMIT_DEFAULT} cannot show with fewer`)];
   });
 
   // > | limit | integer | 1 to 200, default 50. | Page size. |
@@ -110,8 +119,8 @@ describe('§8.3 Parameter bounds: feature', () => {
   requirementTest(FEATURE_INVALID, 'an empty feature and one of 65 characters', async (kit) => {
     const fetch = pagesOf(kit);
     const findings: Finding[] = [];
-    for (const feature of ['', 'f'.repeat(FEATURE_LENGTH_MAX + 1)]) findings.push(rejectedFinding(FEATURE_INVALID, await fetch({ feature }, undefined)));
-    const probe = async (feature: string): Promise<Finding[]> => [rejectedFinding(FEATURE_INVALID, await fetch({ feature }, undefined))];
+    for (const feature of ['', 'f'.repeat(FEATURE_LENGTH_MAX + 1)]) findings.push(...refusalFindings(FEATURE_INVALID, await fetch({ feature }, undefined)));
+    const probe = async (feature: string): Promise<Finding[]> => refusalFindings(FEATURE_INVALID, await fetch({ feature }, undefined));
     findings.push(...(await checkProperty(FEATURE_INVALID, invalidFeature(), probe, { numRuns: 2, maxShrinkRequests: 6 })));
     return findings;
   });
@@ -147,8 +156,8 @@ describe('§4.1 GET /credits/operations: the feature filter', () => {
     // Exact match: a filter that is a proper prefix of another feature lists none of that feature's rows.
     const probe = prefixProbe(known);
     if (probe !== undefined) {
-      const walk = await walkLedger(fetch, { ...wholeWindow(known), feature: probe.filter, limit: LEDGER_LIMIT_MAX }, { maxPages: 5 });
       const expected = known.rows.filter((r) => r.feature === probe.filter);
+      const walk = await walkLedger(fetch, { ...wholeWindow(known), feature: probe.filter, limit: LEDGER_LIMIT_MAX }, { maxPages: pagesFor(await ledgerSample(kit), expected.length, LEDGER_LIMIT_MAX) });
       findings.push(...featureFilterFindings(walk, probe.filter, expected));
     }
     return findings;

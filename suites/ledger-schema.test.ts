@@ -3,10 +3,11 @@ import { NEXT_CURSOR_PRESENT, PAGE_SCHEMA, pageSchemaFindings, RATE_LIMIT_HEADER
 import { requirementTest } from '../lib/suite/requirement-test.ts';
 import { ledgerSample, only, readPool } from '../lib/suite/ledger-kit.ts';
 
-// Every page below is one the discovery walks fetched: the default window and the same 30 days
-// written with bounds, each walked to its end with limit=200. Other ledger suites report schema
-// failures of the pages they fetch for their own purposes too.
-const WHAT = 'every page of the default window and of the last 30 days, walked with limit=200';
+// Every page below is one discovery fetched with limit=200: the first pages of the last 30 days
+// written with bounds and of the default window (all of them when the ledger is small), and the
+// recent windows of the time search. Other ledger suites report schema failures of the pages they
+// fetch for their own purposes too.
+const WHAT = 'every page discovery read (the last 30 days, a recent window, the default window; limit=200)';
 
 describe('§2.1 Credit operation (ledger row)', () => {
   // > | operation_uuid | string | yes | ... | credits | number | yes | ... | metadata | object | yes | Free-form object. |

@@ -3,12 +3,11 @@ import { describe } from 'vitest';
 import { boundText } from '../lib/arbitraries/bound-text.ts';
 import { invalidInstantText } from '../lib/arbitraries/invalid-instant-text.ts';
 import { rowWindow } from '../lib/arbitraries/row-window.ts';
-import { envelopeFindings } from '../lib/checks/error-envelope.ts';
-import { rejectedFinding } from '../lib/checks/ledger-acceptance.ts';
+import { acceptedFinding, refusalFindings } from '../lib/checks/ledger-acceptance.ts';
 import { additivityFindings, WINDOW_ADDITIVE } from '../lib/checks/ledger-additivity.ts';
 import { acceptedFormFinding, DATE_ONLY_ACCEPTED, EQUAL_BOUNDS_EMPTY, equalBoundsFinding, OFFSET_INSTANT, OFFSETLESS_ACCEPTED, sameInstantFindings } from '../lib/checks/ledger-bound-forms.ts';
 import { DEFAULT_WINDOW, defaultWindowFindings } from '../lib/checks/ledger-default-window.ts';
-import { notEnoughRows } from '../lib/checks/ledger-discovery.ts';
+import { notEnoughRows, pagesFor, type LedgerSample } from '../lib/checks/ledger-discovery.ts';
 import { addSeconds, formatInstant, isUtcMidnight, utcDateOf, type Instant } from '../lib/checks/ledger-instant.ts';
 import { boundInstants, knownDates, largestTie, rowsBetween, tiedGroupIndices, type KnownRows } from '../lib/checks/ledger-known-rows.ts';
 import { pageSchemaFailures } from '../lib/checks/ledger-page-schema.ts';
@@ -23,9 +22,26 @@ import { ledgerSample, pagesOf, readPool } from '../lib/suite/ledger-kit.ts';
 const REVERSED = 'ledger/4.1/reversed-window-400';
 const INVALID_DATE = 'ledger/4.1/invalid-date-400';
 
-/** Windows here hold few rows; three pages of 200 are plenty. */
-function walkOf(fetch: PageFetcher, query: LedgerQuery): Promise<Walk> {
-  return walkLedger(fetch, { ...query, limit: LEDGER_LIMIT_MAX }, { maxPages: 3 });
+/**
+ * A walk at limit=200 of a window of `rows` known rows, with the pages that takes on this target;
+ * a window whose rows are not known (whole days) gets three pages: its first page is what counts.
+ */
+function walkOf(fetch: PageFetcher, query: LedgerQuery, sample: LedgerSample, rows?: number): Promise<Walk> {
+  return walkLedger(fetch, { ...query, limit: LEDGER_LIMIT_MAX }, { maxPages: rows === undefined ? 3 : pagesFor(sample, rows, LEDGER_LIMIT_MAX) });
+}
+
+/**
+ * Two known instants less than 12 hours apart, a few instants apart: written with offsets of
+ * opposite sign, their texts sort the other way round from their instants. Undefined when no two
+ * known instants are that close.
+ */
+function closePair(known: KnownRows): [Instant, Instant] | undefined {
+  for (let i = Math.floor(known.groups.length / 2); i + 1 < known.groups.length; i++) {
+    const a = known.groups[i]!.instant;
+    const b = known.groups[Math.min(known.groups.length - 1, i + 3)]!.instant;
+    if (b.seconds - a.seconds < 12 * 3600 && b.seconds > a.seconds) return [a, b];
+  }
+  return undefined;
 }
 
 /** The known rows, or findings saying why the test cannot judge this target. */
@@ -42,6 +58,7 @@ describe('§4.1 GET /credits/operations: window rules', () => {
     const known = await knownRows(kit, 3);
     if (Array.isArray(known)) return known;
     const fetch = pagesOf(kit);
+    const sample = await ledgerSample(kit);
     const midnights = known.groups.flatMap((g, i) => (isUtcMidnight(g.instant) ? [i] : []));
     return checkProperty(
       FROM_INCLUSIVE,
@@ -49,8 +66,9 @@ describe('§4.1 GET /credits/operations: window rules', () => {
       async (w) => {
         const from = known.groups[w.start]!;
         const to = known.groups[w.end]!;
-        const walk = await walkOf(fetch, { from: from.text, to: to.text });
-        return [...windowFindings(walk, { from: from.instant, to: to.instant }, rowsBetween(known, from.instant, to.instant)), ...pageSchemaFailures(walkExchanges(walk), readPool(kit))];
+        const expected = rowsBetween(known, from.instant, to.instant);
+        const walk = await walkOf(fetch, { from: from.text, to: to.text }, sample, expected.length);
+        return [...windowFindings(walk, { from: from.instant, to: to.instant }, expected), ...pageSchemaFailures(walkExchanges(walk), readPool(kit))];
       },
       { numRuns: 10, maxShrinkRequests: 20 },
     );
@@ -67,34 +85,52 @@ describe('§4.1 GET /credits/operations: window rules', () => {
   });
 
   // > When `to` is earlier than `from`, the response is 400.
-  requirementTest(REVERSED, 'to earlier than from, as row timestamps and as dates two days apart', async (kit) => {
+  requirementTest(REVERSED, 'to earlier than from: as row timestamps, as dates two days apart, and with offsets whose texts sort the other way', async (kit) => {
     const { known } = await ledgerSample(kit);
     const fetch = pagesOf(kit);
     const [early, late] = boundInstants(known, Date.now(), 2) as [Instant, Instant];
-    const exchange = await fetch({ from: formatInstant(late), to: formatInstant(early) }, undefined);
-    const findings = [rejectedFinding(REVERSED, exchange), ...envelopeFindings(exchange)];
+    const findings = refusalFindings(REVERSED, await fetch({ from: formatInstant(late), to: formatInstant(early) }, undefined));
     const dates = (known === undefined ? undefined : knownDates(known, 2)) ?? [early, addSeconds(early, 86_400), addSeconds(early, 2 * 86_400)];
-    findings.push(rejectedFinding(REVERSED, await fetch({ from: utcDateOf(dates[2]!), to: utcDateOf(dates[0]!) }, undefined)));
+    findings.push(...refusalFindings(REVERSED, await fetch({ from: utcDateOf(dates[2]!), to: utcDateOf(dates[0]!) }, undefined)));
+    // Compared as instants, never as text: `from` written at -12:00 reads as an earlier text than
+    // `to` written with Z, though it is the later instant.
+    const [a, b] = (known === undefined ? undefined : closePair(known)) ?? [early, addSeconds(early, 3600)];
+    findings.push(...refusalFindings(REVERSED, await fetch({ from: formatInstant(b, { zone: -12 * 60 }), to: formatInstant(a) }, undefined)));
     return findings;
   });
 
   // > | from | string (date or datetime) | Parsed from `YYYY-MM-DD` or RFC 3339, with or without offset. |
   requirementTest(DATE_ONLY_ACCEPTED, 'from and to written YYYY-MM-DD, one day apart', async (kit) => {
-    const { known } = await ledgerSample(kit);
+    const sample = await ledgerSample(kit);
+    const { known } = sample;
     const dates = known === undefined ? undefined : knownDates(known, 1);
     const start = dates?.[0] ?? boundInstants(known, Date.now(), 1)[0]!;
     const from = utcDateOf(start);
     const to = utcDateOf({ seconds: start.seconds + 86_400, fraction: '' });
-    const walk = await walkOf(pagesOf(kit), { from, to });
     const utcRows = dates === undefined || known === undefined ? undefined : rowsBetween(known, dates[0], dates[1]);
+    const walk = await walkOf(pagesOf(kit), { from, to }, sample, utcRows?.length);
     return [acceptedFormFinding(DATE_ONLY_ACCEPTED, walk, utcRows, 'a date alone'), ...pageSchemaFailures(walkExchanges(walk), readPool(kit))];
   });
 
   // > Parsed from `YYYY-MM-DD` or RFC 3339, with or without offset.
-  requirementTest(OFFSET_INSTANT, 'one window written with Z and again with ±hh:mm offsets', async (kit) => {
+  requirementTest(OFFSET_INSTANT, 'one window written with Z and again with ±hh:mm offsets; and one whose from text, at +14:00, sorts after its to', async (kit) => {
     const known = await knownRows(kit, 3);
     if (Array.isArray(known)) return known;
     const fetch = pagesOf(kit);
+    const sample = await ledgerSample(kit);
+    // `from` at +14:00 reads as a later text than `to` with Z, though it is the earlier instant.
+    const pair = closePair(known);
+    const crossed: Finding[] = [];
+    if (pair !== undefined) {
+      const [a, b] = pair;
+      const written = await walkOf(fetch, { from: formatInstant(a, { zone: 14 * 60 }), to: formatInstant(b) }, sample, rowsBetween(known, a, b).length);
+      const withZ = await walkOf(fetch, { from: formatInstant(a), to: formatInstant(b) }, sample, rowsBetween(known, a, b).length);
+      crossed.push(...sameInstantFindings(written, withZ));
+    } else {
+      const [a] = boundInstants(known, Date.now(), 1) as [Instant];
+      const exchange = await fetch({ from: formatInstant(a, { zone: 14 * 60 }), to: formatInstant(addSeconds(a, 3600)) }, undefined);
+      crossed.push(acceptedFinding(OFFSET_INSTANT, exchange, 'from at +14:00 an hour before to with Z'));
+    }
     const arbitrary = rowWindow(known.groups.length, { maxSpan: 6 })
       .chain((w) => {
         const exact = { forms: ['z', 'offset'] as const };
@@ -105,20 +141,23 @@ describe('§4.1 GET /credits/operations: window rules', () => {
       OFFSET_INSTANT,
       arbitrary,
       async ({ w, from, to }) => {
-        const withZ = await walkOf(fetch, { from: known.groups[w.start]!.text, to: known.groups[w.end]!.text });
-        const written = await walkOf(fetch, { from: from.text, to: to.text });
+        const rows = rowsBetween(known, known.groups[w.start]!.instant, known.groups[w.end]!.instant).length;
+        const withZ = await walkOf(fetch, { from: known.groups[w.start]!.text, to: known.groups[w.end]!.text }, sample, rows);
+        const written = await walkOf(fetch, { from: from.text, to: to.text }, sample, rows);
         return [...sameInstantFindings(written, withZ), ...pageSchemaFailures(walkExchanges(written), readPool(kit))];
       },
       { numRuns: 8, maxShrinkRequests: 20 },
-    );
+    ).then((found) => [...crossed, ...found]);
   });
 
   // > Parsed from `YYYY-MM-DD` or RFC 3339, with or without offset.
   requirementTest(OFFSETLESS_ACCEPTED, 'from and to written as RFC 3339 date-times without offset', async (kit) => {
-    const { known } = await ledgerSample(kit);
+    const sample = await ledgerSample(kit);
+    const { known } = sample;
     const [a, b] = boundInstants(known, Date.now(), 2) as [Instant, Instant];
-    const walk = await walkOf(pagesOf(kit), { from: formatInstant(a, { zone: 'none' }), to: formatInstant(b, { zone: 'none' }) });
-    return [acceptedFormFinding(OFFSETLESS_ACCEPTED, walk, known === undefined ? undefined : rowsBetween(known, a, b), 'a date-time without offset')];
+    const utcRows = known === undefined ? undefined : rowsBetween(known, a, b);
+    const walk = await walkOf(pagesOf(kit), { from: formatInstant(a, { zone: 'none' }), to: formatInstant(b, { zone: 'none' }) }, sample, utcRows?.length);
+    return [acceptedFormFinding(OFFSETLESS_ACCEPTED, walk, utcRows, 'a date-time without offset')];
   });
 
   // > Parsed from `YYYY-MM-DD` or RFC 3339 ... | 400 | Error envelope (validation failed). |
@@ -130,13 +169,13 @@ describe('§4.1 GET /credits/operations: window rules', () => {
     return checkProperty(
       INVALID_DATE,
       arbitrary,
-      async ({ text, side }) => [rejectedFinding(INVALID_DATE, await fetch(side === 'from' ? { from: text, to: late } : { from: early, to: text }, undefined))],
+      async ({ text, side }) => refusalFindings(INVALID_DATE, await fetch(side === 'from' ? { from: text, to: late } : { from: early, to: text }, undefined)),
       { numRuns: 10, maxShrinkRequests: 15 },
     );
   });
 
   // > When neither bound is given, the window is the last 30 days.
-  requirementTest(DEFAULT_WINDOW, 'no bounds, against the last 30 days written with bounds (both walked with limit=200)', async (kit) =>
+  requirementTest(DEFAULT_WINDOW, 'no bounds, at both edges of the last 30 days: its first pages (all of it when small) against walks with bounds', async (kit) =>
     defaultWindowFindings(await ledgerSample(kit)),
   );
 
@@ -145,6 +184,7 @@ describe('§4.1 GET /credits/operations: window rules', () => {
     const known = await knownRows(kit, 3);
     if (Array.isArray(known)) return known;
     const fetch = pagesOf(kit);
+    const sample = await ledgerSample(kit);
     const arbitrary = rowWindow(known.groups.length, { minSpan: 2, maxSpan: 10, focus: tiedGroupIndices(known) }).chain((w) =>
       fc.integer({ min: w.start + 1, max: w.end - 1 }).map((split) => ({ ...w, split })),
     );
@@ -153,7 +193,9 @@ describe('§4.1 GET /credits/operations: window rules', () => {
       arbitrary,
       async ({ start, split, end }) => {
         const [a, b, c] = [known.groups[start]!.text, known.groups[split]!.text, known.groups[end]!.text];
-        return additivityFindings(await walkOf(fetch, { from: a, to: c }), await walkOf(fetch, { from: a, to: b }), await walkOf(fetch, { from: b, to: c }));
+        const rows = rowsBetween(known, known.groups[start]!.instant, known.groups[end]!.instant).length;
+        const walk = (from: string, to: string): Promise<Walk> => walkOf(fetch, { from, to }, sample, rows);
+        return additivityFindings(await walk(a, c), await walk(a, b), await walk(b, c));
       },
       { numRuns: 6, maxShrinkRequests: 24 },
     );
@@ -161,6 +203,9 @@ describe('§4.1 GET /credits/operations: window rules', () => {
     const dates = knownDates(known, 2);
     if (dates === undefined) return found;
     const [d0, d1, d2] = dates.map(utcDateOf) as [string, string, string];
-    return [...found, ...additivityFindings(await walkOf(fetch, { from: d0, to: d2 }), await walkOf(fetch, { from: d0, to: d1 }), await walkOf(fetch, { from: d1, to: d2 }))];
+    // Whatever zone the server reads dates in, these days lie inside the known rows, give or take 14 hours.
+    const rows = rowsBetween(known, addSeconds(dates[0]!, -14 * 3600), addSeconds(dates[2]!, 14 * 3600)).length;
+    const day = (from: string, to: string): Promise<Walk> => walkOf(fetch, { from, to }, sample, rows);
+    return [...found, ...additivityFindings(await day(d0, d2), await day(d0, d1), await day(d1, d2))];
   });
 });

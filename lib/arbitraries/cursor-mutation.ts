@@ -2,9 +2,9 @@ import fc from 'fast-check';
 
 /**
  * A change a client might make to a cursor: cut whole base64 groups from its end, extend it by
- * one, change one character that is neither first nor last, or drop its first character. Each
- * changes the decoded bytes of a base64 text, so even a server that decodes leniently sees
- * another value; changing the last character is avoided (in base64 it may only touch padding bits).
+ * one, change one character that is neither first nor last, or drop its first character. Whether
+ * the change alters what the cursor says is decided apart (`altersEveryReading`): in base64 a
+ * character before `=` may only touch padding bits, and hex ignores case.
  */
 export type CursorMutation =
   | { kind: 'truncate'; chars: 4 | 8 }
@@ -42,4 +42,45 @@ export function applyCursorMutation(cursor: string, m: CursorMutation): string {
       return chars.join('');
     }
   }
+}
+
+/** A JSON value written with sorted keys, so that two texts of the same data compare equal. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const o = value as Record<string, unknown>;
+    return `{${Object.keys(o)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/**
+ * What a cursor text may stand for under the encodings cursors are commonly made of: the text
+ * itself; its bytes read as base64 or base64url, whole or piece by piece between separators,
+ * leniently (padding bits and stray characters ignored, as Node's decoder does); hex, in any case;
+ * JSON, as data.
+ */
+function readings(text: string): string[] {
+  const out = [`text:${text}`, `base64:${Buffer.from(text, 'base64').toString('hex')}`];
+  out.push(`base64-pieces:${text.split(/[^A-Za-z0-9+/\-_=]+/).map((piece) => Buffer.from(piece, 'base64').toString('hex')).join('.')}`);
+  if (/^[0-9a-fA-F]+$/.test(text)) out.push(`hex:${text.toLowerCase()}`);
+  try {
+    out.push(`json:${canonicalJson(JSON.parse(text))}`);
+  } catch {
+    // Not JSON: no such reading.
+  }
+  return out;
+}
+
+/**
+ * Whether an altered cursor says something else than the original under every common reading.
+ * Only then does a server that answers it as a position, or with the same page, fail to notice
+ * tampering: `In0=` and `In3=` are the same bytes, and a server serving the same page is right.
+ */
+export function altersEveryReading(original: string, altered: string): boolean {
+  const before = new Set(readings(original));
+  return readings(altered).every((r) => !before.has(r));
 }

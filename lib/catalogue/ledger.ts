@@ -47,6 +47,14 @@ export const ledgerRequirements = requirements('ledger', [
       'Following `next_cursor` reaches a page whose `next_cursor` is null: a walk never returns a cursor it already returned. (A cursor whose next page is empty and final is allowed.)',
     quote: 'It is null when there is no further page.',
   },
+  {
+    id: 'ledger/2.2/no-cursor-to-empty-page',
+    level: 'SHOULD',
+    section: '2.2',
+    statement:
+      'A page after which no row is left carries `next_cursor` null, rather than a cursor whose page is empty (a client cannot tell that last request is wasted).',
+    quote: 'It is null when there is no further page.',
+  },
   // §4
   {
     id: 'ledger/4/rate-limit-headers',
@@ -75,7 +83,8 @@ export const ledgerRequirements = requirements('ledger', [
     id: 'ledger/4.1/reversed-window-400',
     level: 'MUST',
     section: '4.1',
-    statement: '`to` earlier than `from` answers 400 with the error envelope and category `permanent`.',
+    statement:
+      '`to` earlier than `from` answers 400 with the error envelope and category `permanent`; earlier means as instants, whatever offsets the two are written with.',
     quote: 'When `to` is earlier than `from`, the response is 400. … 400 | (validation failure) | permanent | Invalid request, for example `to` earlier than `from`.',
   },
   {
@@ -97,7 +106,7 @@ export const ledgerRequirements = requirements('ledger', [
     level: 'MUST',
     section: '4.1',
     statement:
-      'A bound written in RFC 3339 with `Z` or a `±hh:mm` offset is accepted and stands for that instant: every way of writing one instant selects the same rows.',
+      'A bound written in RFC 3339 with `Z` or a `±hh:mm` offset is accepted and stands for that instant: every way of writing one instant selects the same rows, and a window whose `to` text sorts before its `from` text but whose instants do not is accepted.',
     quote: 'Parsed from `YYYY-MM-DD` or RFC 3339, with or without offset.',
   },
   {
@@ -119,7 +128,8 @@ export const ledgerRequirements = requirements('ledger', [
     id: 'ledger/4.1/default-window-30-days',
     level: 'MUST',
     section: '4.1',
-    statement: 'Without `from` and `to`, the rows are those of the last 30 days: none older, none missing.',
+    statement:
+      'Without `from` and `to`, the rows are those of the last 30 days: none older than 31 days and none after the request (30 calendar days in any zone end within a day of 30 × 24 hours), none between 29 days old and the request missing.',
     quote: 'When neither bound is given, the window is the last 30 days. … Default ledger window: 30 days.',
   },
   {
@@ -178,14 +188,16 @@ export const ledgerRequirements = requirements('ledger', [
     id: 'ledger/4.1/cursor-replay-stable',
     level: 'MUST',
     section: '4.1',
-    statement: 'Passing the same cursor again, while the window has not changed, returns the same rows.',
+    statement:
+      'Passing the same cursor again, while the window has not changed, returns the same rows, or is refused with 400 and the envelope (a cursor valid once); it never returns other rows.',
     quote: 'Pass back exactly the value returned earlier in `next_cursor`. … `transient`: retry with backoff.',
   },
   {
     id: 'ledger/4.1/cursor-garbage-400',
     level: 'MUST',
     section: '4.1',
-    statement: 'A cursor value the server never returned answers 400 with the envelope and category `permanent`, never 5xx and never rows.',
+    statement:
+      'A cursor value the server never returned answers 400 with the envelope and category `permanent`, or (a server that reads cursors leniently, `{}` as the start) a page of the same window; never 5xx and never rows outside the window.',
     quote: 'cursor | string | Opaque. | Pass back exactly the value returned earlier in `next_cursor`. … 400 | Error envelope (validation failed).',
   },
   {
@@ -213,7 +225,15 @@ export const ledgerRequirements = requirements('ledger', [
     id: 'ledger/4.1/stable-under-growth',
     level: 'MUST',
     section: '4.1',
-    statement: 'Rows added while a walk is under way never make it repeat a row, or skip a row that was in the window when the walk began.',
+    statement: 'Rows added while a walk is under way never make it skip a row that was in the window when the walk began.',
+    quote: 'Returns a paginated raw ledger of credit operations for a time window. … Opaque cursor for the next page.',
+  },
+  {
+    id: 'ledger/4.1/no-repeat-under-growth',
+    level: 'SHOULD',
+    section: '4.1',
+    statement:
+      'Rows added while a walk is under way do not make it list a row twice (an offset cursor over newest-first rows does; the spec does not rule such cursors out).',
     quote: 'Returns a paginated raw ledger of credit operations for a time window. … Opaque cursor for the next page.',
   },
   // §8.3 Parameter bounds
@@ -236,7 +256,7 @@ export const ledgerRequirements = requirements('ledger', [
     id: 'ledger/8.3/limit-default-50',
     level: 'MUST',
     section: '8.3',
-    statement: 'Without `limit`, a page holds at most 50 rows.',
+    statement: 'Without `limit`, a page holds at most 50 rows, and a walk without `limit` lists every row of its window, as one with `limit=50` does.',
     quote: '`limit` on the ledger: integer 1 to 200, default 50.',
   },
   {

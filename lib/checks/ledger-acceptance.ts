@@ -1,8 +1,9 @@
 import type { Exchange } from '../model/exchange.ts';
 import { fail, pass, type Finding } from '../model/finding.ts';
-import { expectError } from './error-envelope.ts';
+import { envelopeFindingsIfError, expectError } from './error-envelope.ts';
 import { describeResponse } from './json-body.ts';
-import { readPage } from './ledger-page.ts';
+import { compareInstants, formatInstant, type Instant } from './ledger-instant.ts';
+import { describeRows, readPage } from './ledger-page.ts';
 
 /** The request was taken: 200 with a readable page (what the page holds is judged elsewhere). */
 export function acceptedFinding(requirement: string, exchange: Exchange, what: string): Finding {
@@ -15,4 +16,34 @@ export function acceptedFinding(requirement: string, exchange: Exchange, what: s
  */
 export function rejectedFinding(requirement: string, exchange: Exchange): Finding {
   return expectError(requirement, exchange, { status: 400, category: 'permanent' });
+}
+
+/**
+ * A validation refusal as every rule on it sees it: the requirement's own (400, envelope,
+ * `permanent`), and the §7 findings every error answer earns (envelope, category value,
+ * request_id equal to X-Request-Id).
+ */
+export function refusalFindings(requirement: string, exchange: Exchange): Finding[] {
+  return [rejectedFinding(requirement, exchange), ...envelopeFindingsIfError(exchange)];
+}
+
+export interface QueryWindow {
+  from: Instant;
+  to: Instant;
+}
+
+/**
+ * A cursor the server never returned, sent with a window: refused (400, envelope, `permanent`), or
+ * read leniently as some position of that listing, so a page of the window's rows. Never 5xx, and
+ * never a row outside the window (a position of some other listing).
+ */
+export function unissuedCursorFindings(requirement: string, exchange: Exchange, window: QueryWindow): Finding[] {
+  const page = readPage(exchange);
+  if (!page.ok) return refusalFindings(requirement, exchange);
+  const outside = page.rows.filter((r) => r.instant !== undefined && (compareInstants(r.instant, window.from) < 0 || compareInstants(r.instant, window.to) >= 0));
+  const range = `[${formatInstant(window.from)}, ${formatInstant(window.to)})`;
+  if (outside.length > 0) {
+    return [fail(requirement, `400, or rows of the window ${range} only`, `a page with ${outside.length} rows outside it: ${describeRows(outside)}`, [exchange])];
+  }
+  return [pass(requirement, [exchange], `read leniently, as a position of the listing: 200 with ${page.rows.length} rows of ${range}`)];
 }

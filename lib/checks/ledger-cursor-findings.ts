@@ -1,6 +1,7 @@
 import type { Exchange } from '../model/exchange.ts';
 import { fail, inconclusive, pass, type Finding } from '../model/finding.ts';
 import { describeResponse } from './json-body.ts';
+import { refusalFindings } from './ledger-acceptance.ts';
 import { describeRows, rowSetDifference, type LedgerPage } from './ledger-page.ts';
 import { isComplete, walkExchanges, type Walk } from './ledger-walk.ts';
 import { walkTrouble } from './ledger-window-rows.ts';
@@ -9,11 +10,21 @@ export const CURSOR_REPLAY_STABLE = 'ledger/4.1/cursor-replay-stable';
 export const CURSOR_WORKSPACE_BOUND = 'ledger/4.1/cursor-workspace-bound';
 export const WORKSPACES_DISJOINT = 'ledger/4.1/workspaces-disjoint';
 
-/** The same cursor twice: both 200, the same rows (in any order; a new next_cursor is fine). */
+/**
+ * The same cursor twice: the same rows (in any order; a new next_cursor is fine), or a refusal
+ * with 400 and the envelope (a cursor valid once: the spec does not say a cursor can be passed
+ * twice). Other rows for the same cursor are a position that moved.
+ */
 export function replayFindings(first: LedgerPage, again: LedgerPage): Finding[] {
   const ex = [first.exchange, again.exchange];
   if (!first.ok) return [];
-  if (!again.ok) return [fail(CURSOR_REPLAY_STABLE, '200 with the same page when a cursor is passed again', describeResponse(again.exchange), ex)];
+  if (!again.ok) {
+    const refused = refusalFindings(CURSOR_REPLAY_STABLE, again.exchange);
+    if (refused[0]?.verdict !== 'pass') {
+      return [fail(CURSOR_REPLAY_STABLE, 'the same page, or 400 with the envelope, when a cursor is passed again', describeResponse(again.exchange), ex), ...refused.slice(1)];
+    }
+    return [pass(CURSOR_REPLAY_STABLE, ex, 'the cursor was refused the second time (a cursor valid once)'), ...refused.slice(1)];
+  }
   const { missing, extra } = rowSetDifference(again.rows, first.rows);
   if (missing.length === 0 && extra.length === 0) return [pass(CURSOR_REPLAY_STABLE, ex)];
   const parts = [

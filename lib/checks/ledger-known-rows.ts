@@ -14,7 +14,8 @@ export interface TimestampGroup {
  * The rows the harness has seen in a complete walk, which later checks use as the truth of what a
  * window holds. Only rows strictly before the newest one are kept: a row added from now on is
  * stamped at the server's present, after every row already there, so windows that end at or
- * before `stableBefore` hold the same rows for the rest of the run.
+ * before `stableBefore` hold the same rows for the rest of the run. Windows start at or after
+ * the oldest kept row: a walk may be cut to its newest rows, and older ones are not known.
  */
 export interface KnownRows {
   /** Unique by key, sorted by instant. */
@@ -26,12 +27,19 @@ export interface KnownRows {
   features: string[];
 }
 
-export function knownRowsOf(seen: readonly LedgerRow[]): KnownRows | undefined {
+/** The known rows of a complete walk; with `maxRows`, only its newest instants, as many as hold that many rows. */
+export function knownRowsOf(seen: readonly LedgerRow[], maxRows = Number.POSITIVE_INFINITY): KnownRows | undefined {
   const dated = uniqueByKey(seen).filter((r): r is LedgerRow & { instant: Instant } => r.instant !== undefined);
   if (dated.length === 0) return undefined;
   dated.sort((a, b) => compareInstants(a.instant, b.instant));
   const stableBefore = dated[dated.length - 1]!.instant;
-  const rows = dated.filter((r) => compareInstants(r.instant, stableBefore) < 0);
+  let rows = dated.filter((r) => compareInstants(r.instant, stableBefore) < 0);
+  if (rows.length > maxRows) {
+    // Cut between two instants, never inside a group of rows sharing one.
+    let cut = rows.length - maxRows;
+    while (cut < rows.length && cut > 0 && compareInstants(rows[cut - 1]!.instant, rows[cut]!.instant) === 0) cut += 1;
+    rows = rows.slice(cut);
+  }
   const groups: TimestampGroup[] = [];
   for (const r of rows) {
     const last = groups[groups.length - 1];

@@ -6,6 +6,7 @@ import { isComplete, walkExchanges, type Walk } from './ledger-walk.ts';
 import { walkTrouble, WALK_COMPLETE } from './ledger-window-rows.ts';
 
 export const NULL_CURSOR_ON_LAST_PAGE = 'ledger/2.2/null-cursor-on-last-page';
+export const NO_CURSOR_TO_EMPTY_PAGE = 'ledger/2.2/no-cursor-to-empty-page';
 export const CURSOR_BYTE_EXACT = 'ledger/4.1/cursor-byte-exact';
 export const PAGE_SIZE_INDEPENDENT = 'ledger/4.1/page-size-independent';
 export const PAGE_WITHIN_LIMIT = 'ledger/4.1/page-within-limit';
@@ -14,8 +15,10 @@ export const LIMIT_DEFAULT = 'ledger/8.3/limit-default-50';
 /**
  * How the walk ended, judged: a cursor returned a second time means the walk never ends
  * (null-cursor-on-last-page); a returned cursor that is refused means the server did not take back
- * its own value (cursor-byte-exact). An empty last page after a non-null cursor is allowed: the
- * spec calls for null when there is no further page, and that empty page is one.
+ * its own value (cursor-byte-exact). An empty last page after a non-null cursor ends the walk, so
+ * the MUST holds; but the page before it had no further page after it and should have said so
+ * with null (no-cursor-to-empty-page, SHOULD). A walk the harness stopped for its request budget
+ * says nothing either way.
  */
 export function walkEndFindings(walk: Walk): Finding[] {
   const ex = walkExchanges(walk);
@@ -35,14 +38,28 @@ export function walkEndFindings(walk: Walk): Finding[] {
     case 'cursor-refused':
       return [fail(CURSOR_BYTE_EXACT, '200 with the next page for a next_cursor passed back exactly as returned', describeResponse(last!), ex)];
     case 'last-page':
-      return [pass(NULL_CURSOR_ON_LAST_PAGE, ex), ...(walk.cursors.length > 0 ? [pass(CURSOR_BYTE_EXACT, ex)] : [])];
+      return [pass(NULL_CURSOR_ON_LAST_PAGE, ex), ...(walk.cursors.length > 0 ? [pass(CURSOR_BYTE_EXACT, ex), emptyLastPageFinding(walk)] : [])];
     case 'page-cap':
-      return [inconclusive(NULL_CURSOR_ON_LAST_PAGE, `the walk was stopped after ${walk.pages.length} pages (request budget)`, ex)];
+      return [];
     case 'no-cursor-field':
       return [inconclusive(NULL_CURSOR_ON_LAST_PAGE, 'a page had no usable next_cursor (see ledger/2.2/next-cursor-present)', ex)];
     case 'refused':
       return [];
   }
+}
+
+/** A walk of several pages that ended: did a page with rows lead, by a cursor, to an empty last page? */
+function emptyLastPageFinding(walk: Walk): Finding {
+  const ex = walkExchanges(walk);
+  const last = walk.pages[walk.pages.length - 1]!;
+  const before = walk.pages[walk.pages.length - 2];
+  if (last.rows.length > 0 || before === undefined || before.rows.length === 0) return pass(NO_CURSOR_TO_EMPTY_PAGE, ex.slice(-1));
+  return fail(
+    NO_CURSOR_TO_EMPTY_PAGE,
+    'next_cursor null on the page after which no row is left',
+    `page ${walk.pages.length - 1} (${before.rows.length} rows) returned a cursor whose page is empty and last`,
+    ex.slice(-2),
+  );
 }
 
 /**

@@ -18,7 +18,7 @@ export type PageFetcher = (query: LedgerQuery, cursor: string | undefined) => Pr
 /**
  * How a walk ended: on a page with `next_cursor` null, on a refused first page, on a refused
  * cursor, on a cursor returned twice (it would never end), on a page without a usable
- * `next_cursor`, or at the page cap the caller set.
+ * `next_cursor`, or at the page or row budget the caller set (`page-cap`).
  */
 export type WalkEnd = 'last-page' | 'refused' | 'cursor-refused' | 'cursor-repeated' | 'no-cursor-field' | 'page-cap';
 
@@ -34,6 +34,8 @@ export interface Walk {
 
 export interface WalkOptions {
   maxPages: number;
+  /** Stop once this many rows were listed and a cursor leads on: a walk bounded by count, not pages. */
+  maxRows?: number;
   /** Called between two page requests, after page `index` (0-based within this call) was read. */
   between?: (index: number, page: LedgerPage) => Promise<void>;
 }
@@ -78,6 +80,7 @@ export async function advanceWalk(fetch: PageFetcher, walk: Walk, options: WalkO
       return walk;
     }
     returned.add(next);
+    if (options.maxRows !== undefined && walk.rows.length >= options.maxRows) break;
     if (i + 1 < options.maxPages && options.between !== undefined) await options.between(i, page);
     cursor = next;
   }

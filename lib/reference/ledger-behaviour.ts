@@ -12,6 +12,7 @@ export interface LedgerBehaviour {
   fromExclusive: boolean;
   equalBoundsRejected: boolean;
   reversedWindowAccepted: boolean;
+  boundsComparedAsText: boolean;
   defaultWindowDays: number;
   defaultWindowSlides: boolean;
   // Bounds parsing
@@ -26,7 +27,9 @@ export interface LedgerBehaviour {
   limitZeroAccepted: boolean;
   limitClamped: boolean;
   defaultLimit: number;
+  defaultLimitCursorSkips: boolean;
   extraRowPerPage: boolean;
+  pageCap: number | null;
   featureMinLength: number;
   featureMaxLength: number;
   featurePrefixMatch: boolean;
@@ -38,18 +41,23 @@ export interface LedgerBehaviour {
   nextCursorOmitted: boolean;
   operationsKeyed: boolean;
   rateLimitHeadersDropped: boolean;
+  refusalRequestIdMismatch: boolean;
   extraFields: boolean;
   rowsShuffled: boolean;
   shortPages: boolean;
   order: 'asc' | 'desc';
   // Cursors
   cursorOnLastPage: boolean;
+  cursorToEmptyPage: boolean;
   keysetSkipsTies: boolean;
   offsetCursor: boolean;
+  cursorCountsRemaining: boolean;
   cursorForgetsFeature: boolean;
   cursorGarbage500: boolean;
   cursorCrossWorkspace: boolean;
   cursorSingleUse: boolean;
+  cursorReplayAdvances: boolean;
+  cursorJsonAccepted: boolean;
   cursorUnsigned: boolean;
   cursorPlusAsSpace: boolean;
   serverSideCursors: boolean;
@@ -62,12 +70,14 @@ export function ledgerBehaviour(state: ReferenceState): LedgerBehaviour {
   const v = (name: string): boolean => state.variants.has(`ledger-${name}`);
   const featureOffByOne = d('feature-bounds-off-by-one');
   const slides = d('default-window-slides');
+  const countsRemaining = d('cursor-counts-remaining');
   return {
     toInclusive: d('to-inclusive'),
     fromExclusive: d('from-exclusive'),
     equalBoundsRejected: d('equal-bounds-rejected'),
     reversedWindowAccepted: d('reversed-window-accepted'),
-    defaultWindowDays: d('default-window-31-days') ? DEFAULT_WINDOW_DAYS + 1 : DEFAULT_WINDOW_DAYS,
+    boundsComparedAsText: d('bounds-compared-as-text'),
+    defaultWindowDays: d('default-window-32-days') ? DEFAULT_WINDOW_DAYS + 2 : d('default-window-28-days') ? DEFAULT_WINDOW_DAYS - 2 : DEFAULT_WINDOW_DAYS,
     defaultWindowSlides: slides,
     offsetsIgnored: d('offsets-ignored'),
     offsetsRejected: d('offsets-rejected'),
@@ -79,7 +89,9 @@ export function ledgerBehaviour(state: ReferenceState): LedgerBehaviour {
     limitZeroAccepted: d('limit-0-accepted'),
     limitClamped: d('limit-clamped'),
     defaultLimit: d('default-limit-100') ? 2 * LEDGER_LIMIT_DEFAULT : LEDGER_LIMIT_DEFAULT,
+    defaultLimitCursorSkips: d('default-limit-cursor-skips'),
     extraRowPerPage: d('page-one-row-too-long'),
+    pageCap: state.ledgerShape.pageCap,
     featureMinLength: featureOffByOne ? FEATURE_LENGTH_MIN - 1 : FEATURE_LENGTH_MIN,
     featureMaxLength: featureOffByOne ? FEATURE_LENGTH_MAX - 1 : FEATURE_LENGTH_MAX,
     featurePrefixMatch: d('feature-prefix-match'),
@@ -90,18 +102,24 @@ export function ledgerBehaviour(state: ReferenceState): LedgerBehaviour {
     nextCursorOmitted: d('next-cursor-omitted'),
     operationsKeyed: d('operations-keyed'),
     rateLimitHeadersDropped: d('no-rate-limit-headers'),
+    refusalRequestIdMismatch: d('refusal-request-id-mismatch'),
     extraFields: v('extra-fields'),
     rowsShuffled: v('rows-shuffled'),
     shortPages: v('short-pages'),
-    // The sliding-window defect lists oldest first, so that rows appended during a walk reach it.
-    order: v('order-ascending') || slides ? 'asc' : 'desc',
+    // The sliding-window and remaining-count defects list oldest first, so that rows appended
+    // during a walk reach it.
+    order: v('order-ascending') || slides || countsRemaining ? 'asc' : 'desc',
     cursorOnLastPage: d('cursor-on-last-page'),
+    cursorToEmptyPage: d('cursor-to-empty-page'),
     keysetSkipsTies: d('keyset-skips-ties'),
     offsetCursor: d('offset-cursor'),
+    cursorCountsRemaining: countsRemaining,
     cursorForgetsFeature: d('cursor-forgets-feature'),
     cursorGarbage500: d('cursor-garbage-500'),
     cursorCrossWorkspace: d('cursor-cross-workspace'),
-    cursorSingleUse: d('cursor-single-use'),
+    cursorSingleUse: v('cursor-single-use'),
+    cursorReplayAdvances: d('cursor-replay-advances'),
+    cursorJsonAccepted: v('cursor-json-accepted'),
     cursorUnsigned: d('cursor-unsigned'),
     cursorPlusAsSpace: d('cursor-plus-as-space'),
     serverSideCursors: v('cursor-server-side'),

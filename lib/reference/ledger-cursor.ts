@@ -17,6 +17,8 @@ export interface CursorState {
   after?: { at: number; uuid: string };
   /** Position by count of rows served (defect `ledger-offset-cursor` only). */
   offset?: number;
+  /** Position by count of rows left (defect `ledger-cursor-counts-remaining` only). */
+  remaining?: number;
 }
 
 /** The cursor text formats the reference can speak. */
@@ -42,6 +44,7 @@ function payloadOf(state: CursorState): string {
   const p: Record<string, unknown> = { w: state.workspace, f: state.fromMs, t: state.toMs, i: state.implicit ? 1 : 0, ft: state.feature, o: state.order };
   if (state.after !== undefined) p['k'] = [state.after.at, state.after.uuid];
   if (state.offset !== undefined) p['n'] = state.offset;
+  if (state.remaining !== undefined) p['r'] = state.remaining;
   return Buffer.from(JSON.stringify(p), 'utf8').toString('base64url');
 }
 
@@ -61,7 +64,7 @@ function isNumberOrNull(v: unknown): v is number | null {
 function stateOf(value: unknown): CursorState | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
   const p = value as Record<string, unknown>;
-  const { w, f, t, i, ft, o, k, n } = p;
+  const { w, f, t, i, ft, o, k, n, r } = p;
   if (typeof w !== 'string' || !isNumberOrNull(f) || !isNumberOrNull(t) || (i !== 0 && i !== 1)) return undefined;
   if (ft !== null && typeof ft !== 'string') return undefined;
   if (o !== 'asc' && o !== 'desc') return undefined;
@@ -73,6 +76,10 @@ function stateOf(value: unknown): CursorState | undefined {
   if (n !== undefined) {
     if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) return undefined;
     state.offset = n;
+  }
+  if (r !== undefined) {
+    if (typeof r !== 'number' || !Number.isInteger(r) || r < 0) return undefined;
+    state.remaining = r;
   }
   return state;
 }

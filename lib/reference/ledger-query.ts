@@ -18,6 +18,8 @@ export interface LedgerParameters {
   window: LedgerWindow | undefined;
   feature: string | undefined;
   limit: number;
+  /** Whether the request named `limit` (else `limit` is the default). */
+  limitGiven: boolean;
   cursor: string | undefined;
 }
 
@@ -90,7 +92,9 @@ export function parseLedgerParameters(search: URLSearchParams, b: LedgerBehaviou
       toMs = parsed.ms;
     }
     // > When `to` is earlier than `from`, the response is 400.
-    if (fromMs !== null && toMs !== null && toMs < fromMs && !b.reversedWindowAccepted) {
+    // Defect `ledger-bounds-compared-as-text`: the two texts are compared instead of the instants.
+    const reversed = b.boundsComparedAsText ? one.from !== undefined && one.to !== undefined && one.to < one.from : fromMs !== null && toMs !== null && toMs < fromMs;
+    if (reversed && !b.reversedWindowAccepted) {
       return { ok: false, error: { parameter: 'to', reason: 'to is earlier than from' } };
     }
     if (fromMs !== null && toMs !== null && toMs === fromMs && b.equalBoundsRejected) {
@@ -98,17 +102,10 @@ export function parseLedgerParameters(search: URLSearchParams, b: LedgerBehaviou
     }
     window = { fromMs, toMs, implicit: false };
   }
-  return { ok: true, parameters: { window, feature: one.feature, limit: limit.limit, cursor: one.cursor } };
+  return { ok: true, parameters: { window, feature: one.feature, limit: limit.limit, limitGiven: one.limit !== undefined, cursor: one.cursor } };
 }
 
 /** > When neither bound is given, the window is the last 30 days. */
 export function defaultWindow(now: number, b: LedgerBehaviour): LedgerWindow {
   return { fromMs: now - b.defaultWindowDays * DAY_MS, toMs: now, implicit: true };
-}
-
-/** Whether a row stamped `at` lies in the window: `from` inclusive, `to` exclusive. */
-export function inWindow(at: number, w: LedgerWindow, b: LedgerBehaviour): boolean {
-  if (w.fromMs !== null && (b.fromExclusive ? at <= w.fromMs : at < w.fromMs)) return false;
-  if (w.toMs !== null && (b.toInclusive ? at > w.toMs : at >= w.toMs)) return false;
-  return true;
 }

@@ -2,14 +2,15 @@ import { LEDGER_PATH } from '../spec-constants.ts';
 import type { ExchangeContext, Route } from './exchange-context.ts';
 import { ledgerBehaviour, type LedgerBehaviour } from './ledger-behaviour.ts';
 import { decodeCursor, encodeCursor, ServerSideCursors, type CursorState, type DecodedCursor } from './ledger-cursor.ts';
-import { defaultWindow, inWindow, parseLedgerParameters, type LedgerParameters, type LedgerWindow, type ParameterError } from './ledger-query.ts';
-import { seedWorkspaces } from './ledger-seed.ts';
-import type { StoredOperation } from './ledger-store.ts';
+import { defaultWindow, parseLedgerParameters, type LedgerParameters, type LedgerWindow, type ParameterError } from './ledger-query.ts';
+import { generateWorkspaces, seedWorkspaces } from './ledger-seed.ts';
+import type { LedgerScan, LedgerStore, StoredOperation } from './ledger-store.ts';
 import type { ReferenceState } from './state.ts';
 
-/** Lays out the deterministic seeded ledger of both workspaces. */
+/** Lays out the deterministic seeded ledger of both workspaces, and the generated rows the shape asks for. */
 export function seedLedger(state: ReferenceState): void {
   seedWorkspaces(state.ledger, state.seedNow);
+  generateWorkspaces(state.ledger, state.seedNow, state.ledgerShape.generatedRows);
 }
 
 /** §4.1 GET /credits/operations. */
@@ -25,12 +26,23 @@ interface Listing {
   order: 'asc' | 'desc';
   after?: { at: number; uuid: string };
   offset?: number;
+  /** Rows left after the page that issued the cursor (defect `ledger-cursor-counts-remaining` only). */
+  remaining?: number;
 }
 
 type Resumed = { ok: true; listing: Listing } | { ok: false; reason: string };
 
 const serverSideCursors = new WeakMap<ReferenceState, ServerSideCursors>();
-const usedCursors = new WeakMap<ReferenceState, Set<string>>();
+/** How often each cursor text was passed, for the switches that remember it. */
+const cursorUses = new WeakMap<ReferenceState, Map<string, number>>();
+
+function countUse(state: ReferenceState, text: string): number {
+  let uses = cursorUses.get(state);
+  if (uses === undefined) cursorUses.set(state, (uses = new Map()));
+  const n = (uses.get(text) ?? 0) + 1;
+  uses.set(text, n);
+  return n;
+}
 
 function cursorTable(state: ReferenceState): ServerSideCursors {
   let table = serverSideCursors.get(state);
@@ -41,8 +53,15 @@ function cursorTable(state: ReferenceState): ServerSideCursors {
   return table;
 }
 
-function refuse(ctx: ExchangeContext, error: ParameterError): void {
-  ctx.sendError(400, 'request.validation_failed', 'permanent', `Invalid ${error.parameter}: ${error.reason}.`, { parameter: error.parameter, reason: error.reason });
+function refuse(ctx: ExchangeContext, error: ParameterError, b: LedgerBehaviour): void {
+  const message = `Invalid ${error.parameter}: ${error.reason}.`;
+  const details = { parameter: error.parameter, reason: error.reason };
+  if (b.refusalRequestIdMismatch) {
+    // Defect: the ledger's own refusals carry a request_id of their own, not the X-Request-Id.
+    ctx.sendJson(400, { error: { code: 'request.validation_failed', category: 'permanent', message, request_id: `${ctx.requestId}-ledger`, details } });
+    return;
+  }
+  ctx.sendError(400, 'request.validation_failed', 'permanent', message, details);
 }
 
 function listOperations(ctx: ExchangeContext): void {
@@ -51,18 +70,31 @@ function listOperations(ctx: ExchangeContext): void {
     for (const name of Object.keys(ctx.headers)) if (name.startsWith('x-ratelimit-')) delete ctx.headers[name];
   }
   const parsed = parseLedgerParameters(ctx.url.searchParams, b);
-  if (!parsed.ok) return refuse(ctx, parsed.error);
+  if (!parsed.ok) return refuse(ctx, parsed.error, b);
   const p = parsed.parameters;
   const workspace = ctx.token!.workspace;
   let listing: Listing;
-  if (p.cursor === undefined) {
+  let skip = 0;
+  if (p.cursor === undefined || (b.cursorJsonAccepted && isEmptyJsonObject(p.cursor))) {
+    // Variant: a cursor written as a JSON object without a position (`{}`) starts the listing.
     listing = { workspace, window: p.window ?? defaultWindow(ctx.state.now(), b), feature: p.feature ?? null, order: b.order };
   } else {
     const resumed = resume(ctx, p, p.cursor, b);
-    if (!resumed.ok) return refuse(ctx, { parameter: 'cursor', reason: resumed.reason });
+    if (!resumed.ok) return refuse(ctx, { parameter: 'cursor', reason: resumed.reason }, b);
     listing = resumed.listing;
+    // Defect: the server keeps a position per cursor and moves it on each time the cursor is used.
+    if (b.cursorReplayAdvances) skip = (countUse(ctx.state, `replay ${p.cursor}`) - 1) * p.limit;
   }
-  servePage(ctx, listing, p.limit, p.cursor, b);
+  servePage(ctx, listing, p, b, skip);
+}
+
+function isEmptyJsonObject(text: string): boolean {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
+  } catch {
+    return false;
+  }
 }
 
 function decode(ctx: ExchangeContext, text: string, b: LedgerBehaviour): DecodedCursor {
@@ -83,12 +115,8 @@ function resume(ctx: ExchangeContext, p: LedgerParameters, given: string, b: Led
     if (b.cursorGarbage500) throw new Error(`cursor decoding failed: ${decoded.reason}`);
     return decoded;
   }
-  if (b.cursorSingleUse) {
-    let used = usedCursors.get(ctx.state);
-    if (used === undefined) usedCursors.set(ctx.state, (used = new Set()));
-    if (used.has(text)) return { ok: false, reason: 'the cursor was already used' };
-    used.add(text);
-  }
+  // Variant: a cursor is valid once, and passing it again is refused.
+  if (b.cursorSingleUse && countUse(ctx.state, `single ${text}`) > 1) return { ok: false, reason: 'the cursor was already used' };
   const s = decoded.state;
   const tokenWorkspace = ctx.token!.workspace;
   if (s.workspace !== tokenWorkspace && !b.cursorCrossWorkspace) return { ok: false, reason: 'the cursor belongs to another workspace' };
@@ -106,35 +134,43 @@ function resume(ctx: ExchangeContext, p: LedgerParameters, given: string, b: Led
   };
   if (s.after !== undefined) listing.after = s.after;
   if (s.offset !== undefined) listing.offset = s.offset;
+  if (s.remaining !== undefined) listing.remaining = s.remaining;
   return { ok: true, listing };
 }
 
-function compareRows(a: StoredOperation, b: StoredOperation): number {
-  return a.at - b.at || (a.operation_uuid < b.operation_uuid ? -1 : a.operation_uuid > b.operation_uuid ? 1 : 0);
-}
-
-/** Whether `row` comes after the keyset position in the listing's order. */
-function isAfter(row: StoredOperation, after: { at: number; uuid: string }, order: 'asc' | 'desc', skipTies: boolean): boolean {
-  const sign = order === 'asc' ? 1 : -1;
-  const byTime = sign * (row.at - after.at);
-  if (byTime !== 0 || skipTies) return byTime > 0;
-  return sign * (row.operation_uuid < after.uuid ? -1 : row.operation_uuid > after.uuid ? 1 : 0) > 0;
-}
-
-function rowsOf(ctx: ExchangeContext, listing: Listing, b: LedgerBehaviour): StoredOperation[] {
-  const store = ctx.state.ledger;
-  // Defect: the listing is not narrowed to one workspace.
-  const source = b.workspacesShareRows ? store.workspaces().flatMap((w) => store.rows(w)) : store.rows(listing.workspace);
+/** What the listing reads from the store: its window, filter and order, from its keyset position on. */
+function scanOf(listing: Listing, b: LedgerBehaviour, store: LedgerStore): LedgerScan {
   const feature = listing.feature;
-  const matches = (row: StoredOperation): boolean =>
-    feature === null || (b.featurePrefixMatch ? row.feature.startsWith(feature) : row.feature === feature);
-  const sign = listing.order === 'asc' ? 1 : -1;
-  return source.filter((row) => inWindow(row.at, listing.window, b) && matches(row)).sort((x, y) => sign * compareRows(x, y));
+  const scan: LedgerScan = {
+    // Defect: the listing is not narrowed to one workspace.
+    workspaces: b.workspacesShareRows ? store.workspaces() : [listing.workspace],
+    fromMs: listing.window.fromMs,
+    fromStrict: b.fromExclusive,
+    toMs: listing.window.toMs,
+    toInclusive: b.toInclusive,
+    match: (f) => feature === null || (b.featurePrefixMatch ? f.startsWith(feature) : f === feature),
+    order: listing.order,
+  };
+  if (listing.after !== undefined) scan.after = { ...listing.after, skipTies: b.keysetSkipsTies };
+  return scan;
+}
+
+/** Up to `count` rows from the start of an iterator, skipping `skip` first. */
+function take<T>(rows: Iterator<T>, count: number, skip = 0): T[] {
+  const out: T[] = [];
+  for (let i = 0; out.length < count; i++) {
+    const next = rows.next();
+    if (next.done === true) break;
+    if (i >= skip) out.push(next.value);
+  }
+  return out;
 }
 
 /** A stable small number from a row, for the switches that touch only some rows. */
 function rowHash(row: StoredOperation): number {
-  return Number.parseInt(row.operation_uuid.slice(0, 6), 16);
+  let h = 0x811c9dc5;
+  for (let i = 0; i < row.operation_uuid.length; i++) h = Math.imul(h ^ row.operation_uuid.charCodeAt(i), 0x01000193);
+  return h >>> 0;
 }
 
 /** Rows in the spec's shape. > timestamp | Always output as full ISO 8601 with a trailing `Z`. */
@@ -166,30 +202,35 @@ function shuffled<T>(list: T[]): T[] {
   return out;
 }
 
-/** Rows on this page: `limit`, except for the switches that change it. */
-function pageSize(limit: number, remaining: number, listing: Listing, b: LedgerBehaviour): number {
-  if (b.extraRowPerPage) return limit + 1;
-  if (b.shortPages && remaining > limit) {
-    // Variant: a non-final page may hold fewer rows than `limit`; the spec does not say it is full.
-    const seed = (listing.after?.at ?? 0) + (listing.offset ?? 0) + remaining;
-    return 1 + (seed % limit);
-  }
-  return limit;
+/** Rows this listing has in all, counted (defect `ledger-cursor-counts-remaining` only). */
+function countRows(store: LedgerStore, listing: Listing, b: LedgerBehaviour): number {
+  const rows = store.scan(scanOf({ ...listing, after: undefined }, b, store));
+  let n = 0;
+  while (rows.next().done !== true) n += 1;
+  return n;
 }
 
-function servePage(ctx: ExchangeContext, listing: Listing, limit: number, givenCursor: string | undefined, b: LedgerBehaviour): void {
-  const all = rowsOf(ctx, listing, b);
-  let rest: StoredOperation[];
-  if (listing.offset !== undefined) rest = all.slice(listing.offset);
-  else if (listing.after !== undefined) rest = all.filter((row) => isAfter(row, listing.after!, listing.order, b.keysetSkipsTies));
-  else rest = all;
-  const page = rest.slice(0, pageSize(limit, rest.length, listing, b));
-  const last = page[page.length - 1];
-  const more = rest.length > page.length;
+function servePage(ctx: ExchangeContext, listing: Listing, p: LedgerParameters, b: LedgerBehaviour, skipped: number): void {
+  const store = ctx.state.ledger;
+  const { limit, cursor: givenCursor } = p;
+  let skip = skipped + (listing.offset ?? 0);
+  // Defect: the position is the count of rows left, and the rows now in the listing are counted again.
+  if (listing.remaining !== undefined) skip += Math.max(0, countRows(store, listing, b) - listing.remaining);
+  // Rows on this page: `limit`, or fewer under a page cap (variant); one more is read to know whether any is left.
+  let size = b.extraRowPerPage ? limit + 1 : Math.min(limit, b.pageCap ?? limit);
+  // Defect: without `limit`, the cursor moves on by twice the page (an older default), past rows never served.
+  const stride = b.defaultLimitCursorSkips && !p.limitGiven ? 2 : 1;
+  const read = take(store.scan(scanOf(listing, b, store)), stride * size + 1, skip);
+  // Variant: a non-final page may hold fewer rows than `limit`; the spec does not say it is full.
+  if (b.shortPages && read.length > size) size = 1 + (read[0]!.at % size);
+  const page = read.slice(0, size);
+  const last = stride === 1 ? page[page.length - 1] : read[Math.min(read.length - 1, stride * size - 1)];
+  const more = read.length > (stride === 1 ? page.length : stride * size);
 
   // > next_cursor | Opaque cursor for the next page. It is null when there is no further page.
   let next: string | null = null;
-  if (more || (b.cursorOnLastPage && (last !== undefined || givenCursor !== undefined))) {
+  const pointless = (b.cursorOnLastPage && (last !== undefined || givenCursor !== undefined)) || (b.cursorToEmptyPage && last !== undefined);
+  if (more || pointless) {
     const state: CursorState = {
       workspace: listing.workspace,
       fromMs: listing.window.fromMs,
@@ -199,13 +240,13 @@ function servePage(ctx: ExchangeContext, listing: Listing, limit: number, givenC
       order: listing.order,
     };
     if (b.offsetCursor) state.offset = (listing.offset ?? 0) + page.length;
+    else if (b.cursorCountsRemaining) state.remaining = countRows(store, listing, b) - (skip + page.length);
     else {
       const after = last === undefined ? listing.after : { at: last.at, uuid: last.operation_uuid };
       if (after !== undefined) state.after = after;
     }
     next = b.serverSideCursors ? cursorTable(ctx.state).issue(state) : encodeCursor(state, ctx.state.ledger.cursorSecret, b.cursorFormat);
   }
-
   const rows = (b.rowsShuffled ? shuffled(page) : page).map((row) => renderRow(row, listing.workspace, b));
   const body: Record<string, unknown> = {
     operations: b.operationsKeyed ? Object.fromEntries(rows.map((r) => [r['operation_uuid'], r])) : rows,

@@ -1,3 +1,4 @@
+import type { GeneratedKind } from './ledger-generated.ts';
 import type { LedgerStore, NewOperation } from './ledger-store.ts';
 
 const MINUTE_MS = 60_000;
@@ -112,5 +113,24 @@ function seedWorkspace(store: LedgerStore, plan: WorkspacePlan, seedNow: number)
   for (const at of planned) {
     if (at >= seedNow || at < oldest) continue;
     store.append(plan.workspace, operation(), at);
+  }
+}
+
+/** How far back the generated rows of a busy ledger reach: the default window's 30 days. */
+const GENERATED_DAYS = 30;
+
+function generatedKinds(features: readonly FeatureKind[]): GeneratedKind[] {
+  return features.map((f) => ({ feature: f.feature, operationType: f.operationType, weight: f.weight }));
+}
+
+/**
+ * A busy ledger on top of the seeded one: `rows` rows over the 30 days before `seedNow` in
+ * workspace ws_1 and a tenth of that in ws_2, generated lazily (lib/reference/ledger-generated.ts).
+ */
+export function generateWorkspaces(store: LedgerStore, seedNow: number, rows: number): void {
+  if (rows <= 0) return;
+  for (const plan of PLANS) {
+    const count = plan.workspace === 'ws_1' ? rows : Math.ceil(rows / 10);
+    store.generate({ workspace: plan.workspace, count, endMs: seedNow, spanMs: GENERATED_DAYS * DAY_MS, kinds: generatedKinds(plan.features) });
   }
 }

@@ -1,10 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
 import { authenticate } from './auth.ts';
 import { adminRoutes, isLoopback } from './admin-routes.ts';
 import { DEFECT_NAMES, VARIANT_NAMES } from './defects/index.ts';
 import { ExchangeContext, type Route } from './exchange-context.ts';
 import { ledgerRoutes, seedLedger } from './ledger-routes.ts';
+import { startBackgroundWriters } from './ledger-writers.ts';
 import { messageRoutes } from './message-routes.ts';
 import { applyRateLimit } from './pool-charge.ts';
 import { serviceRoutes } from './service-routes.ts';
@@ -82,6 +84,8 @@ function chargePublicRoute(ctx: ExchangeContext): void {
 
 /** Answers one request: base path, public routes, then auth, the token limiter, routing. */
 async function handle(state: ReferenceState, routes: CompiledRoute[], admin: CompiledRoute[], req: IncomingMessage, res: ServerResponse): Promise<void> {
+  // Variant `latency-150ms`: a target far away, or slow to answer, before anything is decided.
+  if (state.latencyMs > 0) await delay(state.latencyMs);
   let url: URL;
   try {
     url = new URL(req.url ?? '/', 'http://reference.invalid');
@@ -187,6 +191,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => resolve());
   });
+  const stopWriters = state.ledgerShape.writers ? startBackgroundWriters(state) : () => {};
   const address = server.address() as AddressInfo;
   const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const origin = `http://${hostPart}:${address.port}`;
@@ -197,6 +202,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
     state,
     close: () =>
       new Promise<void>((resolve) => {
+        stopWriters();
         server.closeAllConnections();
         server.close(() => resolve());
       }),

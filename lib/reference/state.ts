@@ -1,4 +1,5 @@
 import { READ_LIMIT, WINDOW_SECONDS, WRITE_LIMIT } from '../spec-constants.ts';
+import { ledgerShapeOf, type LedgerShape } from './ledger-shape.ts';
 import { LedgerStore } from './ledger-store.ts';
 import { RollingWindowLimiter } from './rate-limiter.ts';
 import { SwitchSet } from './switches.ts';
@@ -18,6 +19,10 @@ export interface ReferenceOptions {
   seedNow?: number;
   /** Changes the demo tokens (two servers on one machine with distinct tokens). */
   tokenSecret?: string;
+  /** The ledger's size, page cap and writers (the bench); the variant switches set them otherwise. */
+  ledger?: Partial<LedgerShape>;
+  /** Milliseconds every response is delayed (variant `latency-150ms`). */
+  latencyMs?: number;
 }
 
 /** Requests per minute per IP on the unauthenticated routes (§8.1: "its numeric limit is not shown"; the reference's choice). */
@@ -34,6 +39,8 @@ export class ReferenceState {
   readonly ipLimiter: RollingWindowLimiter;
   readonly faults = new Set<ReferenceFault>();
   readonly ledger = new LedgerStore();
+  readonly ledgerShape: LedgerShape;
+  readonly latencyMs: number;
   readonly startedAt: number;
   readonly seedNow: number;
   #requestCounter = 0;
@@ -46,6 +53,8 @@ export class ReferenceState {
     };
     this.defects = new SwitchSet(options.defects ?? []);
     this.variants = new SwitchSet(options.variants ?? []);
+    this.ledgerShape = ledgerShapeOf(options.ledger, this.variants);
+    this.latencyMs = options.latencyMs ?? (this.variants.has('latency-150ms') ? 150 : 0);
     this.tokens = new TokenRegistry(options.tokenSecret);
     this.readLimiter = new RollingWindowLimiter(this.limits.read, this.limits.windowS * 1000);
     this.writeLimiter = new RollingWindowLimiter(this.limits.write, this.limits.windowS * 1000);

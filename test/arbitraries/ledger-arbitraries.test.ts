@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { applyCursorMutation, cursorMutation } from '../../lib/arbitraries/cursor-mutation.ts';
+import { altersEveryReading, applyCursorMutation, cursorMutation } from '../../lib/arbitraries/cursor-mutation.ts';
 import { boundText } from '../../lib/arbitraries/bound-text.ts';
 import { garbageCursor } from '../../lib/arbitraries/garbage-cursor.ts';
 import { invalidFeature } from '../../lib/arbitraries/invalid-feature.ts';
@@ -106,6 +106,19 @@ describe('cursors', () => {
   test('applyCursorMutation never gives back the cursor it was given', () => {
     const cursors = fc.oneof(fc.constantFrom('eyJ3IjoxfQ.abc', 'a', 'ab', '~ x.y&=/?#%é'), fc.string({ minLength: 1, maxLength: 80 }));
     fc.assert(fc.property(cursors, cursorMutation(), (c, m) => applyCursorMutation(c, m) !== c), RUNS);
+  });
+
+  test('a change counts as tampering only when it alters the cursor under every common reading', () => {
+    // Padding bits of base64: the same bytes.
+    expect(altersEveryReading('In0=', 'In3=')).toBe(false);
+    // base64 and base64url spell 62 and 63 differently; hex ignores case; JSON ignores spacing.
+    expect(altersEveryReading('ab+cd', 'ab-cd')).toBe(false);
+    expect(altersEveryReading('0a1b2c', '0A1b2c')).toBe(false);
+    expect(altersEveryReading('{"k": 1}', '{"k":1}')).toBe(false);
+    // A piece of `<payload>.<mac>` decoded alone: its last character may carry only padding bits.
+    expect(altersEveryReading('YWI.mac0', 'YWJ.mac0')).toBe(false);
+    expect(altersEveryReading('eyJ3IjoxfQ.abc', 'eyJ3IjoyfQ.abc')).toBe(true);
+    expect(altersEveryReading('eyJ3IjoxfQ.abc', 'eyJ3IjoxfQ.abcAAAA')).toBe(true);
   });
 
   test('a replaced character is never the first or the last', () => {

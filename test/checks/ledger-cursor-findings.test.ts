@@ -1,7 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import { disjointFindings, foreignCursorFindings, replayFindings } from '../../lib/checks/ledger-cursor-findings.ts';
+import { unissuedCursorFindings } from '../../lib/checks/ledger-acceptance.ts';
 import { featureFilterFindings } from '../../lib/checks/ledger-feature-filter.ts';
-import { defaultWindowPinnedFindings, rowsAddedSince, stableUnderGrowthFindings } from '../../lib/checks/ledger-growth.ts';
+import { parseRfc3339 } from '../../lib/checks/ledger-instant.ts';
+import { defaultWindowPinnedFindings, NO_REPEAT_UNDER_GROWTH, rowsAddedSince, STABLE_UNDER_GROWTH, stableUnderGrowthFindings } from '../../lib/checks/ledger-growth.ts';
 import { readPage, rowOf } from '../../lib/checks/ledger-page.ts';
 import { walkLedger } from '../../lib/checks/ledger-walk.ts';
 import { errorExchange, ledgerExchange, page, row, tableFetcher } from './ledger-fixtures.ts';
@@ -15,10 +17,32 @@ describe('replayFindings', () => {
     expect(replayFindings(a, b)[0]?.verdict).toBe('pass');
   });
 
-  test('other rows or a refusal the second time fail', () => {
+  test('other rows the second time fail; a refusal with 400 and the envelope (a cursor valid once) passes', () => {
     const a = readPage(ledgerExchange(page([row(1), row(2)], 'x')));
     expect(replayFindings(a, readPage(ledgerExchange(page([row(2), row(3)], 'y'))))[0]?.verdict).toBe('fail');
-    expect(replayFindings(a, readPage(errorExchange(400)))[0]?.verdict).toBe('fail');
+    expect(replayFindings(a, readPage(errorExchange(400)))[0]).toMatchObject({ verdict: 'pass', note: expect.stringContaining('valid once') });
+    expect(replayFindings(a, readPage(errorExchange(500, 'system.internal', 'transient')))[0]?.verdict).toBe('fail');
+  });
+});
+
+describe('unissuedCursorFindings', () => {
+  const window = { from: parseRfc3339('2025-02-20T00:00:00Z')!, to: parseRfc3339('2025-02-21T00:00:00Z')! };
+  const verdicts = (findings: { requirement: string; verdict: string }[]) => Object.fromEntries(findings.map((f) => [f.requirement, f.verdict]));
+
+  test('a refusal passes and is judged for envelope and request_id; a 500 fails', () => {
+    expect(verdicts(unissuedCursorFindings('ledger/4.1/cursor-garbage-400', errorExchange(400), window))).toMatchObject({
+      'ledger/4.1/cursor-garbage-400': 'pass',
+      'errors/7/envelope': 'pass',
+      'errors/7/request-id-header': 'pass',
+    });
+    expect(unissuedCursorFindings('ledger/4.1/cursor-garbage-400', errorExchange(500, 'system.internal', 'transient'), window)[0]?.verdict).toBe('fail');
+  });
+
+  test('read leniently as a position of the listing (`{}` as the start) passes with a note; rows outside the window fail', () => {
+    const inside = ledgerExchange(page([row(1, { timestamp: '2025-02-20T10:00:00Z' })], 'x'));
+    expect(unissuedCursorFindings('ledger/4.1/cursor-garbage-400', inside, window)[0]).toMatchObject({ verdict: 'pass', note: expect.stringContaining('leniently') });
+    const outside = ledgerExchange(page([row(1, { timestamp: '2025-02-22T10:00:00Z' })], 'x'));
+    expect(unissuedCursorFindings('ledger/4.1/cursor-garbage-400', outside, window)[0]?.verdict).toBe('fail');
   });
 });
 
@@ -55,18 +79,24 @@ describe('growth', () => {
   const original = [row(1), row(2), row(3)].map(rowOf);
   const added = [rowOf(row(9))];
 
+  const verdicts = (findings: { requirement: string; verdict: string }[]) => Object.fromEntries(findings.map((f) => [f.requirement, f.verdict]));
+
   test('each original row once, the added row or not: passes', async () => {
-    expect(stableUnderGrowthFindings(await walkOf({ '': page([row(1), row(2)], 'c'), c: page([row(3), row(9)], null) }), original, added)[0]?.verdict).toBe('pass');
-    expect(stableUnderGrowthFindings(await walkOf({ '': page([row(1), row(2)], 'c'), c: page([row(3)], null) }), original, added)[0]?.verdict).toBe('pass');
+    const both = { [STABLE_UNDER_GROWTH]: 'pass', [NO_REPEAT_UNDER_GROWTH]: 'pass' };
+    expect(verdicts(stableUnderGrowthFindings(await walkOf({ '': page([row(1), row(2)], 'c'), c: page([row(3), row(9)], null) }), original, added))).toEqual(both);
+    expect(verdicts(stableUnderGrowthFindings(await walkOf({ '': page([row(1), row(2)], 'c'), c: page([row(3)], null) }), original, added))).toEqual(both);
   });
 
-  test('a repeated or a skipped original row fails', async () => {
-    expect(stableUnderGrowthFindings(await walkOf({ '': page([row(1), row(2)], 'c'), c: page([row(2), row(3)], null) }), original, added)[0]?.verdict).toBe('fail');
-    expect(stableUnderGrowthFindings(await walkOf({ '': page([row(1), row(2)], 'c'), c: page([row(9)], null) }), original, added)[0]?.verdict).toBe('fail');
+  test('a skipped original row fails the MUST; a repeated one only the SHOULD (offset cursors repeat rows)', async () => {
+    const repeated = await walkOf({ '': page([row(1), row(2)], 'c'), c: page([row(2), row(3)], null) });
+    expect(verdicts(stableUnderGrowthFindings(repeated, original, added))).toEqual({ [STABLE_UNDER_GROWTH]: 'pass', [NO_REPEAT_UNDER_GROWTH]: 'fail' });
+    const skipped = await walkOf({ '': page([row(1), row(2)], 'c'), c: page([row(9)], null) });
+    expect(verdicts(stableUnderGrowthFindings(skipped, original, added))).toEqual({ [STABLE_UNDER_GROWTH]: 'fail', [NO_REPEAT_UNDER_GROWTH]: 'pass' });
   });
 
   test('no added row: inconclusive', async () => {
-    expect(stableUnderGrowthFindings(await walkOf({ '': page([row(1), row(2), row(3)], null) }), original, [])[0]?.verdict).toBe('inconclusive');
+    const findings = stableUnderGrowthFindings(await walkOf({ '': page([row(1), row(2), row(3)], null) }), original, []);
+    expect(findings.map((f) => f.verdict)).toEqual(['inconclusive', 'inconclusive']);
   });
 
   test('rowsAddedSince keeps new rows at least as new as the earlier walk, not late ones', async () => {
@@ -80,5 +110,10 @@ describe('growth', () => {
   test('an added row in a walk of the default window fails default-window-pinned', async () => {
     expect(defaultWindowPinnedFindings(await walkOf({ '': page([row(1)], 'c'), c: page([row(9)], null) }), added)[0]?.verdict).toBe('fail');
     expect(defaultWindowPinnedFindings(await walkOf({ '': page([row(1)], 'c'), c: page([row(2)], null) }), added)[0]?.verdict).toBe('pass');
+  });
+
+  test('a walk of the default window stopped for its budget is judged on the pages read', async () => {
+    const busy = await walkLedger(tableFetcher({ '': page([row(1)], 'c'), c: page([row(2)], 'd') }), {}, { maxPages: 2 });
+    expect(defaultWindowPinnedFindings(busy, added)[0]).toMatchObject({ verdict: 'pass', note: expect.stringContaining('2 pages read') });
   });
 });

@@ -7,7 +7,7 @@ import { boundInstants, knownDates, knownRowsOf, largestTie, prefixProbe, rowsBe
 import { rowOf } from '../../lib/checks/ledger-page.ts';
 import type { LedgerQuery } from '../../lib/checks/ledger-walk.ts';
 import type { Exchange } from '../../lib/model/exchange.ts';
-import { ledgerExchange, page, readHeaders, row } from './ledger-fixtures.ts';
+import { ledgerExchange, page, pagedServer, readHeaders, row } from './ledger-fixtures.ts';
 
 const DAY = 86_400_000;
 const NOW = Date.parse('2025-03-01T12:00:00Z');
@@ -37,16 +37,18 @@ describe('discoverLedger', () => {
     expect(notEnoughRows(sample, 50)).toContain('distinct timestamps');
   });
 
-  test('the default window check passes a 30-day server and fails a 31-day and a 7-day one', async () => {
+  test('the default window check passes a 30-day server and fails a 32-day and a 7-day one', async () => {
     expect(defaultWindowFindings(await discoverLedger(fakeServer(INSTANTS), () => NOW)).map((f) => f.verdict)).toEqual(['pass']);
-    const longer = [...INSTANTS, NOW - 30.5 * DAY];
-    expect(defaultWindowFindings(await discoverLedger(fakeServer(longer, 31), () => NOW))[0]?.actual).toContain('older rows');
+    const longer = [...INSTANTS, NOW - 31.5 * DAY];
+    expect(defaultWindowFindings(await discoverLedger(fakeServer(longer, 32), () => NOW))[0]?.actual).toContain('older rows');
     expect(defaultWindowFindings(await discoverLedger(fakeServer(INSTANTS, 7), () => NOW))[0]?.actual).toContain('missing');
   });
 
-  test('rows at the edges of the window, within the tolerance, are not judged', async () => {
-    const edges = [...INSTANTS, NOW - 30 * DAY - 100_000, NOW - 30 * DAY + 100_000];
+  test('rows at the edges of the window, within a day (calendar days) or the tolerance, are not judged', async () => {
+    const edges = [...INSTANTS, NOW - 30 * DAY - 100_000, NOW - 30 * DAY + 100_000, NOW - 30.8 * DAY, NOW - 29.2 * DAY];
     expect(defaultWindowFindings(await discoverLedger(fakeServer(edges, 30), () => NOW))[0]?.verdict).toBe('pass');
+    expect(defaultWindowFindings(await discoverLedger(fakeServer(edges, 31), () => NOW))[0]?.verdict).toBe('pass');
+    expect(defaultWindowFindings(await discoverLedger(fakeServer(edges, 29), () => NOW))[0]?.verdict).toBe('pass');
   });
 
   test('clockOffsetOf reads the Date header and ignores rounding', () => {
@@ -86,6 +88,14 @@ describe('known rows', () => {
     expect(rowsBetween(known, known.groups[0]!.instant, known.groups[2]!.instant)).toHaveLength(3);
   });
 
+  test('with a row budget, only the newest instants are kept, never half of a shared one', () => {
+    const known = knownRowsOf(rows, 2)!;
+    // Five rows, the newest dropped; of the four left, the newest two are a lone row and a pair.
+    expect(known.groups.map((g) => g.rows.length)).toEqual([1]);
+    expect(known.rows).toHaveLength(1);
+    expect(knownRowsOf(rows, 3)!.groups.map((g) => g.rows.length)).toEqual([2, 1]);
+  });
+
   test('knownDates picks whole UTC days well inside the known rows, a midnight day first', () => {
     const known = knownRowsOf(rows)!;
     // No midnight row inside: the latest days that end 14 hours before the newest row.
@@ -105,6 +115,28 @@ describe('known rows', () => {
     expect(prefixProbe(knownRowsOf(rows)!)).toEqual({ filter: 'deal_agent', longer: 'deal_agent_batch' });
     const plain = knownRowsOf([row(1, { feature: 'enrichment' }), row(2, { feature: 'x', timestamp: '2025-03-01T00:00:00Z' })].map(rowOf))!;
     expect(prefixProbe(plain)).toEqual({ filter: 'enrichmen', longer: 'enrichment' });
+  });
+});
+
+describe('the default window on a ledger too big to walk whole', () => {
+  /** 200,000 rows, 100 a minute... over 50 days, so that some are older than any default window. */
+  const busy = (i: number): number => NOW - 50 * DAY + Math.floor((i * 50 * DAY) / 200_000);
+  const calendarDays = (now: number): number => Math.floor(now / DAY) * DAY - 30 * DAY;
+
+  test('a server reading 30 calendar days passes; its first pages are judged, the rest noted', async () => {
+    for (const order of ['desc', 'asc'] as const) {
+      const server = pagedServer({ instantOf: busy, count: 200_000, now: NOW, order, defaultFrom: calendarDays });
+      const [finding] = defaultWindowFindings(await discoverLedger(server, () => NOW));
+      expect(finding).toMatchObject({ verdict: 'pass', note: expect.stringContaining('the rest was not walked') });
+    }
+  });
+
+  test('32 days fails when the listing shows its old edge first; newest first it cannot be seen and passes', async () => {
+    const longer = (now: number): number => now - 32 * DAY;
+    const asc = pagedServer({ instantOf: busy, count: 200_000, now: NOW, order: 'asc', defaultFrom: longer });
+    expect(defaultWindowFindings(await discoverLedger(asc, () => NOW))[0]?.actual).toContain('older rows');
+    const desc = pagedServer({ instantOf: busy, count: 200_000, now: NOW, order: 'desc', defaultFrom: longer });
+    expect(defaultWindowFindings(await discoverLedger(desc, () => NOW))[0]?.verdict).toBe('pass');
   });
 });
 

@@ -59,3 +59,58 @@ export function tableFetcher(table: Record<string, unknown>): PageFetcher & { ca
   };
   return Object.assign(fetcher, { calls });
 }
+
+export interface PagedServerOptions {
+  /** Rows in time order: the instant (Unix ms) of row `i`, non-decreasing in `i`. */
+  instantOf: (i: number) => number;
+  count: number;
+  /** The server's clock (also sent as the Date header). */
+  now: number;
+  /** Time order either way, or `scattered`: a fixed permutation that spreads every page across the window. */
+  order?: 'asc' | 'desc' | 'scattered';
+  /** At most this many rows a page, whatever `limit` says. */
+  pageCap?: number;
+  /** The default window's start, given the server's now. Default: 30 × 24 hours before it. */
+  defaultFrom?: (now: number) => number;
+}
+
+/**
+ * A paginating ledger server over rows given as a function of their index (so a test ledger may
+ * hold a million rows): `from`/`to` select an index range, pages follow the order and the cursor
+ * is the next index. Records how many requests it answered.
+ */
+export function pagedServer(options: PagedServerOptions): PageFetcher & { requests: number } {
+  const { instantOf, count, now } = options;
+  const order = options.order ?? 'desc';
+  const first = (ms: number): number => {
+    let lo = 0;
+    let hi = count;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (instantOf(mid) >= ms) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
+  };
+  const headers = { ...readHeaders(), date: new Date(now).toUTCString() };
+  const fetcher = async (q: LedgerQuery, cursor: string | undefined): Promise<Exchange> => {
+    server.requests += 1;
+    const bounded = q.from !== undefined || q.to !== undefined;
+    const lo = first(bounded ? (q.from === undefined ? -Infinity : Date.parse(q.from)) : (options.defaultFrom?.(now) ?? now - 30 * 86_400_000));
+    const hi = first(bounded ? (q.to === undefined ? Infinity : Date.parse(q.to)) : now);
+    const limit = Math.min(q.limit === undefined ? 50 : Number(q.limit), options.pageCap ?? Infinity);
+    const n = Math.max(0, hi - lo);
+    // The k-th row listed: in time order, or at a stride coprime to n (a permutation of the window).
+    const stride = [7919, 104_729, 1_299_709].find((p) => n % p !== 0) ?? 1;
+    const nth = (k: number): number => (order === 'asc' ? lo + k : order === 'desc' ? hi - 1 - k : lo + ((k * stride) % n));
+    const at = cursor === undefined ? 0 : Number(cursor);
+    const indices: number[] = [];
+    for (let k = at; indices.length < limit && k < n; k++) indices.push(nth(k));
+    const next = at + indices.length;
+    const more = next < n;
+    const rows = indices.map((i) => row(i, { timestamp: new Date(instantOf(i)).toISOString() }));
+    return ledgerExchange(page(rows, more ? String(next) : null), { headers });
+  };
+  const server = Object.assign(fetcher, { requests: 0 });
+  return server;
+}

@@ -4,6 +4,7 @@ import {
   CURSOR_BYTE_EXACT,
   cursorsAcceptedFinding,
   LIMIT_DEFAULT,
+  NO_CURSOR_TO_EMPTY_PAGE,
   NULL_CURSOR_ON_LAST_PAGE,
   PAGE_WITHIN_LIMIT,
   pageLimitFindings,
@@ -25,9 +26,16 @@ describe('walkEndFindings', () => {
     expect(verdictOf(f, CURSOR_BYTE_EXACT)).toBe('pass');
   });
 
-  test('an empty last page after a non-null cursor is not a violation', async () => {
+  test('an empty last page after a page with rows and a cursor ends the walk (MUST) but warns (SHOULD)', async () => {
     const walk = await walkLedger(tableFetcher({ '': page([row(1)], 'c1'), c1: page([], null) }), {}, { maxPages: 5 });
-    expect(walkEndFindings(walk).every((f) => f.verdict === 'pass')).toBe(true);
+    const f = walkEndFindings(walk);
+    expect(verdictOf(f, NULL_CURSOR_ON_LAST_PAGE)).toBe('pass');
+    expect(f.find((x) => x.requirement === NO_CURSOR_TO_EMPTY_PAGE)).toMatchObject({ verdict: 'fail', actual: expect.stringContaining('page 1 (1 rows)') });
+    const looked = await walkLedger(tableFetcher({ '': page([row(1)], 'c1'), c1: page([row(2)], null) }), {}, { maxPages: 5 });
+    expect(verdictOf(walkEndFindings(looked), NO_CURSOR_TO_EMPTY_PAGE)).toBe('pass');
+    // An empty window answered on one page says nothing of cursors.
+    const empty = await walkLedger(tableFetcher({ '': page([], null) }), {}, { maxPages: 5 });
+    expect(verdictOf(walkEndFindings(empty), NO_CURSOR_TO_EMPTY_PAGE)).toBeUndefined();
   });
 
   test('a cursor returned again fails null-cursor-on-last-page; a refused cursor fails byte-exact', async () => {
@@ -38,10 +46,17 @@ describe('walkEndFindings', () => {
     expect(cursorsAcceptedFinding(refused).verdict).toBe('fail');
   });
 
-  test('the page cap is inconclusive, never a failure', async () => {
+  test('a walk stopped for its budget says nothing of how it would end', async () => {
     const walk = await walkLedger(tableFetcher({ '': page([row(1)], 'c1'), c1: page([row(2)], 'c2') }), {}, { maxPages: 2 });
-    expect(walkEndFindings(walk).map((f) => f.verdict)).toEqual(['inconclusive']);
+    expect(walkEndFindings(walk)).toEqual([]);
     expect(cursorsAcceptedFinding(walk).verdict).toBe('pass');
+  });
+
+  test('a row budget stops a walk once that many rows were listed and a cursor leads on', async () => {
+    const table = { '': page([row(1), row(2)], 'c1'), c1: page([row(3), row(4)], 'c2'), c2: page([row(5)], null) };
+    const capped = await walkLedger(tableFetcher(table), {}, { maxPages: 10, maxRows: 3 });
+    expect(capped).toMatchObject({ end: 'page-cap', rows: [expect.anything(), expect.anything(), expect.anything(), expect.anything()] });
+    expect((await walkLedger(tableFetcher(table), {}, { maxPages: 10, maxRows: 5 })).end).toBe('last-page');
   });
 
   test('cursorsAcceptedFinding notes characters that went percent-encoded', async () => {

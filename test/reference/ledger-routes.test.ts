@@ -47,6 +47,16 @@ function expectRefused(a: Answer, parameter?: string): void {
   if (parameter !== undefined) expect(a.body.error?.['details']).toMatchObject({ parameter });
 }
 
+/** A fresh reference with the given options, closed afterwards. */
+async function withReference(options: ReferenceOptions, body: (r: RunningReference) => Promise<void>): Promise<void> {
+  const r = await startReference(options);
+  try {
+    await body(r);
+  } finally {
+    await r.close();
+  }
+}
+
 let ref: RunningReference;
 let all: Row[];
 
@@ -183,16 +193,18 @@ describe('limit, feature and cursors', () => {
 });
 
 describe('variants and a fresh server', () => {
-  async function withReference(options: ReferenceOptions, body: (r: RunningReference) => Promise<void>): Promise<void> {
-    const r = await startReference(options);
-    try {
-      await body(r);
-    } finally {
-      await r.close();
-    }
-  }
 
-  test.each(['ledger-order-ascending', 'ledger-rows-shuffled', 'ledger-cursor-server-side', 'ledger-short-pages', 'ledger-extra-fields', 'ledger-cursor-reserved-characters'])(
+  test.each([
+    'ledger-order-ascending',
+    'ledger-rows-shuffled',
+    'ledger-cursor-server-side',
+    'ledger-short-pages',
+    'ledger-extra-fields',
+    'ledger-cursor-reserved-characters',
+    'ledger-page-cap-25',
+    'ledger-cursor-single-use',
+    'ledger-cursor-json-accepted',
+  ])(
     '%s lists the same rows',
     async (variant) => {
       await withReference({ variants: [variant] }, async (r) => {
@@ -220,6 +232,113 @@ describe('variants and a fresh server', () => {
       const twice = await get(r, { ...q, cursor });
       expect(twice.body.operations).toEqual(once.body.operations);
       expect(twice.body.next_cursor).not.toBe(once.body.next_cursor);
+    });
+  });
+});
+
+describe('the shapes of a staging system', () => {
+
+  test('a ledger of a million generated rows starts at once and answers any window by index', async () => {
+    const started = Date.now();
+    await withReference({ ledger: { generatedRows: 1_000_000 } }, async (r) => {
+      expect(Date.now() - started).toBeLessThan(1000);
+      const hour = await walk(r, { from: new Date(Date.now() - 2 * 3_600_000).toISOString(), to: new Date(Date.now() - 3_600_000).toISOString(), limit: 200 });
+      // 1,000,000 rows over 30 days: about 1,389 an hour.
+      expect(hour.length).toBeGreaterThan(1_300);
+      expect(hour.length).toBeLessThan(1_500);
+      expect(new Set(hour.map((x) => x.operation_uuid)).size).toBe(hour.length);
+      const other = await get(r, { limit: 200 }, 'other_workspace');
+      expect(other.body.operations!.some((x) => hour.some((y) => y.operation_uuid === x.operation_uuid))).toBe(false);
+    });
+  });
+
+  test('a page cap of 25 holds whatever limit says, and next_cursor leads on', async () => {
+    await withReference({ variants: ['ledger-page-cap-25'] }, async (r) => {
+      const first = await get(r, { from: '2000-01-01', limit: 200 });
+      expect(first.body.operations).toHaveLength(25);
+      expect(first.body.next_cursor).toEqual(expect.any(String));
+    });
+  });
+
+  test('background writers add rows while the server runs, and none while a fault is on', async () => {
+    await withReference({ variants: ['ledger-background-writers'] }, async (r) => {
+      const count = (): number => r.state.ledger.rows('ws_1').length;
+      const before = count();
+      await new Promise((done) => setTimeout(done, 1200));
+      expect(count()).toBeGreaterThan(before);
+      r.state.faults.add('limiter_store_down');
+      const during = count();
+      await new Promise((done) => setTimeout(done, 1200));
+      expect(count()).toBe(during);
+    });
+  });
+
+  test('latency delays every response', async () => {
+    await withReference({ variants: ['latency-150ms'] }, async (r) => {
+      const started = Date.now();
+      expect((await get(r, { limit: 1 })).status).toBe(200);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(150);
+    });
+  });
+});
+
+describe('switches of cursors, bounds and pages', () => {
+
+  test('bounds are compared as instants; the text-comparing defect gets both ways wrong', async () => {
+    // from at +14:00 sorts after to with Z, yet is the earlier instant; from at -12:00 the other way round.
+    const crossed = { from: '2025-01-02T10:00:00+14:00', to: '2025-01-01T21:00:00Z' };
+    const reversed = { from: '2025-01-01T10:00:00-12:00', to: '2025-01-01T21:00:00Z' };
+    expect((await get(ref, crossed)).status).toBe(200);
+    expectRefused(await get(ref, reversed), 'to');
+    await withReference({ defects: ['ledger-bounds-compared-as-text'] }, async (r) => {
+      expectRefused(await get(r, crossed), 'to');
+      expect((await get(r, reversed)).status).toBe(200);
+    });
+  });
+
+  test('the same cursor twice: the same page; valid once (variant): refused; a moving position (defect): the page after', async () => {
+    const q = { from: '2000-01-01', to: '2100-01-01', limit: 3 };
+    const cursor = (await get(ref, q)).body.next_cursor!;
+    expect((await get(ref, { ...q, cursor })).body.operations).toEqual((await get(ref, { ...q, cursor })).body.operations);
+    await withReference({ variants: ['ledger-cursor-single-use'] }, async (r) => {
+      const c = (await get(r, q)).body.next_cursor!;
+      expect((await get(r, { ...q, cursor: c })).status).toBe(200);
+      expectRefused(await get(r, { ...q, cursor: c }), 'cursor');
+    });
+    await withReference({ defects: ['ledger-cursor-replay-advances'] }, async (r) => {
+      const c = (await get(r, q)).body.next_cursor!;
+      const once = await get(r, { ...q, cursor: c });
+      const twice = await get(r, { ...q, cursor: c });
+      expect(twice.body.operations!.some((x) => once.body.operations!.some((y) => y.operation_uuid === x.operation_uuid))).toBe(false);
+    });
+  });
+
+  test('a JSON cursor `{}` starts the listing (variant) and is refused otherwise', async () => {
+    const q = { from: '2000-01-01', to: '2100-01-01', limit: 3 };
+    expectRefused(await get(ref, { ...q, cursor: '{}' }), 'cursor');
+    await withReference({ variants: ['ledger-cursor-json-accepted'] }, async (r) => {
+      expect((await get(r, { ...q, cursor: '{}' })).body.operations).toEqual((await get(r, q)).body.operations);
+    });
+  });
+
+  test('the last page with rows leads to an empty page (defect); the reference says null', async () => {
+    const rows = await walk(ref, { from: all[5]!.timestamp, to: all[2]!.timestamp, limit: 200 });
+    expect(rows.length).toBeGreaterThan(0);
+    expect((await get(ref, { from: all[5]!.timestamp, to: all[2]!.timestamp, limit: 200 })).body.next_cursor).toBeNull();
+    await withReference({ defects: ['ledger-cursor-to-empty-page'] }, async (r) => {
+      const q = { from: all[5]!.timestamp, to: all[2]!.timestamp, limit: 200 };
+      const first = await get(r, q);
+      const next = await get(r, { ...q, cursor: first.body.next_cursor! });
+      expect(next.body).toMatchObject({ operations: [], next_cursor: null });
+    });
+  });
+
+  test('without limit, the defect moves the cursor past rows it never served', async () => {
+    const q = { from: '2000-01-01', to: '2100-01-01' };
+    await withReference({ defects: ['ledger-default-limit-cursor-skips'] }, async (r) => {
+      const rows = await walk(r, q);
+      expect(rows.length).toBeLessThan(all.length);
+      expect((await walk(r, { ...q, limit: 50 })).length).toBe(all.length);
     });
   });
 });

@@ -4,18 +4,23 @@ import { ledgerBehaviour } from '../../lib/reference/ledger-behaviour.ts';
 import { ReferenceState } from '../../lib/reference/state.ts';
 import { requirementById } from '../../lib/catalogue/index.ts';
 
-const baseline = ledgerBehaviour(new ReferenceState({}));
+const baseline = new ReferenceState({});
+
+/** What a switch may change: how a listing behaves, or the ledger's shape and the server's pace. */
+function observable(state: ReferenceState): unknown {
+  return { behaviour: ledgerBehaviour(state), shape: state.ledgerShape, latencyMs: state.latencyMs };
+}
 
 describe('ledger switches', () => {
   test.each([...ledgerDefects.map((d) => ['defect', d.name] as const), ...ledgerVariants.map((v) => ['variant', v.name] as const)])('%s %s changes the ledger', (kind, name) => {
     const state = new ReferenceState(kind === 'defect' ? { defects: [name] } : { variants: [name] });
-    expect(ledgerBehaviour(state)).not.toEqual(baseline);
+    expect(observable(state)).not.toEqual(observable(baseline));
   });
 
-  test('every defect names ledger requirements of the catalogue and a ledger suite', () => {
+  test('every defect names ledger requirements of the catalogue (or the §7 rule a ledger refusal breaks) and a ledger suite', () => {
     for (const d of ledgerDefects) {
       expect(d.name.startsWith('ledger-'), d.name).toBe(true);
-      for (const id of d.breaks) expect(requirementById(id)?.area, `${d.name} → ${id}`).toBe('ledger');
+      for (const id of d.breaks) expect(['ledger', 'errors'], `${d.name} → ${id}`).toContain(requirementById(id)?.area);
       for (const s of d.suites) expect(s.startsWith('ledger'), d.name).toBe(true);
     }
   });
@@ -24,5 +29,16 @@ describe('ledger switches', () => {
     const { ledgerRequirements } = await import('../../lib/catalogue/ledger.ts');
     const broken = new Set(ledgerDefects.flatMap((d) => d.breaks));
     for (const r of ledgerRequirements) if (r.level !== 'INFO') expect(broken.has(r.id), r.id).toBe(true);
+  });
+
+  test('the staging variants set the shape, and explicit options win', () => {
+    expect(new ReferenceState({ variants: ['ledger-busy-100k', 'ledger-page-cap-25', 'ledger-background-writers', 'latency-150ms'] })).toMatchObject({
+      ledgerShape: { generatedRows: 100_000, pageCap: 25, writers: true },
+      latencyMs: 150,
+    });
+    expect(new ReferenceState({ variants: ['ledger-busy-100k'], ledger: { generatedRows: 1_000_000 }, latencyMs: 0 })).toMatchObject({
+      ledgerShape: { generatedRows: 1_000_000, pageCap: null, writers: false },
+      latencyMs: 0,
+    });
   });
 });

@@ -78,10 +78,28 @@ export const ledgerDefects: DefectSwitch[] = [
     description: 'Answers 200 with an empty page when `to` is earlier than `from`.',
   },
   {
-    name: 'ledger-default-window-31-days',
+    name: 'ledger-default-window-32-days',
     breaks: ['ledger/4.1/default-window-30-days'],
     suites: [WINDOW],
-    description: 'The default window is the last 31 days.',
+    description: 'The default window is the last 32 days: older than any calendar reading of 30 days.',
+  },
+  {
+    name: 'ledger-default-window-28-days',
+    breaks: ['ledger/4.1/default-window-30-days'],
+    suites: [WINDOW],
+    description: 'The default window is the last 28 days: rows 28 to 29 days old, in every calendar reading of 30 days, are missing.',
+  },
+  {
+    name: 'ledger-bounds-compared-as-text',
+    breaks: ['ledger/4.1/reversed-window-400', 'ledger/4.1/offset-instant'],
+    suites: [WINDOW],
+    description: 'Decides whether `to` is earlier than `from` by comparing the two texts, so offsets mislead it both ways.',
+  },
+  {
+    name: 'ledger-refusal-request-id-mismatch',
+    breaks: ['errors/7/request-id-header'],
+    suites: [BOUNDS],
+    description: 'The 400s of GET /credits/operations carry an error.request_id that differs from X-Request-Id.',
   },
   {
     name: 'ledger-offsets-ignored',
@@ -151,6 +169,12 @@ export const ledgerDefects: DefectSwitch[] = [
     description: 'The default page size is 100.',
   },
   {
+    name: 'ledger-default-limit-cursor-skips',
+    breaks: ['ledger/8.3/limit-default-50'],
+    suites: [BOUNDS],
+    description: 'Without `limit`, pages hold 50 rows but the cursor moves on by 100, past rows never served.',
+  },
+  {
     name: 'ledger-feature-bounds-off-by-one',
     breaks: ['ledger/8.3/feature-bounds', 'ledger/8.3/feature-invalid-400'],
     suites: [BOUNDS],
@@ -181,6 +205,12 @@ export const ledgerDefects: DefectSwitch[] = [
     suites: [PAGINATION],
     description: 'The last page still carries a cursor, and the empty page it leads to returns the same cursor again.',
   },
+  {
+    name: 'ledger-cursor-to-empty-page',
+    breaks: ['ledger/2.2/no-cursor-to-empty-page'],
+    suites: [PAGINATION],
+    description: 'The last page with rows carries a cursor; the page it leads to is empty, with next_cursor null.',
+  },
   // §4.1 cursors
   {
     name: 'ledger-cursor-plus-as-space',
@@ -189,10 +219,10 @@ export const ledgerDefects: DefectSwitch[] = [
     description: 'Cursors contain `+`, and the server form-decodes the cursor parameter a second time, turning `+` into a space.',
   },
   {
-    name: 'ledger-cursor-single-use',
+    name: 'ledger-cursor-replay-advances',
     breaks: ['ledger/4.1/cursor-replay-stable'],
     suites: [CURSOR],
-    description: 'A cursor works once; passing it again answers 400.',
+    description: 'The server keeps a position per cursor and moves it on with each use: the same cursor passed again gives the page after.',
   },
   {
     name: 'ledger-cursor-garbage-500',
@@ -221,9 +251,15 @@ export const ledgerDefects: DefectSwitch[] = [
   // §4.1 walks while the ledger grows
   {
     name: 'ledger-offset-cursor',
-    breaks: ['ledger/4.1/stable-under-growth'],
+    breaks: ['ledger/4.1/no-repeat-under-growth'],
     suites: [GROWTH],
     description: 'The cursor is a row offset: a row added ahead of it (newest first) shifts the next page and repeats a row.',
+  },
+  {
+    name: 'ledger-cursor-counts-remaining',
+    breaks: ['ledger/4.1/stable-under-growth'],
+    suites: [GROWTH],
+    description: 'The cursor holds the number of rows left (oldest first), counted again on the next page: a row added at the end pushes the page past a row not yet listed.',
   },
   {
     name: 'ledger-default-window-slides',
@@ -264,5 +300,38 @@ export const ledgerVariants: VariantSwitch[] = [
     name: 'ledger-cursor-reserved-characters',
     suites: ['ledger'],
     description: 'Cursors contain a space and `+ & = / ? # %` and a non-ASCII letter, all of which need percent-encoding in a query.',
+  },
+  {
+    name: 'ledger-cursor-single-use',
+    suites: [CURSOR, PAGINATION],
+    description: 'A cursor is valid once: passing it again answers 400.',
+  },
+  {
+    name: 'ledger-cursor-json-accepted',
+    suites: [CURSOR],
+    description: 'A cursor written as an empty JSON object (`{}`) is read as the start of the listing.',
+  },
+  // A vendor's staging system: size, page caps, other clients, distance.
+  {
+    name: 'ledger-busy-100k',
+    suites: ['ledger'],
+    description: 'Workspace ws_1 holds 100,000 more rows over the last 30 days (ws_2 10,000), generated as a function of their index.',
+  },
+  {
+    name: 'ledger-page-cap-25',
+    suites: ['ledger'],
+    description: 'No page holds more than 25 rows, whatever `limit` says; next_cursor leads on.',
+  },
+  {
+    name: 'ledger-background-writers',
+    suites: ['ledger'],
+    description: 'Other clients append rows stamped with the server clock while the run goes on (about ten a second in ws_1, one in ws_2).',
+  },
+  {
+    // Timing is what a distant server changes: the walks run while the ledger grows are the ledger's
+    // timing-sensitive check. The bench runs full certifications with it.
+    name: 'latency-150ms',
+    suites: [GROWTH],
+    description: 'Every response of the server is delayed 150 ms.',
   },
 ];
