@@ -62,7 +62,6 @@ async function child(spec, seed) {
       target: embeddedTarget(reference),
       embedded: true,
       files: allSuiteFiles(),
-      only: [],
       outDir: out,
       formats: ['json'],
       seed,

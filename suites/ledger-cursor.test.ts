@@ -115,7 +115,7 @@ describe('§4.1 GET /credits/operations: the cursor', () => {
 describe('§4.1 GET /credits/operations: one ledger per workspace', () => {
   // > | Credits | Workspace credit usage and limit state. |
   requirementTest(CURSOR_WORKSPACE_BOUND, "a cursor of the primary token's workspace passed with the other_workspace token", async (kit) => {
-    if (!kit.client.hasToken(OTHER)) return kit.notRun('the profile names no other_workspace token');
+    if (!kit.client.hasToken(OTHER)) return kit.noToken(OTHER);
     const known = await knownRows(kit);
     if (Array.isArray(known)) return known;
     const query = { ...windowAt(known, 0.6), limit: 2 };
@@ -127,7 +127,7 @@ describe('§4.1 GET /credits/operations: one ledger per workspace', () => {
 
   // > | Credits | Workspace credit usage and limit state. |
   requirementTest(WORKSPACES_DISJOINT, 'the default window of the other_workspace token against every row the primary token saw', async (kit) => {
-    if (!kit.client.hasToken(OTHER)) return kit.notRun('the profile names no other_workspace token');
+    if (!kit.client.hasToken(OTHER)) return kit.noToken(OTHER);
     const sample = await ledgerSample(kit);
     // Its first pages when it is busy: any row of the primary token's among them fails.
     const walk = await walkLedger(pagesOf(kit, OTHER), { limit: LEDGER_LIMIT_MAX }, { maxPages: pagesFor(sample, OTHER_ROWS, LEDGER_LIMIT_MAX), maxRows: OTHER_ROWS });
