@@ -2,10 +2,12 @@ import { randomInt } from 'node:crypto';
 import { relative } from 'node:path';
 import { catalogue } from '../catalogue/index.ts';
 import { Redactor } from '../http/redactor.ts';
+import { transportSecrets } from '../http/transport.ts';
 import { HarnessError, UsageError } from '../errors.ts';
 import { loadProfileFile } from '../profile/load-profile.ts';
 import { DEFAULT_TOKEN_ENV, TOKEN_ROLES, type ProfileFile } from '../profile/profile-file.ts';
 import { resolveProfile, type ResolvedTarget } from '../profile/resolve-profile.ts';
+import { resolveTransport } from '../profile/resolve-transport.ts';
 import { startReference, type RunningReference } from '../reference/server.ts';
 import { formatFailure } from '../report/format-failure.ts';
 import type { Report } from '../report/report-model.ts';
@@ -15,6 +17,7 @@ import { embeddedTarget } from '../runner/embedded-target.ts';
 import { selectSuiteFiles } from '../runner/suite-files.ts';
 import { RUN_HELP } from './help.ts';
 import { integerOption, parseOptions } from './parse-options.ts';
+import { TRANSPORT_OPTIONS, transportFlags } from './transport-flags.ts';
 
 function parseFormats(value: string | undefined): ReportFormat[] {
   if (value === undefined) return [...REPORT_FORMATS];
@@ -86,6 +89,7 @@ export async function runCommand(args: string[]): Promise<number> {
     'fail-on': { type: 'string' },
     replay: { type: 'string', multiple: true },
     timeout: { type: 'string' },
+    ...TRANSPORT_OPTIONS,
     quiet: { type: 'boolean', short: 'q' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -107,11 +111,12 @@ export async function runCommand(args: string[]): Promise<number> {
 
   let reference: RunningReference | undefined;
   let target: ResolvedTarget;
+  let raw: ProfileFile | undefined;
   // Everything printed passes the same redaction as the reports, once the tokens are known.
   let redactor = new Redactor([]);
   const progress = values.quiet === true ? () => {} : (line: string) => process.stderr.write(`${redactor.redact(line)}\n`);
   if (values.config !== undefined) {
-    const raw = loadProfileFile(values.config);
+    raw = loadProfileFile(values.config);
     if (values['base-url'] !== undefined) raw.base_url = values['base-url'];
     target = resolveProfile(values.config, raw);
   } else if (values['base-url'] !== undefined) {
@@ -125,6 +130,15 @@ export async function runCommand(args: string[]): Promise<number> {
   for (const n of target.notices) progress(`note: ${n}`);
   progress(`certifying ${target.profile.baseUrl} with ${files.length} suites, seed ${seed}`);
   try {
+    const { transport, notices } = resolveTransport({
+      baseUrl: target.profile.baseUrl,
+      ...(values.config === undefined || raw === undefined ? {} : { profile: { file: values.config, headers: raw.headers, tls: raw.tls } }),
+      flags: transportFlags(values),
+      env: process.env,
+      cwd: process.cwd(),
+    });
+    redactor = new Redactor([...Object.values(target.tokens), ...transportSecrets(transport)]);
+    for (const n of notices) progress(`note: ${n}`);
     const { report, dir, files: written } = await certify({
       target,
       embedded: reference !== undefined,
@@ -136,6 +150,7 @@ export async function runCommand(args: string[]): Promise<number> {
       failOn,
       replayPaths: parseReplay(values.replay ?? []),
       ...(timeoutS === undefined ? {} : { httpLimits: { connectTimeoutMs: timeoutS * 1000, headersTimeoutMs: timeoutS * 1000, bodyTimeoutMs: timeoutS * 1000 } }),
+      transport,
       progress,
       argv: ['run', ...args],
     });

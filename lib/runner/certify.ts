@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { catalogue } from '../catalogue/index.ts';
 import { contractDigest } from '../contract/contract-document.ts';
 import type { HttpLimits } from '../http/client.ts';
+import { transportSecrets, type TransportOptions } from '../http/transport.ts';
 import type { Exchange } from '../model/exchange.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
 import { buildReport } from '../report/build-report.ts';
@@ -31,6 +32,8 @@ export interface CertifyOptions {
   replayPaths: Record<string, string>;
   /** Per-request timeouts (`--timeout`); the client's defaults otherwise. */
   httpLimits?: Partial<HttpLimits>;
+  /** Extra headers, TLS material and proxy (`--header`, `--ca-file`, ..., HTTPS_PROXY). */
+  transport?: TransportOptions;
   progress: (line: string) => void;
   argv: string[];
 }
@@ -75,7 +78,7 @@ function pacingOf(transcriptFile: string): { pacingWaitMs?: number } {
 /** One certification run: suites against the target, then the report and its files. */
 export async function certify(options: CertifyOptions): Promise<CertifyResult> {
   const { target } = options;
-  if (!options.embedded) await checkReachable(target.profile.baseUrl, options.httpLimits?.headersTimeoutMs);
+  if (!options.embedded) await checkReachable(target.profile.baseUrl, options.httpLimits?.headersTimeoutMs, options.transport);
   const runId = newRunId();
   const dir = resolve(options.outDir, runId);
   mkdirSync(dir, { recursive: true });
@@ -90,6 +93,7 @@ export async function certify(options: CertifyOptions): Promise<CertifyResult> {
     transcriptFile,
     replayPaths: options.replayPaths,
     ...(options.httpLimits === undefined ? {} : { httpLimits: options.httpLimits }),
+    ...(options.transport === undefined ? {} : { transport: options.transport }),
   };
   const startedAt = new Date();
   const { tests, runErrors } = await runSuites(context, {
@@ -129,7 +133,7 @@ export async function certify(options: CertifyOptions): Promise<CertifyResult> {
     dir,
     formats: options.formats,
     transcriptFile,
-    secrets: Object.values(target.tokens).map((t) => t.value),
+    secrets: [...Object.values(target.tokens), ...transportSecrets(options.transport)].map((t) => t.value),
   });
   rmSync(transcriptFile, { force: true });
   rmSync(pacerStatsFile(transcriptFile), { force: true });

@@ -1,5 +1,6 @@
 import type { Secret } from '../http/redactor.ts';
 import type { HttpLimits } from '../http/client.ts';
+import type { TransportOptions } from '../http/transport.ts';
 import type { ResolvedProfile } from '../profile/resolved-profile.ts';
 
 /**
@@ -16,6 +17,8 @@ export interface RunContext {
   /** JSON-lines file every exchange is appended to (the HAR and request counts come from it). */
   transcriptFile: string;
   httpLimits?: Partial<HttpLimits>;
+  /** Extra headers, TLS material, proxy; secrets among them ride along like the tokens. */
+  transport?: TransportOptions;
   /** Replay path of a property (fast-check), keyed by requirement id. */
   replayPaths?: Record<string, string>;
 }
