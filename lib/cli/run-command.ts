@@ -110,7 +110,7 @@ export async function runCommand(args: string[]): Promise<number> {
   if (values['base-url'] !== undefined) validateBaseUrl(values['base-url']);
 
   let reference: RunningReference | undefined;
-  let target: ResolvedTarget;
+  let target: ResolvedTarget | undefined;
   let raw: ProfileFile | undefined;
   // Everything printed passes the same redaction as the reports, once the tokens are known.
   let redactor = new Redactor([]);
@@ -121,24 +121,25 @@ export async function runCommand(args: string[]): Promise<number> {
     target = resolveProfile(values.config, raw);
   } else if (values['base-url'] !== undefined) {
     target = resolveProfile('--base-url', profileFromEnvironment(values['base-url']));
-  } else {
+  }
+  // Headers, TLS files and proxy are settled before any reference starts: a mistake is one line.
+  // The embedded reference always listens on plain http.
+  const { transport, notices: transportNotices } = resolveTransport({
+    baseUrl: target?.profile.baseUrl ?? 'http://127.0.0.1/v1',
+    ...(values.config === undefined || raw === undefined ? {} : { profile: { file: values.config, headers: raw.headers, tls: raw.tls } }),
+    flags: transportFlags(values),
+    env: process.env,
+    cwd: process.cwd(),
+  });
+  if (target === undefined) {
     reference = await startReference();
     target = embeddedTarget(reference);
     progress(`embedded reference at ${reference.baseUrl}`);
   }
-  redactor = new Redactor(Object.values(target.tokens));
-  for (const n of target.notices) progress(`note: ${n}`);
+  redactor = new Redactor([...Object.values(target.tokens), ...transportSecrets(transport)]);
+  for (const n of [...target.notices, ...transportNotices]) progress(`note: ${n}`);
   progress(`certifying ${target.profile.baseUrl} with ${files.length} suites, seed ${seed}`);
   try {
-    const { transport, notices } = resolveTransport({
-      baseUrl: target.profile.baseUrl,
-      ...(values.config === undefined || raw === undefined ? {} : { profile: { file: values.config, headers: raw.headers, tls: raw.tls } }),
-      flags: transportFlags(values),
-      env: process.env,
-      cwd: process.cwd(),
-    });
-    redactor = new Redactor([...Object.values(target.tokens), ...transportSecrets(transport)]);
-    for (const n of notices) progress(`note: ${n}`);
     const { report, dir, files: written } = await certify({
       target,
       embedded: reference !== undefined,

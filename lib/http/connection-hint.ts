@@ -28,13 +28,13 @@ export function connectionHint(code: string, baseUrl: string, transport: Transpo
   const tls = transport?.tls;
   if (UNTRUSTED.has(code)) {
     return tls?.ca === undefined
-      ? "the target's certificate is not signed by a CA this run trusts: give that CA's PEM bundle with --ca-file (or tls.ca_file)"
-      : "the target's certificate is not signed by a CA of the --ca-file bundle (or tls.ca_file)";
+      ? "the target's certificate is not signed by a CA this run trusts: give that CA's PEM bundle with --ca-file or tls.ca_file"
+      : "the target's certificate is not signed by a CA of the --ca-file or tls.ca_file bundle";
   }
   if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') return "the target's certificate is not issued for this host name: use in base_url a name the certificate lists";
   if (code === 'CERT_HAS_EXPIRED') return "the target's certificate has expired";
   if (CLOSED.test(code) && tls?.cert === undefined) {
-    return 'the target closed the connection at or right after the TLS handshake; if it asks for a client certificate (mTLS), give one with --cert-file and --key-file (or tls.cert_file, tls.key_file)';
+    return 'the target closed the connection at or right after the TLS handshake; if it asks for a client certificate (mTLS), give one with --cert-file and --key-file, or tls.cert_file and tls.key_file';
   }
   if (CLOSED.test(code)) return 'the target closed the connection at or right after the TLS handshake: it may not accept this client certificate';
   return undefined;

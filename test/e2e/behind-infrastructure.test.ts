@@ -126,6 +126,15 @@ function expectCleanFailure(r: CliResult & { out: string }, pattern: RegExp): vo
   expect(readdirSync(r.out)).toEqual([]);
 }
 
+describe('mistakes in the transport flags', () => {
+  test('a refused header is one line and exit 2 before anything starts, without its value', async () => {
+    const r = await runCli(['run', '--header', `Authorization: Bearer ${GATEWAY_KEY}`], { env: NO_PROXY_ENV });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^asi-conformance: run: --header Authorization is refused: the harness sets Authorization itself[^\n]*\n$/);
+    expect(r.stderr + r.stdout).not.toContain(GATEWAY_KEY);
+  });
+});
+
 describe('https with a private CA', () => {
   test('without --ca-file the run stops at once with exit 3 and one line naming the TLS problem', async () => {
     const r = await run(['--base-url', tlsFront.baseUrl]);
@@ -134,7 +143,7 @@ describe('https with a private CA', () => {
 
   test('trusting another CA is refused the same way', async () => {
     const r = await run(['--base-url', tlsFront.baseUrl, '--ca-file', pki.otherCaFile]);
-    expectCleanFailure(r, /unreachable: .*not signed by a CA of the --ca-file bundle/);
+    expectCleanFailure(r, /unreachable: .*not signed by a CA of the --ca-file or tls.ca_file bundle/);
   });
 
   test('with --ca-file and a gateway header from the environment the suite passes; the header value never shows', async () => {

@@ -34,7 +34,7 @@ describe('connectionHint', () => {
   const https = 'https://127.0.0.1:1/v1';
   test.each([
     ['UNABLE_TO_VERIFY_LEAF_SIGNATURE', undefined, /give that CA's PEM bundle with --ca-file/],
-    ['SELF_SIGNED_CERT_IN_CHAIN', { headers: [], tls: { ca: 'x', files: {} } }, /not signed by a CA of the --ca-file bundle/],
+    ['SELF_SIGNED_CERT_IN_CHAIN', { headers: [], tls: { ca: 'x', files: {} } }, /not signed by a CA of the --ca-file or tls.ca_file bundle/],
     ['ERR_TLS_CERT_ALTNAME_INVALID', undefined, /not issued for this host name/],
     ['UND_ERR_SOCKET', undefined, /--cert-file and --key-file/],
     ['ECONNRESET', { headers: [], tls: { cert: 'c', key: 'k', files: {} } }, /may not accept this client certificate/],
