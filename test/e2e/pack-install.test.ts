@@ -58,9 +58,9 @@ beforeAll(async () => {
 }, 180_000);
 
 describe('npm pack', () => {
-  test('holds only what runs: the CLI, its build, the sources vitest runs, data, docs', () => {
+  test('holds only what runs: the CLI, its build, the sources vitest runs, data, docs and the CI example they link', () => {
     const top = new Set(packed.map((p) => p.split('/')[0]!));
-    expect([...top].sort()).toEqual(['CHANGELOG.md', 'LICENSE', 'README.md', 'bin', 'config', 'dist', 'docs', 'lib', 'package.json', 'suites']);
+    expect([...top].sort()).toEqual(['CHANGELOG.md', 'LICENSE', 'README.md', 'bin', 'config', 'dist', 'docs', 'examples', 'lib', 'package.json', 'suites']);
     expect(packed.filter((p) => p.endsWith('.map') || /(^|\/)test\//.test(p))).toEqual([]);
     for (const file of [
       'bin/asi-conformance.js',
