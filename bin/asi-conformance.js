@@ -5,7 +5,12 @@ import { fileURLToPath } from 'node:url';
 
 const main = new URL('../dist/cli/main.js', import.meta.url);
 if (!existsSync(fileURLToPath(main))) {
-  process.stderr.write('asi-conformance: the build is missing (dist/cli/main.js); run `npm run build` first\n');
+  // A clone builds with `npm run build`; an install from git builds in its `prepare` script,
+  // which a package manager that holds back install scripts may have skipped.
+  process.stderr.write(
+    'asi-conformance: the build is missing (dist/cli/main.js): in a clone run `npm run build`; ' +
+      'installed from a git URL, let its prepare script run (npm: `npm install-scripts approve asi-conformance`) and install again\n',
+  );
   process.exit(2);
 }
 const { main: run } = await import(main.href);

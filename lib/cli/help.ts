@@ -68,6 +68,15 @@ Target behaviour
   --timeout S          seconds to wait for a response's headers or body (default 15); after 4 requests
                        in a row without an answer the target counts as down and the run ends (exit 3)
 
+Behind a gateway, a private CA or a proxy (also in the profile: headers, tls)
+  --header 'N: V'      send this header with every request (repeatable). --header 'X-Key: $VAR' (in single
+                       quotes) reads the value from the environment and redacts it like a token.
+                       Not Authorization: the tokens set it
+  --ca-file FILE       PEM bundle of the CAs to trust for an https target, instead of the default ones
+  --cert-file FILE     PEM client certificate for a target that asks for one (mTLS); may hold the key too
+  --key-file FILE      PEM private key of --cert-file (an encrypted key: tls.passphrase in the profile)
+  HTTPS_PROXY, HTTP_PROXY and NO_PROXY (either case) in the environment route requests through a proxy
+
   -q, --quiet          no progress lines; the closing list of what did not pass is always printed
   -h, --help           this text
 

@@ -1,10 +1,12 @@
 import { randomInt } from 'node:crypto';
 import { basename, isAbsolute, relative } from 'node:path';
 import { Redactor } from '../http/redactor.ts';
+import { transportSecrets } from '../http/transport.ts';
 import { HarnessError, UsageError } from '../errors.ts';
 import { loadProfileFile } from '../profile/load-profile.ts';
 import { DEFAULT_TOKEN_ENV, TOKEN_ROLES, type ProfileFile } from '../profile/profile-file.ts';
 import { resolveProfile, type ResolvedTarget } from '../profile/resolve-profile.ts';
+import { resolveTransport } from '../profile/resolve-transport.ts';
 import { startReference, type RunningReference } from '../reference/server.ts';
 import { loadReportFile } from '../report/baseline-diff.ts';
 import { consoleSummary } from '../report/console-summary.ts';
@@ -16,6 +18,7 @@ import { requirementIds } from '../runner/selection.ts';
 import { selectSuiteFiles } from '../runner/suite-files.ts';
 import { RUN_HELP } from './help.ts';
 import { integerOption, parseOptions } from './parse-options.ts';
+import { TRANSPORT_OPTIONS, transportFlags } from './transport-flags.ts';
 
 function parseFormats(value: string | undefined): ReportFormat[] {
   if (value === undefined) return [...REPORT_FORMATS];
@@ -75,6 +78,7 @@ export async function runCommand(args: string[]): Promise<number> {
     'fail-on': { type: 'string' },
     replay: { type: 'string', multiple: true },
     timeout: { type: 'string' },
+    ...TRANSPORT_OPTIONS,
     quiet: { type: 'boolean', short: 'q' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -97,24 +101,35 @@ export async function runCommand(args: string[]): Promise<number> {
   if (values['base-url'] !== undefined) validateBaseUrl(values['base-url']);
 
   let reference: RunningReference | undefined;
-  let target: ResolvedTarget;
+  let target: ResolvedTarget | undefined;
+  let raw: ProfileFile | undefined;
   // Everything printed passes the same redaction as the reports, once the tokens are known.
   let redactor = new Redactor([]);
   const notice = (line: string): void => void process.stderr.write(`${redactor.redact(line)}\n`);
   const progress = values.quiet === true ? () => {} : notice;
   if (values.config !== undefined) {
-    const raw = loadProfileFile(values.config);
+    raw = loadProfileFile(values.config);
     if (values['base-url'] !== undefined) raw.base_url = values['base-url'];
     target = resolveProfile(values.config, raw);
   } else if (values['base-url'] !== undefined) {
     target = resolveProfile('--base-url', profileFromEnvironment(values['base-url']));
-  } else {
+  }
+  // Headers, TLS files and proxy are settled before any reference starts: a mistake is one line.
+  // The embedded reference always listens on plain http.
+  const { transport, notices: transportNotices } = resolveTransport({
+    baseUrl: target?.profile.baseUrl ?? 'http://127.0.0.1/v1',
+    ...(values.config === undefined || raw === undefined ? {} : { profile: { file: values.config, headers: raw.headers, tls: raw.tls } }),
+    flags: transportFlags(values),
+    env: process.env,
+    cwd: process.cwd(),
+  });
+  if (target === undefined) {
     reference = await startReference();
     target = embeddedTarget(reference);
     progress(`embedded reference at ${reference.baseUrl}`);
   }
-  redactor = new Redactor(Object.values(target.tokens));
-  for (const n of target.notices) progress(`note: ${n}`);
+  redactor = new Redactor([...Object.values(target.tokens), ...transportSecrets(transport)]);
+  for (const n of [...target.notices, ...transportNotices]) progress(`note: ${n}`);
   progress(`certifying ${target.profile.baseUrl} with ${files.length} suites, seed ${seed}`);
   try {
     const implementation = {
@@ -136,6 +151,7 @@ export async function runCommand(args: string[]): Promise<number> {
       failOn,
       replayPaths: parseReplay(values.replay ?? []),
       ...(timeoutS === undefined ? {} : { httpLimits: { connectTimeoutMs: timeoutS * 1000, headersTimeoutMs: timeoutS * 1000, bodyTimeoutMs: timeoutS * 1000 } }),
+      transport,
       progress,
       notice,
       argv: ['run', ...args],

@@ -1,9 +1,11 @@
-import { Agent, request, errors as undiciErrors } from 'undici';
-import type { Exchange, RecordedRequest, RecordedResponse } from '../model/exchange.ts';
+import { request, errors as undiciErrors, type Dispatcher } from 'undici';
+import type { Exchange, RecordedRequest, RecordedResponse, RequestTransport } from '../model/exchange.ts';
 import { poolOfMethod, type Pool } from '../spec-constants.ts';
 import { Redactor, type Secret } from './redactor.ts';
 import { readEventStream, type StreamBudget } from './event-stream-reader.ts';
 import type { Pacer } from './pacer.ts';
+import { buildDispatcher } from './dispatcher.ts';
+import { requestTransportOf, transportSecrets, type TransportOptions } from './transport.ts';
 
 export interface HttpLimits {
   connectTimeoutMs: number;
@@ -32,6 +34,8 @@ export interface ClientOptions {
   onExchange?: (exchange: Exchange) => void;
   /** Called once, with the reason, when the target counts as down (the run is then cut short). */
   onUnresponsive?: (reason: string) => void;
+  /** Extra headers, TLS material and proxy of a target behind real infrastructure. */
+  transport?: TransportOptions;
 }
 
 export interface SendOptions {
@@ -94,7 +98,10 @@ export class HttpClient {
   readonly #origin: string;
   readonly #tokens: Record<string, Secret>;
   readonly #redactor: Redactor;
-  readonly #agent: Agent;
+  readonly #agent: Dispatcher;
+  /** Extra headers for base_url's origin (`--header`, profile `headers`); a test's own headers win. */
+  readonly #extraHeaders: Record<string, string>;
+  readonly #requestTransport: RequestTransport | undefined;
   readonly #pacer: Pacer | undefined;
   readonly #onExchange: ((exchange: Exchange) => void) | undefined;
   readonly #onUnresponsive: ((reason: string) => void) | undefined;
@@ -105,17 +112,14 @@ export class HttpClient {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.#origin = new URL(this.baseUrl).origin;
     this.#tokens = options.tokens;
-    this.#redactor = new Redactor(Object.values(options.tokens));
+    this.#redactor = new Redactor([...Object.values(options.tokens), ...transportSecrets(options.transport)]);
     this.limits = { ...DEFAULT_HTTP_LIMITS, ...options.limits };
     this.#pacer = options.pacer;
     this.#onExchange = options.onExchange;
     this.#onUnresponsive = options.onUnresponsive;
-    this.#agent = new Agent({
-      connect: { timeout: this.limits.connectTimeoutMs },
-      headersTimeout: this.limits.headersTimeoutMs,
-      bodyTimeout: this.limits.bodyTimeoutMs,
-      connections: 16,
-    });
+    this.#agent = buildDispatcher(this.limits, options.transport);
+    this.#extraHeaders = Object.fromEntries((options.transport?.headers ?? []).map((h) => [h.name, h.value]));
+    this.#requestTransport = requestTransportOf(options.transport, this.baseUrl);
   }
 
   hasToken(role: string): boolean {
@@ -149,7 +153,10 @@ export class HttpClient {
   async send(options: SendOptions): Promise<Exchange> {
     const method = (options.method ?? 'GET').toUpperCase();
     const url = this.urlFor(options.path, options.query);
-    const headers: Record<string, string> = { 'user-agent': 'asi-conformance', ...lowerKeys(options.headers ?? {}) };
+    // Redirects are never followed, but keep the guarantee local too: a token (and any extra
+    // header, which may be a gateway's key) only goes to base_url's origin.
+    const sameOrigin = new URL(url).origin === this.#origin;
+    const headers: Record<string, string> = { 'user-agent': 'asi-conformance', ...(sameOrigin ? this.#extraHeaders : {}), ...lowerKeys(options.headers ?? {}) };
     let body = options.body;
     if (options.json !== undefined) {
       body = JSON.stringify(options.json);
@@ -158,8 +165,6 @@ export class HttpClient {
     const role = options.token ?? undefined;
     const secret = role === undefined ? undefined : this.#tokens[role];
     if (role !== undefined && secret === undefined) throw new Error(`no token configured for role "${role}"`);
-    // Redirects are never followed, but keep the guarantee local too: a token only goes to base_url's origin.
-    const sameOrigin = new URL(url).origin === this.#origin;
     if (secret !== undefined && sameOrigin) headers['authorization'] = `Bearer ${secret.value}`;
     if (options.authorization !== undefined && sameOrigin) headers['authorization'] = options.authorization;
 
@@ -205,6 +210,7 @@ export class HttpClient {
     const request: RecordedRequest = { method, url: this.#redactor.redact(url), headers: this.#redactor.redactHeaders(headers) };
     if (body !== undefined) request.body = this.#redactor.redact(body);
     if (role !== undefined) request.tokenRole = role;
+    if (this.#requestTransport !== undefined) request.transport = this.#requestTransport;
     const exchange: Exchange = {
       seq: ++sequence,
       startedAt: new Date().toISOString(),
@@ -233,6 +239,7 @@ export class HttpClient {
     };
     if (body !== undefined) recordedRequest.body = this.#redactor.redact(body);
     if (role !== undefined) recordedRequest.tokenRole = role;
+    if (this.#requestTransport !== undefined) recordedRequest.transport = this.#requestTransport;
     const exchange: Exchange = {
       seq: ++sequence,
       startedAt: new Date().toISOString(),

@@ -11,6 +11,20 @@ export interface RecordedRequest {
   body?: string;
   /** Token role used (`primary`, ...) or undefined when none was sent by the client. */
   tokenRole?: string;
+  /**
+   * What curl needs besides the request to open the same connection, when the run has any: CA
+   * bundle, client certificate and key (paths relative to the working folder), the key's
+   * passphrase and the proxy (as the `$VAR` that holds them).
+   */
+  transport?: RequestTransport;
+}
+
+export interface RequestTransport {
+  cacert?: string;
+  cert?: string;
+  key?: string;
+  pass?: string;
+  proxy?: string;
 }
 
 export interface SseEventRecord {

@@ -51,7 +51,8 @@ function explain(errors: ErrorObject[]): { key: string; message: string } {
   const ordered = [...errors].filter((e) => e.keyword !== 'oneOf' && e.keyword !== 'if').sort((a, b) => b.instancePath.length - a.instancePath.length);
   const e = hookError ?? ordered.find((x) => x.keyword === 'additionalProperties') ?? ordered[0] ?? errors[0]!;
   const key = keyOf(e.instancePath);
-  const show = key.startsWith('tokens') ? describeSecret : describe;
+  // Values under tokens, headers and the key's passphrase may be secrets: only their kind is shown.
+  const show = /^(tokens|headers|tls\.passphrase)\b/.test(key) ? describeSecret : describe;
   const parent = e.parentSchema as { properties?: Record<string, unknown>; description?: string } | undefined;
   switch (e.keyword) {
     case 'additionalProperties': {

@@ -11,6 +11,10 @@ export interface ProfileFile {
   limits?: { read?: number; write?: number; window_s?: number };
   implementation?: { label?: string; version?: string };
   faults?: Partial<Record<'limiter_store_down' | 'upstream_unavailable' | 'spend_cap_reached', { enable: string; disable: string }>>;
+  /** Extra request headers by name: a literal value, or `{ env: VAR }` for a secret one. */
+  headers?: Record<string, string | { env: string }>;
+  /** TLS material for an https target; paths relative to the profile file. */
+  tls?: { ca_file?: string; cert_file?: string; key_file?: string; passphrase?: { env: string } };
 }
 
 export const TOKEN_ROLES = ['primary', 'secondary', 'other_workspace', 'revoked', 'expired'] as const;

@@ -33,3 +33,11 @@ export function hideLocalPaths(text: string, cwd = process.cwd()): string {
   }
   return out;
 }
+
+/**
+ * The command line as a report shows it: known folders as stand-ins, and any other absolute path
+ * (a CA bundle under /etc, a profile in /srv) cut to `…/` and its file name.
+ */
+export function argvForReport(argv: readonly string[], cwd = process.cwd()): string[] {
+  return argv.map((arg) => hideLocalPaths(arg, cwd).replace(/(^|=)\/(?:[^/\s]+\/)+([^/\s]+)$/, (_m, lead: string, name: string) => `${lead}…/${name}`));
+}

@@ -4,13 +4,14 @@ import { join, resolve } from 'node:path';
 import { contractDigest } from '../contract/contract-document.ts';
 import type { HttpLimits } from '../http/client.ts';
 import type { PacerStats } from '../http/pacer.ts';
+import { transportSecrets, type TransportOptions } from '../http/transport.ts';
 import type { Exchange } from '../model/exchange.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
 import type { ResolvedTarget } from '../profile/resolve-profile.ts';
 import { diffReports, type ComparableReport } from '../report/baseline-diff.ts';
 import { buildReport } from '../report/build-report.ts';
 import type { Expectations } from '../report/expectations.ts';
-import { hideLocalPaths } from '../report/local-paths.ts';
+import { argvForReport, hideLocalPaths } from '../report/local-paths.ts';
 import { Observer } from '../report/observed.ts';
 import type { Report, RequestCount } from '../report/report-model.ts';
 import { writeReports, type ReportFormat } from '../report/write-reports.ts';
@@ -37,6 +38,8 @@ export interface CertifyOptions {
   replayPaths: Record<string, string>;
   /** Per-request timeouts (`--timeout`); the client's defaults otherwise. */
   httpLimits?: Partial<HttpLimits>;
+  /** Extra headers, TLS material and proxy (`--header`, `--ca-file`, ..., HTTPS_PROXY). */
+  transport?: TransportOptions;
   progress: (line: string) => void;
   /** Lines that print even with -q (an interrupt and what it switched off); progress when absent. */
   notice?: (line: string) => void;
@@ -84,11 +87,26 @@ function pacingOf(transcriptFile: string): { pacingWaitMs?: number } {
   return { pacingWaitMs: Math.round(stats.waitedMs) };
 }
 
-/** The profile as the report shows it: token roles by their placeholders, never values; local paths hidden. */
-function profileView(target: ResolvedTarget): unknown {
+/**
+ * The profile as the report shows it: token roles and secret header values by their placeholders,
+ * never values; TLS files by name, no key material; proxies without credentials; local paths hidden.
+ */
+function profileView(target: ResolvedTarget, transport: TransportOptions | undefined): unknown {
   const { profile } = target;
   const tokens = Object.fromEntries(Object.entries(target.tokens).map(([role, secret]) => [role, secret.placeholder]));
-  const view = { source: profile.source, base_url: profile.baseUrl, tokens, messages: profile.messages, limits: profile.limits, faults: profile.faults };
+  const headers = Object.fromEntries((transport?.headers ?? []).map((h) => [h.name, h.placeholder ?? h.value]));
+  const proxy = [transport?.proxy?.https, transport?.proxy?.http].flatMap((p) => (p === undefined ? [] : [`$${p.variable}`]));
+  const view = {
+    source: profile.source,
+    base_url: profile.baseUrl,
+    tokens,
+    messages: profile.messages,
+    limits: profile.limits,
+    faults: profile.faults,
+    ...(Object.keys(headers).length === 0 ? {} : { headers }),
+    ...(transport?.tls === undefined ? {} : { tls: transport.tls.files }),
+    ...(proxy.length === 0 ? {} : { proxy: [...new Set(proxy)] }),
+  };
   return JSON.parse(hideLocalPaths(JSON.stringify(view))) as unknown;
 }
 
@@ -103,7 +121,13 @@ function limitsReasons(limits: ResolvedTarget['profile']['limits']): string[] {
 export async function certify(options: CertifyOptions): Promise<CertifyResult> {
   const { target } = options;
   const selection = options.selection ?? FULL_SELECTION;
-  if (!options.embedded) await preflight(target, { ...(options.httpLimits === undefined ? {} : { limits: options.httpLimits }), progress: options.progress });
+  if (!options.embedded) {
+    await preflight(target, {
+      ...(options.httpLimits === undefined ? {} : { limits: options.httpLimits }),
+      ...(options.transport === undefined ? {} : { transport: options.transport }),
+      progress: options.progress,
+    });
+  }
   const runId = newRunId();
   const dir = resolve(options.outDir, runId);
   mkdirSync(dir, { recursive: true });
@@ -120,6 +144,7 @@ export async function certify(options: CertifyOptions): Promise<CertifyResult> {
     selection: { only: selection.only, skip: selection.skip },
     missingTokens: target.missingTokens,
     ...(options.httpLimits === undefined ? {} : { httpLimits: options.httpLimits }),
+    ...(options.transport === undefined ? {} : { transport: options.transport }),
   };
   const startedAt = new Date();
   try {
@@ -152,8 +177,8 @@ export async function certify(options: CertifyOptions): Promise<CertifyResult> {
         failOn: options.failOn,
         requests,
         ...pacingOf(transcriptFile),
-        argv: options.argv.map((a) => hideLocalPaths(a)),
-        profile: profileView(target),
+        argv: argvForReport(options.argv),
+        profile: profileView(target, options.transport),
         ...(options.expectations === undefined ? {} : { expectations: hideLocalPaths(options.expectations.file) }),
         ...(options.baseline === undefined ? {} : { baseline: { file: hideLocalPaths(options.baseline.file), runId: options.baseline.report.meta.runId } }),
       },
@@ -175,7 +200,7 @@ export async function certify(options: CertifyOptions): Promise<CertifyResult> {
       dir,
       formats: options.formats,
       transcriptFile,
-      secrets: Object.values(target.tokens).map((t) => t.value),
+      secrets: [...Object.values(target.tokens), ...transportSecrets(options.transport)].map((t) => t.value),
     });
     return { report, dir, files };
   } finally {

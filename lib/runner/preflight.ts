@@ -1,6 +1,8 @@
 import { parseEnvelope } from '../checks/error-envelope.ts';
 import { PreflightError, TargetUnreachableError } from '../errors.ts';
 import { HttpClient, type HttpLimits } from '../http/client.ts';
+import { connectionHint } from '../http/connection-hint.ts';
+import type { TransportOptions } from '../http/transport.ts';
 import type { Exchange } from '../model/exchange.ts';
 import type { ResolvedTarget } from '../profile/resolve-profile.ts';
 import { ME_PATH } from '../spec-constants.ts';
@@ -10,12 +12,15 @@ const PREFLIGHT_TIMEOUT_MS = 10_000;
 
 export interface PreflightOptions {
   limits?: Partial<HttpLimits>;
+  /** The same headers, TLS material and proxy as the suites: reachable must mean reachable for them. */
+  transport?: TransportOptions;
   progress?: (line: string) => void;
 }
 
-function unreachable(url: string, exchange: Exchange): TargetUnreachableError {
+function unreachable(url: string, exchange: Exchange, transport: TransportOptions | undefined): TargetUnreachableError {
   const e = exchange.error;
-  return new TargetUnreachableError(url, e === undefined ? 'no answer' : `${e.code}: ${e.message}`);
+  const hint = e === undefined ? undefined : connectionHint(e.code, url, transport);
+  return new TargetUnreachableError(url, e === undefined ? 'no answer' : `${e.code}: ${e.message}${hint === undefined ? '' : ` (${hint})`}`);
 }
 
 function isHtml(exchange: Exchange): boolean {
@@ -39,17 +44,18 @@ export async function preflight(target: ResolvedTarget, options: PreflightOption
   const baseUrl = target.profile.baseUrl;
   const timeout = Math.min(options.limits?.headersTimeoutMs ?? PREFLIGHT_TIMEOUT_MS, PREFLIGHT_TIMEOUT_MS);
   const limits: Partial<HttpLimits> = { ...options.limits, connectTimeoutMs: Math.min(timeout, 5_000), headersTimeoutMs: timeout, bodyTimeoutMs: timeout };
-  const client = new HttpClient({ baseUrl, tokens: target.tokens, limits });
+  const transport = options.transport;
+  const client = new HttpClient({ baseUrl, tokens: target.tokens, limits, ...(transport === undefined ? {} : { transport }) });
   try {
     // > GET | /health | Uses a separate per-IP limiter. Consumes no token points.
     const health = await client.send({ path: '/health' });
-    if (health.response === undefined) throw unreachable(baseUrl, health);
+    if (health.response === undefined) throw unreachable(baseUrl, health, transport);
     const moved = redirected(health);
     if (moved !== undefined) throw new PreflightError(moved);
     if (health.response.status === 404 || health.response.status === 410) {
       let hint = 'base_url is the API root with the version segment last, e.g. https://api.example.com/v1 (§4, §9.1)';
       if (!/\/v1$/.test(baseUrl)) {
-        const versioned = new HttpClient({ baseUrl: `${baseUrl}/v1`, tokens: {}, limits });
+        const versioned = new HttpClient({ baseUrl: `${baseUrl}/v1`, tokens: {}, limits, ...(transport === undefined ? {} : { transport }) });
         const probe = await versioned.send({ path: '/health' }).finally(() => versioned.close());
         if (probe.response !== undefined && probe.response.status >= 200 && probe.response.status < 300) hint = `did you mean --base-url ${baseUrl}/v1 ? (GET ${baseUrl}/v1/health answers ${probe.response.status})`;
         else hint = `base_url ends in the version segment, e.g. ${baseUrl}/v1 (§4, §9.1)`;
@@ -58,7 +64,7 @@ export async function preflight(target: ResolvedTarget, options: PreflightOption
     }
     // > Every endpoint except the unauthenticated routes requires the header `Authorization: Bearer <API_TOKEN>`.
     const me = await client.send({ path: ME_PATH, token: 'primary' });
-    if (me.response === undefined) throw unreachable(baseUrl, me);
+    if (me.response === undefined) throw unreachable(baseUrl, me, transport);
     const meMoved = redirected(me);
     if (meMoved !== undefined) throw new PreflightError(meMoved);
     const status = me.response.status;

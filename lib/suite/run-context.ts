@@ -1,5 +1,6 @@
 import type { Secret } from '../http/redactor.ts';
 import type { HttpLimits } from '../http/client.ts';
+import type { TransportOptions } from '../http/transport.ts';
 import type { ResolvedProfile } from '../profile/resolved-profile.ts';
 
 /**
@@ -20,6 +21,8 @@ export interface RunContext {
   missingTokens?: Record<string, string>;
   /** --only and --skip: which tests register (lib/runner/selection.ts). */
   selection?: { only: string[]; skip: string[] };
+  /** Extra headers, TLS material, proxy; secrets among them ride along like the tokens. */
+  transport?: TransportOptions;
   /** Replay path of a property (fast-check), keyed by requirement id. */
   replayPaths?: Record<string, string>;
 }

@@ -41,6 +41,7 @@ export function session(): Session {
     tokens: context.tokens,
     pacer,
     ...(context.httpLimits === undefined ? {} : { limits: context.httpLimits }),
+    ...(context.transport === undefined ? {} : { transport: context.transport }),
     onExchange(exchange) {
       count += 1;
       appendFileSync(context.transcriptFile, transcriptLine(exchange));

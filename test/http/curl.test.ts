@@ -27,3 +27,17 @@ test('the shell reads back exactly the recorded words', () => {
 test('an event stream request gets -N', () => {
   expect(curlOf(exchange({ method: 'POST', url: 'http://h/v1/m', headers: { accept: 'text/event-stream' }, body: '{}' }))).toContain(' -N ');
 });
+
+test('the connection of a run behind infrastructure: CA, client certificate, passphrase and proxy as curl takes them', () => {
+  const line = curlOf(
+    exchange({
+      method: 'GET',
+      url: 'https://h/v1/me',
+      headers: { 'x-gateway-key': '$GATEWAY_KEY', 'x-tenant': 'acme' },
+      transport: { cacert: "pki/ca's.pem", cert: 'pki/client.pem', key: 'pki/client.key', pass: '$KEY_PASS', proxy: '$https_proxy' },
+    }),
+  );
+  expect(line).toBe(
+    `curl -sS -i -g --cacert 'pki/ca'\\''s.pem' --cert 'pki/client.pem' --key 'pki/client.key' --pass "$KEY_PASS" --proxy "$https_proxy" -H 'x-gateway-key: '"$GATEWAY_KEY" -H 'x-tenant: acme' 'https://h/v1/me'`,
+  );
+});

@@ -1,6 +1,6 @@
 import { homedir, tmpdir } from 'node:os';
 import { describe, expect, test } from 'vitest';
-import { hideLocalPaths } from '../../lib/report/local-paths.ts';
+import { argvForReport, hideLocalPaths } from '../../lib/report/local-paths.ts';
 import { PACKAGE_ROOT } from '../../lib/package-root.ts';
 
 describe('hideLocalPaths', () => {
@@ -17,5 +17,19 @@ describe('hideLocalPaths', () => {
 
   test('the root folder as working folder replaces nothing', () => {
     expect(hideLocalPaths('/etc/hosts', '/')).toBe('/etc/hosts');
+  });
+});
+
+describe('argvForReport', () => {
+  test('other absolute paths keep only their file name', () => {
+    expect(argvForReport(['run', '--ca-file', '/etc/ssl/private/ca.pem', '--config=/srv/work/p.yaml', '--out', '/srv/other/out', 'https://x/v1'], '/srv/work')).toEqual([
+      'run',
+      '--ca-file',
+      '…/ca.pem',
+      '--config=./p.yaml',
+      '--out',
+      '…/out',
+      'https://x/v1',
+    ]);
   });
 });

@@ -134,7 +134,7 @@ describe('report.schema.json follows the model', () => {
     ['Finding', keys<Finding>()({ requirement: true, verdict: true, expected: true, actual: true, note: true, exchanges: true, property: true })],
     ['PropertyEvidence', keys<PropertyEvidence>()({ seed: true, path: true, numRuns: true, counterexample: true, requests: true, replay: true })],
     ['Exchange', keys<Exchange>()({ seq: true, startedAt: true, request: true, response: true, error: true, timings: true, pool: true })],
-    ['RecordedRequest', keys<RecordedRequest>()({ method: true, url: true, headers: true, body: true, tokenRole: true })],
+    ['RecordedRequest', keys<RecordedRequest>()({ method: true, url: true, headers: true, body: true, tokenRole: true, transport: true })],
     [
       'RecordedResponse',
       keys<RecordedResponse>()({ status: true, headers: true, body: true, bodyBytes: true, truncated: true, events: true, chunkTimes: true, streamClosed: true }),

@@ -1,0 +1,51 @@
+import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import type { TlsMaterial, TransportOptions } from './transport.ts';
+
+export interface DispatcherTimeouts {
+  connectTimeoutMs: number;
+  headersTimeoutMs: number;
+  bodyTimeoutMs: number;
+}
+
+/** Node's TLS options for the target: the CA bundle, the client certificate and its key. */
+function tlsOptions(tls: TlsMaterial | undefined): { ca?: string; cert?: string; key?: string; passphrase?: string } {
+  if (tls === undefined) return {};
+  return {
+    ...(tls.ca === undefined ? {} : { ca: tls.ca }),
+    ...(tls.cert === undefined ? {} : { cert: tls.cert }),
+    ...(tls.key === undefined ? {} : { key: tls.key }),
+    ...(tls.passphrase === undefined ? {} : { passphrase: tls.passphrase.value }),
+  };
+}
+
+/**
+ * The one undici dispatcher of a client: every timeout set, the target's TLS material, and a
+ * proxy when HTTPS_PROXY or HTTP_PROXY was set. Through a proxy, undici tunnels with CONNECT and
+ * takes the target's TLS options as `requestTls` (its `connect` then opens the tunnel), so both
+ * carry them; the proxy's own TLS keeps the default trust store, since a private CA for the
+ * target says nothing about the proxy. Redirects are never followed (undici's default).
+ */
+export function buildDispatcher(timeouts: DispatcherTimeouts, transport: TransportOptions | undefined): Dispatcher {
+  const tls = tlsOptions(transport?.tls);
+  const common = {
+    headersTimeout: timeouts.headersTimeoutMs,
+    bodyTimeout: timeouts.bodyTimeoutMs,
+    connections: 16,
+  };
+  const connect = { timeout: timeouts.connectTimeoutMs, ...tls };
+  const proxy = transport?.proxy;
+  if (proxy === undefined || (proxy.https === undefined && proxy.http === undefined)) {
+    return new Agent({ ...common, connect });
+  }
+  return new EnvHttpProxyAgent({
+    ...common,
+    connect,
+    requestTls: connect,
+    proxyTls: { timeout: timeouts.connectTimeoutMs },
+    // Always given (empty for none): undici reads process.env only for an undefined value, and
+    // these were read once, in the main process, from the environment the user set.
+    httpProxy: proxy.http?.url ?? '',
+    httpsProxy: proxy.https?.url ?? '',
+    noProxy: proxy.noProxy ?? '',
+  });
+}
