@@ -49,7 +49,7 @@ export function buildReport(inputs: ReportInputs): Report {
   }
   const results: RequirementResult[] = catalogue.map((requirement) => {
     const id = requirement.id;
-    const notChosen = partial ? notChosenBecause(id, requirement.area, selection, inputs.suitesRun ?? []) : undefined;
+    const notChosen = partial ? notChosenBecause(id, selection) : undefined;
     if (notChosen !== undefined) return { requirement, verdict: 'not-run', findings: [], tests: [], reason: `${notChosen} (partial run)` };
     const findings = byRequirement.get(id) ?? [];
     const combined = combineVerdicts(findings.map((f) => levelAdjusted(f.verdict, requirement.level, meta.failOn)));
@@ -57,9 +57,11 @@ export function buildReport(inputs: ReportInputs): Report {
     const ms = timeOf.get(id);
     if (ms !== undefined) result.durationMs = Math.round(ms);
     if (combined === undefined && partial && result.tests.length === 0) {
-      // A chosen suite that holds no test of this requirement: not chosen in effect.
+      // No test of the chosen suites checks it: not chosen in effect.
+      const area = requirement.area;
+      const areaRan = (inputs.suitesRun ?? []).some((s) => s === area || s.startsWith(`${area}-`));
       result.verdict = 'not-run';
-      result.reason = 'no chosen suite checks it (partial run)';
+      result.reason = `${areaRan || selection.suites.length === 0 ? 'no chosen suite checks it' : 'its suite was not chosen with --suite'} (partial run)`;
     } else if (combined === 'not-run' || combined === 'inconclusive') {
       const note = findings.find((f) => f.verdict === combined && f.note !== undefined)?.note;
       if (note !== undefined) result.reason = note;

@@ -73,10 +73,13 @@ export function testIsSelected(ids: readonly string[], selection: Pick<Selection
   return ids.some((id) => !selection.skip.includes(id));
 }
 
-/** Why a requirement has no verdict of its own in a partial run, or undefined when it was chosen. */
-export function notChosenBecause(id: string, area: string, selection: Selection, suitesRun: readonly string[]): string | undefined {
+/**
+ * Why --only or --skip leave a requirement without a verdict of its own, or undefined when they
+ * do not. (--suite chooses tests, not ids: a requirement is in a suite run when a test of the
+ * chosen suites checks it, whatever its area.)
+ */
+export function notChosenBecause(id: string, selection: Selection): string | undefined {
   if (selection.skip.includes(id)) return 'left out with --skip';
   if (selection.only.length > 0 && !selection.only.includes(id)) return 'not chosen with --only';
-  if (selection.suites.length > 0 && !suitesRun.some((s) => s === area || s.startsWith(`${area}-`))) return 'its suite was not chosen with --suite';
   return undefined;
 }
