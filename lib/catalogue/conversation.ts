@@ -47,21 +47,23 @@ export const conversationRequirements = requirements('conversation', [
     id: 'conversation/6/event-data',
     level: 'MUST',
     section: '6',
-    statement: "The data of each event is a JSON object carrying the fields the §6 table lists for that event, with the contract's types.",
+    statement:
+      'The data of each event is a JSON object carrying the fields the §6 table lists for that event; `done` with the §2.4 types (string `conversation_id`, array `messages`) and `error` with those of the §7 error object. §6 gives `content`, `id` and `tool_name` no type, so none is asked.',
     quote: 'text_delta | content … tool_use | id, tool_name … tool_result | id … done | conversation_id, messages … error | code, category, message',
   },
   {
     id: 'conversation/6/tool-result-matches',
     level: 'MUST',
     section: '6',
-    statement: 'Every `tool_result` carries the `id` of a `tool_use` that came earlier in the same stream.',
+    statement: 'Every `tool_result` carries the `id` of a `tool_use` that came earlier in the same stream (a string or a number, compared as text).',
     quote: 'tool_use | id, tool_name | The agent is calling a tool. … tool_result | id | The tool finished.',
   },
   {
     id: 'conversation/6/single-terminal-event',
     level: 'MUST',
     section: '6',
-    statement: 'A message stream ends with exactly one terminal event, `done` or `error`, and no event follows it.',
+    statement:
+      'A message stream ends with a terminal event, `done` or `error`; it carries at most one `done` and no event follows `done`. An `error` followed by more events did not end the turn.',
     quote: 'done | conversation_id, messages | Final state; same shape as the REST response. … error | code, category, message | Failure.',
   },
   {
@@ -82,7 +84,7 @@ export const conversationRequirements = requirements('conversation', [
     id: 'conversation/6/incremental-delivery',
     level: 'SHOULD',
     section: '6',
-    statement: 'Events reach the client as the turn progresses, not all in one burst when the turn is over.',
+    statement: 'Events reach the client as the turn progresses, not all in one read when the turn is over (events within 5 ms of each other, 200 ms or more after the request).',
     quote: 'text_delta | content | Incremental assistant tokens.',
   },
   {

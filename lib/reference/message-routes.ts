@@ -50,7 +50,8 @@ async function postMessage(ctx: ExchangeContext, kind: AgentKind): Promise<void>
   }
 
   const transport = servedTransport(ctx, parsed.request);
-  const turn = planTurn(ctx.state, kind, parsed.request.message, !ctx.state.variants.has('conversation-no-tool-events'));
+  const v = ctx.state.variants;
+  const turn = planTurn(ctx.state, kind, parsed.request.message, v.has('conversation-no-tool-events') ? 'none' : v.has('conversation-tool-ids-numeric') ? 'numeric-ids' : 'text-ids');
   const token = ctx.token!;
   ctx.state.ledger.append(
     token.workspace,

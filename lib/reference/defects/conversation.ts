@@ -50,10 +50,10 @@ export const conversationDefects: DefectSwitch[] = [
     description: 'Sends one more `text_delta` after `done`.',
   },
   {
-    name: 'conversation-stream-error-then-done',
+    name: 'conversation-stream-error-after-done',
     breaks: ['conversation/6/single-terminal-event'],
     suites: [STREAM],
-    description: 'Sends an `error` event and then `done`.',
+    description: 'Sends an `error` event after `done`, the final state.',
   },
   {
     name: 'conversation-stream-unmatched-tool-result',
@@ -136,7 +136,7 @@ export const conversationDefects: DefectSwitch[] = [
   },
 ];
 
-/** Legal framings of the event stream (HTML Standard, event-stream grammar) and a turn without tools. */
+/** Legal framings of the event stream (HTML Standard, event-stream grammar) and other legal turns. */
 export const conversationVariants: VariantSwitch[] = [
   { name: 'conversation-framing-crlf', suites: [STREAM, REST], description: 'Ends every line of the event stream with CRLF.' },
   { name: 'conversation-framing-cr', suites: [STREAM, REST], description: 'Ends every line of the event stream with a lone CR.' },
@@ -150,4 +150,15 @@ export const conversationVariants: VariantSwitch[] = [
   { name: 'conversation-framing-bom', suites: [STREAM, REST], description: 'Starts the event stream with a byte order mark.' },
   { name: 'conversation-framing-no-space', suites: [STREAM, REST], description: 'Writes fields as `data:{...}`, with no space after the colon.' },
   { name: 'conversation-no-tool-events', suites: [STREAM, REST, FAULTS], description: 'Turns without any `tool_use` or `tool_result` event.' },
+  {
+    name: 'conversation-stream-fast',
+    suites: [STREAM],
+    description: 'Streams like a fast server: the first event after 250 ms, then one event every 2 ms (the whole answer within about 25 ms).',
+  },
+  { name: 'conversation-tool-ids-numeric', suites: [STREAM], description: 'Tool ids are JSON numbers (§6 names the `id` field, not its type).' },
+  {
+    name: 'conversation-stream-error-midway',
+    suites: [STREAM, REST],
+    description: 'Reports a failed tool with an `error` event right after its `tool_result`, then goes on to `done` (an `error` that is not last did not end the turn).',
+  },
 ];
