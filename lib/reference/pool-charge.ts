@@ -113,6 +113,8 @@ function retryAfterHeader(state: ReferenceState, decision: LimitDecision): strin
   if (d.has('ratelimit-retry-after-zero')) return '0';
   if (d.has('ratelimit-retry-after-short')) return String(Math.floor(seconds / 2));
   if (d.has('ratelimit-retry-after-http-date')) return new Date(state.now() + seconds * 1000).toUTCString();
+  // Variant: a conservative server that doubles the wait; a client obeying it is never refused.
+  if (state.variants.has('ratelimit-retry-after-upper-bound')) return String(seconds * 2);
   return String(seconds);
 }
 

@@ -184,6 +184,12 @@ export const ratelimitVariants: VariantSwitch[] = [
     limits: FAST,
   },
   {
+    name: 'ratelimit-retry-after-upper-bound',
+    suites: RATE_LIMIT_SUITES,
+    description: 'Retry-After is twice the real wait: a safe upper bound, so a request sent earlier may already be served.',
+    limits: FAST,
+  },
+  {
     name: 'ratelimit-reset-full-refill',
     suites: [...RATE_LIMIT_SUITES, ...LIMITER_DRILL],
     description: 'X-RateLimit-Reset names the moment every spent point is back, not the moment the oldest one is.',
