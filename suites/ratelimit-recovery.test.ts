@@ -96,7 +96,8 @@ describe('§8.1 Request rate limits: the exhausted pools heal', () => {
   requirementTest('ratelimit/8.1/unplanned-429', 'every request the budget service paced during the run', async (kit) => {
     const { byReason } = kit.pacer.stats();
     const absorbed = kit.pacer.unplanned.map((u) => ({ role: u.role, pool: u.pool, retryAfterS: u.retryAfterS, exchange: u.exchange }));
-    return [unplannedRefusalsFinding(kit.ids[0]!, absorbed, { slowDown: byReason['slow-down'], retryAfter: byReason['retry-after'], recovery: byReason.recovery })];
+    const waits = { slowDown: byReason['slow-down'], retryAfter: byReason['retry-after'], recovery: byReason.recovery };
+    return [unplannedRefusalsFinding(kit.ids[0]!, absorbed, waits, kit.pacer.perIpRefusals.length)];
   });
 
   // > Every authenticated response carries the rate-limit headers (section 8).

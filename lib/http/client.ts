@@ -3,7 +3,7 @@ import type { Exchange, RecordedRequest, RecordedResponse } from '../model/excha
 import { poolOfMethod, type Pool } from '../spec-constants.ts';
 import { Redactor, type Secret } from './redactor.ts';
 import { readEventStream, type StreamBudget } from './event-stream-reader.ts';
-import type { Pacer } from './pacer.ts';
+import { pacingPoolOf, type Pacer } from './pacer.ts';
 
 export interface HttpLimits {
   connectTimeoutMs: number;
@@ -161,22 +161,23 @@ export class HttpClient {
 
     const pool = poolOfMethod(method);
     if (this.#unresponsive !== undefined) return this.#refused(method, url, headers, body, role, pool);
-    const paced = role !== undefined && pool !== undefined && options.unpaced !== true && this.#pacer !== undefined;
+    const pacing = pacingPoolOf(options.path, role, pool);
+    const paced = pacing !== undefined && options.unpaced !== true && this.#pacer !== undefined;
     for (;;) {
-      if (paced) await this.#pacer!.before(role!, pool!);
+      if (paced) await this.#pacer!.before(pacing.role, pacing.pool);
       const exchange = await this.#perform(method, url, headers, body, options.stream === true, role, pool);
       this.#noteTransport(exchange);
       if (paced) {
-        const retryMs = this.#pacer!.after(role!, pool!, exchange);
+        const retryMs = this.#pacer!.after(pacing.role, pacing.pool, exchange);
         if (retryMs !== undefined) {
           // A 429 the harness did not provoke: honour Retry-After and send the same request again.
           this.#onExchange?.(exchange);
           await sleep(retryMs);
           continue;
         }
-      } else if (role !== undefined && pool !== undefined) {
+      } else if (pacing !== undefined) {
         // An unpaced request still tells the budget service where its pool stands.
-        this.#pacer?.observe(role, pool, exchange);
+        this.#pacer?.observe(pacing.role, pacing.pool, exchange);
       }
       this.#onExchange?.(exchange);
       return exchange;

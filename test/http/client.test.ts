@@ -2,12 +2,14 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { HttpClient } from '../../lib/http/client.ts';
+import { Pacer } from '../../lib/http/pacer.ts';
 import type { Exchange } from '../../lib/model/exchange.ts';
 
 const TOKEN = 'asi_live_0123456789abcdef0123456789abcdef';
 let server: Server;
 let base = '';
 let seenAuth: Array<string | undefined> = [];
+let lastHealth = 0;
 
 function handler(req: IncomingMessage, res: ServerResponse): void {
   seenAuth.push(req.headers.authorization);
@@ -20,6 +22,13 @@ function handler(req: IncomingMessage, res: ServerResponse): void {
     res.end(Buffer.alloc(50_000, 'a'));
   } else if (path.startsWith('/v1/slow')) {
     setTimeout(() => res.end('late'), 2_000);
+  } else if (path.startsWith('/v1/health')) {
+    // A per-IP limiter of one request per second, with the §7 envelope and Retry-After.
+    const now = Date.now();
+    const refused = now - lastHealth < 1_000;
+    if (!refused) lastHealth = now;
+    res.writeHead(refused ? 429 : 200, refused ? { 'content-type': 'application/json', 'retry-after': '1' } : { 'content-type': 'application/json' });
+    res.end(JSON.stringify(refused ? { error: { code: 'rate_limit.exceeded', category: 'rate_limited', message: 'Slow down.', request_id: 'r' } } : { status: 'ok' }));
   } else if (path.startsWith('/v1/redirect')) {
     res.writeHead(302, { location: 'http://127.0.0.1:9/elsewhere' });
     res.end();
@@ -104,5 +113,17 @@ describe('HttpClient', () => {
     const { client: c } = client();
     expect(c.tokenShape('primary')).toEqual({ prefix: 'asi', hexLength: 32 });
     expect(c.tokenShape('secondary')).toBeUndefined();
+  });
+
+  test("a per-IP 429 on an unauthenticated route is waited out on its own pool, not the token's sent along", async () => {
+    const pacer = new Pacer();
+    const c = new HttpClient({ baseUrl: base, tokens: { primary: { value: TOKEN, placeholder: '$ASI_TOKEN' } }, pacer });
+    const first = await c.send({ path: '/health', token: 'primary' });
+    const second = await c.send({ path: '/health', token: 'primary' });
+    expect([first.response?.status, second.response?.status]).toEqual([200, 200]);
+    expect(pacer.perIpRefusals).toHaveLength(1);
+    expect(pacer.unplanned).toEqual([]);
+    expect(pacer.snapshot('primary', 'read')).toEqual({ inFlight: 0 });
+    await c.close();
   });
 });

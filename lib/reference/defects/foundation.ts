@@ -1,4 +1,4 @@
-import type { DefectSwitch } from '../switches.ts';
+import type { DefectSwitch, VariantSwitch } from '../switches.ts';
 
 /** Defects of the service conventions: authentication, the error envelope, unauthenticated routes. */
 export const foundationDefects: DefectSwitch[] = [
@@ -73,5 +73,16 @@ export const foundationDefects: DefectSwitch[] = [
     breaks: ['unauthenticated/8.1/no-token-points'],
     suites: ['unauthenticated'],
     description: 'The unauthenticated routes spend a read point of a valid bearer token sent along.',
+  },
+];
+
+/** Legal choices of the service conventions the spec leaves open. */
+export const foundationVariants: VariantSwitch[] = [
+  {
+    name: 'unauthenticated-low-ip-limit',
+    suites: ['unauthenticated', 'openapi'],
+    description:
+      'The per-IP limiter of the unauthenticated routes serves 3 requests per window (§8.1: its number is not shown); beyond, 429 with the envelope and Retry-After.',
+    limits: { windowS: 4 },
   },
 ];
