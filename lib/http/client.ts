@@ -45,6 +45,11 @@ export interface SendOptions {
   token?: string | null;
   /** An exact Authorization header value for auth probes; recorded redacted like everything else. */
   authorization?: string;
+  /**
+   * For auth probes: a role's token sent anywhere but `Authorization: Bearer` (§5.1), without the
+   * suite ever holding it. Recorded redacted like everything else.
+   */
+  misplacedToken?: MisplacedToken;
   headers?: Record<string, string>;
   /** A JSON value (serialised, content-type set) or a raw string sent as is. */
   json?: unknown;
@@ -53,6 +58,16 @@ export interface SendOptions {
   stream?: boolean;
   /** Bypass pacing: the rate-limit suite provokes 429s on purpose and must see them. */
   unpaced?: boolean;
+}
+
+/**
+ * Where a misplaced token goes: under another Authorization scheme (`name` the scheme, empty for
+ * the bare token), in the query string, a cookie, or a field of the JSON body.
+ */
+export interface MisplacedToken {
+  role: string;
+  as: 'scheme' | 'query' | 'cookie' | 'json-field';
+  name: string;
 }
 
 let sequence = 0;
@@ -143,6 +158,7 @@ export class HttpClient {
   }
 
   async send(options: SendOptions): Promise<Exchange> {
+    if (options.misplacedToken !== undefined) return this.send(this.#misplace(options, options.misplacedToken));
     const method = (options.method ?? 'GET').toUpperCase();
     const url = this.urlFor(options.path, options.query);
     const headers: Record<string, string> = { 'user-agent': 'asi-conformance', ...lowerKeys(options.headers ?? {}) };
@@ -181,6 +197,29 @@ export class HttpClient {
       }
       this.#onExchange?.(exchange);
       return exchange;
+    }
+  }
+
+  /** The request with the token written where `misplaced` says, and no bearer token of its own. */
+  #misplace(options: SendOptions, misplaced: MisplacedToken): SendOptions {
+    const { misplacedToken: _placed, token: _token, ...rest } = options;
+    const secret = this.#tokens[misplaced.role];
+    if (secret === undefined) throw new Error(`no token configured for role "${misplaced.role}"`);
+    const value = secret.value;
+    switch (misplaced.as) {
+      case 'scheme':
+        return { ...rest, authorization: misplaced.name === '' ? value : `${misplaced.name} ${value}` };
+      case 'query': {
+        const query = encodeQuery(rest.query);
+        const param = `${encodeURIComponent(misplaced.name)}=${encodeURIComponent(value)}`;
+        return { ...rest, query: query === '' ? param : `${query}&${param}` };
+      }
+      case 'cookie':
+        return { ...rest, headers: { ...rest.headers, cookie: `${misplaced.name}=${value}` } };
+      case 'json-field': {
+        const json = typeof rest.json === 'object' && rest.json !== null && !Array.isArray(rest.json) ? rest.json : {};
+        return { ...rest, json: { ...json, [misplaced.name]: value } };
+      }
     }
   }
 

@@ -15,8 +15,12 @@ function handler(req: IncomingMessage, res: ServerResponse): void {
   seenAuth.push(req.headers.authorization);
   const path = req.url ?? '';
   if (path.startsWith('/v1/echo')) {
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ url: path, auth: req.headers.authorization }));
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString('utf8')));
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ url: path, auth: req.headers.authorization, cookie: req.headers.cookie, body }));
+    });
   } else if (path.startsWith('/v1/big')) {
     res.writeHead(200);
     res.end(Buffer.alloc(50_000, 'a'));
@@ -124,6 +128,20 @@ describe('HttpClient', () => {
     expect(pacer.perIpRefusals).toHaveLength(1);
     expect(pacer.unplanned).toEqual([]);
     expect(pacer.snapshot('primary', 'read')).toEqual({ inFlight: 0 });
+    await c.close();
+  });
+
+  test.each([
+    ['another scheme', { role: 'primary', as: 'scheme', name: 'Token' }, (e: Record<string, string>) => e['auth'] === `Token ${TOKEN}`],
+    ['the bare token', { role: 'primary', as: 'scheme', name: '' }, (e: Record<string, string>) => e['auth'] === TOKEN],
+    ['the query string', { role: 'primary', as: 'query', name: 'access_token' }, (e: Record<string, string>) => e['url'] === `/v1/echo?a=1&access_token=${TOKEN}` && e['auth'] === undefined],
+    ['a cookie', { role: 'primary', as: 'cookie', name: 'access_token' }, (e: Record<string, string>) => e['cookie'] === `access_token=${TOKEN}` && e['auth'] === undefined],
+    ['a JSON body field', { role: 'primary', as: 'json-field', name: 'access_token' }, (e: Record<string, string>) => JSON.parse(e['body']!).access_token === TOKEN && JSON.parse(e['body']!).message === 'hi'],
+  ] as const)('a token misplaced in %s reaches the server there and is recorded redacted', async (_where, misplacedToken, holds) => {
+    const { client: c, recorded } = client();
+    const ex = await c.send({ method: 'POST', path: '/echo', query: { a: 1 }, json: { message: 'hi' }, misplacedToken });
+    expect(holds(JSON.parse(ex.response!.body.split('$ASI_TOKEN').join(TOKEN)) as Record<string, string>)).toBe(true);
+    expect(JSON.stringify(recorded)).not.toContain(TOKEN);
     await c.close();
   });
 });

@@ -28,9 +28,45 @@ export const foundationDefects: DefectSwitch[] = [
   },
   {
     name: 'auth-basic-scheme-400',
-    breaks: ['auth/5.4/malformed-header'],
+    breaks: ['auth/7/other-scheme'],
     suites: ['auth'],
     description: 'An Authorization header with another scheme answers 400 instead of 401.',
+  },
+  {
+    name: 'auth-other-scheme-invalid',
+    breaks: ['auth/7/other-scheme'],
+    suites: ['auth'],
+    description: 'An Authorization header with another scheme (or the bare token) answers 401 auth.token_invalid instead of auth.token_missing.',
+  },
+  {
+    name: 'auth-empty-bearer-400',
+    breaks: ['auth/5.4/malformed-header'],
+    suites: ['auth'],
+    description: 'A Bearer header with no token answers 400 instead of 401.',
+  },
+  {
+    name: 'auth-scheme-case-sensitive',
+    breaks: ['auth/5.2/scheme-case-insensitive'],
+    suites: ['auth'],
+    description: 'Only the spelling `Bearer` is a bearer header: `bearer <valid token>` answers 401.',
+  },
+  {
+    name: 'auth-query-token-accepted',
+    breaks: ['auth/5.3/token-outside-header'],
+    suites: ['auth'],
+    description: 'With no Authorization header, a valid token in the `access_token` query parameter authenticates.',
+  },
+  {
+    name: 'auth-stream-skips-auth',
+    breaks: ['auth/5.3/missing-header'],
+    suites: ['auth'],
+    description: 'A message POST with `Accept: text/event-stream` and no Authorization header is served (as the primary token).',
+  },
+  {
+    name: 'auth-job-poll-skips-auth',
+    breaks: ['auth/5.3/missing-header'],
+    suites: ['auth'],
+    description: 'A job poll with no Authorization header is served (as the primary token).',
   },
   {
     name: 'auth-accepts-revoked',
