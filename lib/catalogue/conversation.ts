@@ -120,7 +120,7 @@ export const conversationRequirements = requirements('conversation', [
     id: 'conversation/8.1/job-poll-read-pool',
     level: 'MUST',
     section: '8.1',
-    statement: 'Every GET that polls an async message job is charged to the read pool.',
+    statement: 'Every GET that polls an async message job is charged one point of the read pool: its read-pool headers show Remaining down by one at most from the poll before.',
     quote: 'Polling an async message job is a GET and uses the read pool.',
   },
   {

@@ -47,7 +47,8 @@ export function retryAfterTrueFinding(requirement: string, probes: readonly Prob
   const notes: string[] = [];
   for (const { exchange, basis, first } of probes) {
     const seconds = retryAfterSeconds(basis);
-    if (seconds === undefined || exchange.response === undefined) continue;
+    // Only an answer of the pool speaks of it: served or refused (not a limiter that was down).
+    if (seconds === undefined || !(isServed(exchange) || isRefusal(exchange))) continue;
     const surelyBefore = receivedAtMs(exchange) < sentAtMs(basis) + (seconds - 1) * 1000;
     const surelyAfter = sentAtMs(exchange) >= receivedAtMs(basis) + seconds * 1000;
     const after = ((sentAtMs(exchange) - receivedAtMs(basis)) / 1000).toFixed(1);
@@ -76,7 +77,7 @@ export function retryAfterTrueFinding(requirement: string, probes: readonly Prob
 export function resetRefillFinding(requirement: string, probes: readonly Probe[]): Finding {
   for (const { exchange, basis, first } of probes) {
     const at = resetPassesAtMs(basis);
-    if (at === undefined || !first || exchange.response === undefined || sentAtMs(exchange) < at) continue;
+    if (at === undefined || !first || !(isServed(exchange) || isRefusal(exchange)) || sentAtMs(exchange) < at) continue;
     if (isServed(exchange)) return pass(requirement, [basis, exchange]);
     const reset = basis.response?.headers['x-ratelimit-reset'];
     return fail(

@@ -123,6 +123,15 @@ describe('async jobs', () => {
     expect(v['conversation/1/async-job']).toBe('fail');
   });
 
+  test.each([
+    [[599, 598, 597], 'pass'],
+    [[598, 598, 599], 'pass'],
+    [[599, 597], 'fail'],
+  ])('polls with Remaining %j: %s (more than one point per poll is wrong; fewer may be points coming back)', (remaining, verdict) => {
+    const polls = remaining.map((r) => answer(200, { status: 'running' }, { method: 'GET', headers: { ...poolHeaders('read'), 'x-ratelimit-remaining': String(r) } }));
+    expect(verdicts(jobPollFindings(polls, POOLS))['conversation/8.1/job-poll-read-pool']).toBe(verdict);
+  });
+
   test('a job still pending at the end of the budget is only a warning (INFO)', () => {
     const v = verdicts(jobPollFindings([answer(200, { status: 'running' }, { method: 'GET', headers: poolHeaders('read') })], POOLS));
     expect(v['conversation/4.3/job-outcome']).toBe('warn');

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { resetPassesAtMs, resetRefillFinding, retryAfterElapsesAtMs, retryAfterTrueFinding, type Probe } from '../../lib/checks/rate-limit-retry.ts';
-import { refused, served, T0 } from './rate-limit-fixtures.ts';
+import { exchange, refused, served, T0 } from './rate-limit-fixtures.ts';
 
 const RA = 'ratelimit/8.1/retry-after-true';
 const RESET = 'ratelimit/8.1/reset-refill';
@@ -48,6 +48,12 @@ describe('retryAfterTrueFinding', () => {
   test('a probe within the last second of the wait is not judged', () => {
     const r = refusal('10');
     expect(retryAfterTrueFinding(RA, [probe(served(5, 9_500), r)]).verdict).toBe('inconclusive');
+  });
+
+  test('a probe that met the limiter store down says nothing of the pool: not judged, by either check', () => {
+    const storeDown = exchange(503, { at: 10_100, body: { error: { code: 'system.rate_limit_unavailable', category: 'transient', message: 'm', request_id: 'r' } } });
+    expect(retryAfterTrueFinding(RA, [probe(storeDown, refusal())]).verdict).toBe('inconclusive');
+    expect(resetRefillFinding(RESET, [probe(storeDown, refusal())]).verdict).toBe('inconclusive');
   });
 
   test('a probe after another was served is not "the next request": not judged', () => {

@@ -110,6 +110,12 @@ export const conversationDefects: DefectSwitch[] = [
     description: 'Charges the GET that polls a message job to the write pool (decided in pool-charge.ts).',
   },
   {
+    name: 'conversation-job-poll-charged-twice',
+    breaks: ['conversation/8.1/job-poll-read-pool'],
+    suites: [ASYNC],
+    description: 'Charges each GET that polls a message job two read points (decided in pool-charge.ts; the headers show both).',
+  },
+  {
     name: 'conversation-job-post-read-pool',
     breaks: ['conversation/8.1/job-post-write-pool', 'conversation/8.1/message-write-pool'],
     suites: [ASYNC, REST],
