@@ -16,6 +16,14 @@ export const conversationRequirements = requirements('conversation', [
     quote: 'REST blocking (default): the request returns when the agent finishes.',
   },
   {
+    id: 'conversation/1/rest-finished',
+    level: 'MUST',
+    section: '1',
+    statement:
+      'The blocking REST response carries the finished turn: its `messages` hold at least one message, and the body shows no pending state (`status` or `state` queued, running, ...).',
+    quote: 'REST blocking (default): the request returns when the agent finishes. The response is an object with `conversation_id` and `messages` (array).',
+  },
+  {
     id: 'conversation/2.4/response-fields',
     level: 'MUST',
     section: '2.4',
@@ -151,6 +159,14 @@ export const conversationRequirements = requirements('conversation', [
     section: '8.2',
     statement: 'With the spend cap reached, a message POST is refused with an error in the §7 envelope, or a stream that has already started ends with an `error` event.',
     quote: 'When a spend cap is reached, requests can fail with HTTP 503 (upstream unavailable).',
+  },
+  {
+    id: 'conversation/8.2/spend-cap-not-rate-limit',
+    level: 'MUST',
+    section: '8.2',
+    statement:
+      'The spend-cap refusal is not the rate-limit refusal: neither code `rate_limit.exceeded` nor a 429 of category `rate_limited` (which would send clients to sleep Retry-After and try again).',
+    quote: 'Credits cap monthly agent usage. Rate limits are separate and cap requests per minute (see Limits).',
   },
   {
     id: 'conversation/7/fault-code',

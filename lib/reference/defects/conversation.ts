@@ -14,6 +14,12 @@ export const conversationDefects: DefectSwitch[] = [
     description: 'Answers with an event stream even when neither the Accept header nor `stream: true` asked for one.',
   },
   {
+    name: 'conversation-rest-returns-early',
+    breaks: ['conversation/1/rest-finished'],
+    suites: [REST],
+    description: 'The REST answer comes before the turn is done: `messages` empty and `status: running`.',
+  },
+  {
     name: 'conversation-rest-without-conversation-id',
     breaks: ['conversation/2.4/response-fields'],
     suites: [REST],
@@ -135,6 +141,12 @@ export const conversationDefects: DefectSwitch[] = [
     description: 'Reports an unavailable upstream with category `permanent`.',
   },
   {
+    name: 'conversation-spend-cap-as-429',
+    breaks: ['conversation/8.2/spend-cap-not-rate-limit'],
+    suites: [FAULTS],
+    description: 'Refuses messages at the spend cap with 429 rate_limit.exceeded, category rate_limited and Retry-After: 60, like the per-minute limit.',
+  },
+  {
     name: 'conversation-spend-cap-ignored',
     breaks: ['conversation/8.2/spend-cap-refused'],
     suites: [FAULTS],
@@ -164,7 +176,7 @@ export const conversationVariants: VariantSwitch[] = [
   { name: 'conversation-tool-ids-numeric', suites: [STREAM], description: 'Tool ids are JSON numbers (§6 names the `id` field, not its type).' },
   {
     name: 'conversation-stream-error-midway',
-    suites: [STREAM, REST],
+    suites: [STREAM],
     description: 'Reports a failed tool with an `error` event right after its `tool_result`, then goes on to `done` (an `error` that is not last did not end the turn).',
   },
 ];
