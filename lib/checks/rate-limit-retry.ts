@@ -65,7 +65,7 @@ export function retryAfterTrueFinding(requirement: string, probes: readonly Prob
     }
   }
   if (judged === 0) return inconclusive(requirement, 'no request could be timed against an integer Retry-After', probes.flatMap((p) => [p.basis, p.exchange]).slice(0, 4));
-  const note = notes.length === 0 ? `${judged} timed requests agreed with Retry-After` : `${judged} timed requests agreed with Retry-After; ${notes.join('; ')}`;
+  const note = notes.length === 0 ? `${judged} timed requests agreed with Retry-After` : `${judged} timed requests agreed with Retry-After; ${[...new Set(notes)].join('; ')}`;
   return pass(requirement, evidence.slice(-2), note);
 }
 
