@@ -2,8 +2,9 @@ import { Agent, request, errors as undiciErrors } from 'undici';
 import type { Exchange, RecordedRequest, RecordedResponse } from '../model/exchange.ts';
 import { poolOfMethod, type Pool } from '../spec-constants.ts';
 import { Redactor, type Secret } from './redactor.ts';
+import { pacingPoolOf } from './pacer.ts';
 import { readEventStream, type StreamBudget } from './event-stream-reader.ts';
-import { pacingPoolOf, type Pacer } from './pacer.ts';
+import type { Pacer } from './pacer.ts';
 
 export interface HttpLimits {
   connectTimeoutMs: number;
