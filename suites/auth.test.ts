@@ -2,14 +2,26 @@ import { describe } from 'vitest';
 import { unissuedLiveToken } from '../lib/arbitraries/unissued-live-token.ts';
 import { envelopeFindings, expectError } from '../lib/checks/error-envelope.ts';
 import { expectSuccess } from '../lib/checks/success-status.ts';
+import type { MisplacedToken, SendOptions } from '../lib/http/client.ts';
 import type { Finding } from '../lib/model/finding.ts';
 import { LEDGER_PATH, ME_PATH } from '../lib/spec-constants.ts';
-import { authenticatedRoutes } from '../lib/suite/authenticated-routes.ts';
+import { authenticatedRoutes, type RouteProbe } from '../lib/suite/authenticated-routes.ts';
+import { probeJobId } from '../lib/suite/probe-job.ts';
 import { checkProperty } from '../lib/suite/property.ts';
-import { requirementTest } from '../lib/suite/requirement-test.ts';
+import { requirementTest, type TestKit } from '../lib/suite/requirement-test.ts';
 
 const MISSING = 'auth.token_missing';
 const INVALID = 'auth.token_invalid';
+
+/** Every authenticated route, the poll of a real job among them when the profile has the job mode. */
+async function everyRoute(kit: TestKit): Promise<RouteProbe[]> {
+  const pollJobId = await probeJobId();
+  return authenticatedRoutes(kit.context.profile, pollJobId === undefined ? {} : { pollJobId });
+}
+
+function sent(route: RouteProbe): SendOptions {
+  return { method: route.method, path: route.path, json: route.json, ...(route.headers === undefined ? {} : { headers: route.headers }) };
+}
 
 describe('§5 Authentication', () => {
   // > Every endpoint except the unauthenticated routes requires the header `Authorization: Bearer <API_TOKEN>`.
@@ -22,26 +34,62 @@ describe('§5 Authentication', () => {
     return findings;
   });
 
-  // > When the header is missing, the response is 401 with error code `auth.token_missing` and category `permanent`.
-  requirementTest('auth/5.3/missing-header', 'no Authorization header on every authenticated route', async ({ client, context }) => {
+  // > The scheme is HTTP bearer.
+  // HTTP auth-schemes are case-insensitive (RFC 9110 §11.1); the spec writes `Bearer`: a SHOULD.
+  requirementTest('auth/5.2/scheme-case-insensitive', `\`bearer\` and \`BEARER\` with the primary token on GET ${ME_PATH}`, async ({ client }) => {
     const findings: Finding[] = [];
-    for (const route of authenticatedRoutes(context.profile)) {
-      const ex = await client.send({ method: route.method, path: route.path, json: route.json });
+    for (const scheme of ['bearer', 'BEARER']) {
+      const ex = await client.send({ path: ME_PATH, misplacedToken: { role: 'primary', as: 'scheme', name: scheme } });
+      findings.push(expectSuccess('auth/5.2/scheme-case-insensitive', ex, `2xx for \`Authorization: ${scheme} <valid token>\` (HTTP auth-schemes are case-insensitive)`));
+    }
+    return findings;
+  });
+
+  // > When the header is missing, the response is 401 with error code `auth.token_missing` and category `permanent`.
+  requirementTest('auth/5.3/missing-header', 'no Authorization header on every authenticated route, streamed and job POSTs and a job poll included', async (kit) => {
+    const findings: Finding[] = [];
+    for (const route of await everyRoute(kit)) {
+      const ex = await kit.client.send(sent(route));
       findings.push(expectError('auth/5.3/missing-header', ex, { status: 401, code: MISSING, category: 'permanent' }), ...envelopeFindings(ex));
     }
     return findings;
   });
 
+  // > When the header is missing, the response is 401 with error code `auth.token_missing` and category `permanent`.
+  // Only the header authenticates (§5.1): a valid token anywhere else leaves the header missing.
+  requirementTest(
+    'auth/5.3/token-outside-header',
+    'the primary token in the query string, a cookie and a JSON body field, with no Authorization header',
+    async ({ client, context }) => {
+      const route = context.profile.messages.routes[0];
+      const at = (as: MisplacedToken['as']): MisplacedToken => ({ role: 'primary', as, name: 'access_token' });
+      const probes: Array<SendOptions & { misplacedToken: MisplacedToken }> = [
+        { path: ME_PATH, misplacedToken: at('query') },
+        { path: ME_PATH, misplacedToken: at('cookie') },
+        { path: LEDGER_PATH, misplacedToken: at('query') },
+      ];
+      if (route !== undefined) {
+        for (const as of ['query', 'cookie', 'json-field'] as const) probes.push({ method: 'POST', path: route.path, json: route.body, misplacedToken: at(as) });
+      }
+      const findings: Finding[] = [];
+      for (const probe of probes) {
+        const ex = await client.send(probe);
+        findings.push(expectError('auth/5.3/token-outside-header', ex, { status: 401, code: MISSING, category: 'permanent' }));
+      }
+      return findings;
+    },
+  );
+
   // > When the token is invalid, expired or revoked, the response is 401 with error code `auth.token_invalid` and category `permanent`.
-  requirementTest('auth/5.4/unknown-token', 'well-formed <prefix>_live_<hex> tokens never issued (property)', async ({ client, context }) => {
-    const routes = authenticatedRoutes(context.profile);
-    const shape = client.tokenShape('primary') ?? { prefix: 'asi', hexLength: 32 };
+  requirementTest('auth/5.4/unknown-token', 'well-formed <prefix>_live_<hex> tokens never issued, on every authenticated route (property)', async (kit) => {
+    const routes = await everyRoute(kit);
+    const shape = kit.client.tokenShape('primary') ?? { prefix: 'asi', hexLength: 32 };
     return checkProperty(
       'auth/5.4/unknown-token',
       unissuedLiveToken(shape),
       async (token) => {
         const route = routes[token.charCodeAt(token.length - 1) % routes.length]!;
-        const ex = await client.send({ method: route.method, path: route.path, json: route.json, authorization: `Bearer ${token}` });
+        const ex = await kit.client.send({ ...sent(route), authorization: `Bearer ${token}` });
         return [expectError('auth/5.4/unknown-token', ex, { status: 401, code: INVALID, category: 'permanent' })];
       },
       { numRuns: 12, maxShrinkRequests: 20 },
@@ -49,14 +97,12 @@ describe('§5 Authentication', () => {
   });
 
   // > All token-authenticated endpoints require the bearer header (section 5).
-  // The spec does not say which of its two codes a malformed header earns: either is accepted.
-  requirementTest('auth/5.4/malformed-header', 'other schemes, an empty Bearer and garbled tokens on GET /me', async ({ client }) => {
+  // A Bearer header whose token is absent or garbled: the spec does not say which of its two codes it earns.
+  requirementTest('auth/5.4/malformed-header', 'a Bearer header with no token, a garbled token or several words, on GET /me', async ({ client }) => {
     const shape = client.tokenShape('primary') ?? { prefix: 'asi', hexLength: 32 };
     const headers = [
-      'Basic dXNlcjpwYXNzd29yZA==',
       'Bearer',
       'Bearer ',
-      'Token abcdef',
       `Bearer ${shape.prefix}_live_${'z'.repeat(shape.hexLength)}`,
       `Bearer ${shape.prefix}_test_${'0'.repeat(shape.hexLength)}`,
       'Bearer a b c',
@@ -74,11 +120,33 @@ describe('§5 Authentication', () => {
     requirementTest(`auth/5.4/${role}-token`, `the ${role} token on every authenticated route`, async (kit) => {
       if (!kit.client.hasToken(role)) return kit.noToken(role);
       const findings: Finding[] = [];
-      for (const route of authenticatedRoutes(kit.context.profile)) {
-        const ex = await kit.client.send({ method: route.method, path: route.path, json: route.json, token: role });
+      for (const route of await everyRoute(kit)) {
+        const ex = await kit.client.send({ ...sent(route), token: role });
         findings.push(expectError(`auth/5.4/${role}-token`, ex, { status: 401, code: INVALID, category: 'permanent' }));
       }
       return findings;
     });
   }
+
+  // > | 401 | auth.token_missing | permanent | No bearer header. |
+  requirementTest(
+    'auth/7/other-scheme',
+    'the primary token under the scheme `Token` and bare, and a Basic credential, with no Bearer header',
+    async ({ client, context }) => {
+      const route = context.profile.messages.routes[0];
+      const scheme = (name: string): MisplacedToken => ({ role: 'primary', as: 'scheme', name });
+      const probes: SendOptions[] = [
+        { path: ME_PATH, misplacedToken: scheme('Token') },
+        { path: ME_PATH, misplacedToken: scheme('') },
+        { path: ME_PATH, authorization: 'Basic dXNlcjpwYXNzd29yZA==' },
+      ];
+      if (route !== undefined) probes.push({ method: 'POST', path: route.path, json: route.body, misplacedToken: scheme('Token') });
+      const findings: Finding[] = [];
+      for (const probe of probes) {
+        const ex = await client.send(probe);
+        findings.push(expectError('auth/7/other-scheme', ex, { status: 401, code: MISSING, category: 'permanent' }));
+      }
+      return findings;
+    },
+  );
 });

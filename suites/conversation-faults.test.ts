@@ -3,6 +3,7 @@ import { messageBodyWith } from '../lib/arbitraries/message-text.ts';
 import {
   FAULT_CODE,
   FAULT_RECOVERY,
+  SPEND_CAP_NOT_RATE_LIMIT,
   SPEND_CAP_REFUSED,
   UPSTREAM_503,
   UPSTREAM_TRANSIENT,
@@ -22,13 +23,14 @@ import { requirementTest } from '../lib/suite/requirement-test.ts';
 
 const DRILLS: ReadonlyArray<{ fault: MessageFaultName; ids: string[] }> = [
   { fault: 'upstream_unavailable', ids: [UPSTREAM_503, UPSTREAM_TRANSIENT, FAULT_CODE, FAULT_RECOVERY] },
-  { fault: 'spend_cap_reached', ids: [SPEND_CAP_REFUSED, FAULT_CODE, FAULT_RECOVERY] },
+  { fault: 'spend_cap_reached', ids: [SPEND_CAP_REFUSED, SPEND_CAP_NOT_RATE_LIMIT, FAULT_CODE, FAULT_RECOVERY] },
 ];
 
 describe('§7, §8.2 Upstream unavailable and spend cap on the message POST', () => {
   for (const { fault, ids } of DRILLS) {
     // > 503 | (upstream unavailable) | | An upstream dependency is unavailable, and it can also occur on reaching a spend cap.
     // > When a spend cap is reached, requests can fail with HTTP 503 (upstream unavailable).
+    // > Credits cap monthly agent usage. Rate limits are separate and cap requests per minute (see Limits).
     requirementTest(
       ids,
       `${fault}: a stream already running when the fault starts, then a REST message and a stream sent under it`,
@@ -41,7 +43,8 @@ describe('§7, §8.2 Upstream unavailable and spend cap on the message POST', ()
         // Sent before the hook runs: if it is still streaming when the fault takes hold, it must end with `error`.
         const running = client.send(stream);
         const probes = await withFault(fault, async (): Promise<FaultProbe[]> => {
-          const underFault = [{ exchange: await client.send(rest) }, { exchange: await client.send(stream) }];
+          // Unpaced: a refusal under the fault is the evidence, never a 429 to wait out and resend.
+          const underFault = [{ exchange: await client.send({ ...rest, unpaced: true }) }, { exchange: await client.send({ ...stream, unpaced: true }) }];
           return [{ exchange: await running, startedBeforeFault: true }, ...underFault];
         });
         const after = await client.send(rest);

@@ -4,7 +4,7 @@ import { DOCUMENT_PATHS, readServedDocument, servedFinding, type ServedDocument 
 import { ledgerOperationFindings } from '../lib/checks/openapi-ledger-operation.ts';
 import { validOasFinding } from '../lib/checks/openapi-validity.ts';
 import { versionFinding } from '../lib/checks/openapi-version.ts';
-import type { HttpClient } from '../lib/http/client.ts';
+import { publicRouteWithoutToken } from '../lib/suite/public-routes.ts';
 import { requirementTest } from '../lib/suite/requirement-test.ts';
 
 interface ServedDocuments {
@@ -15,45 +15,45 @@ interface ServedDocuments {
 let fetched: Promise<ServedDocuments> | undefined;
 
 /**
- * Both documents, fetched once for the whole file and without a token (§4.2: unauthenticated
+ * Both documents, fetched once for the whole run and without a token (§4.2: unauthenticated
  * routes); every test below judges the same two exchanges.
  */
-function servedDocuments(client: HttpClient): Promise<ServedDocuments> {
+function servedDocuments(): Promise<ServedDocuments> {
   fetched ??= (async () => ({
-    json: readServedDocument('json', await client.send({ path: DOCUMENT_PATHS.json, token: null })),
-    yaml: readServedDocument('yaml', await client.send({ path: DOCUMENT_PATHS.yaml, token: null })),
+    json: readServedDocument('json', await publicRouteWithoutToken(DOCUMENT_PATHS.json)),
+    yaml: readServedDocument('yaml', await publicRouteWithoutToken(DOCUMENT_PATHS.yaml)),
   }))();
   return fetched;
 }
 
 describe('§9.3 Versioning: the machine-readable description', () => {
   // > The machine-readable description is OpenAPI 3.1.0, served at `/openapi.json` and `/openapi.yaml`.
-  requirementTest('openapi/9.3/json-served', 'GET /openapi.json without a token', async ({ client }) => {
-    const { json } = await servedDocuments(client);
+  requirementTest('openapi/9.3/json-served', 'GET /openapi.json without a token', async () => {
+    const { json } = await servedDocuments();
     return [servedFinding('openapi/9.3/json-served', json)];
   });
 
   // > The machine-readable description is OpenAPI 3.1.0, served at `/openapi.json` and `/openapi.yaml`.
-  requirementTest('openapi/9.3/yaml-served', 'GET /openapi.yaml without a token', async ({ client }) => {
-    const { yaml } = await servedDocuments(client);
+  requirementTest('openapi/9.3/yaml-served', 'GET /openapi.yaml without a token', async () => {
+    const { yaml } = await servedDocuments();
     return [servedFinding('openapi/9.3/yaml-served', yaml)];
   });
 
   // > The machine-readable description is OpenAPI 3.1.0
-  requirementTest('openapi/9.3/version-3.1.0', 'the openapi field of both documents', async ({ client }) => {
-    const { json, yaml } = await servedDocuments(client);
+  requirementTest('openapi/9.3/version-3.1.0', 'the openapi field of both documents', async () => {
+    const { json, yaml } = await servedDocuments();
     return [versionFinding('openapi/9.3/version-3.1.0', [json, yaml])];
   });
 
   // > served at `/openapi.json` and `/openapi.yaml` (one description, two serialisations)
-  requirementTest('openapi/9.3/documents-agree', 'the JSON and YAML documents compared as data', async ({ client }) => {
-    const { json, yaml } = await servedDocuments(client);
+  requirementTest('openapi/9.3/documents-agree', 'the JSON and YAML documents compared as data', async () => {
+    const { json, yaml } = await servedDocuments();
     return [documentsAgreeFinding('openapi/9.3/documents-agree', json, yaml)];
   });
 
   // > The machine-readable description is OpenAPI 3.1.0
-  requirementTest('openapi/9.3/valid-oas', 'both documents against the OpenAPI 3.1 schema', async ({ client }) => {
-    const { json, yaml } = await servedDocuments(client);
+  requirementTest('openapi/9.3/valid-oas', 'both documents against the OpenAPI 3.1 schema', async () => {
+    const { json, yaml } = await servedDocuments();
     return [validOasFinding('openapi/9.3/valid-oas', [json, yaml])];
   });
 });
@@ -64,8 +64,8 @@ describe('§4.1 GET /credits/operations in the served description', () => {
   requirementTest(
     ['openapi/4.1/ledger-operation', 'openapi/4.1/ledger-details-stated'],
     'getCreditsOperations, its query parameters and responses in the served description',
-    async ({ client }) => {
-      const { json, yaml } = await servedDocuments(client);
+    async () => {
+      const { json, yaml } = await servedDocuments();
       return ledgerOperationFindings([json, yaml]);
     },
   );

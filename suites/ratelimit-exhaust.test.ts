@@ -1,8 +1,10 @@
 import { describe } from 'vitest';
 import { limitEnforcedFinding, perTokenFinding, remainingCountsDownFinding, separatePoolsFinding } from '../lib/checks/rate-limit-counting.ts';
 import { isMeteredResponse, poolHeaderAspectFinding } from '../lib/checks/rate-limit-headers.ts';
+import type { Exchange } from '../lib/model/exchange.ts';
 import { refusedNoWorkFinding } from '../lib/checks/rate-limit-ledger.ts';
 import {
+  isRefusal,
   refusalCodeFinding,
   refusalRemainingZeroFinding,
   refusalRequestIdFinding,
@@ -30,9 +32,17 @@ function writeSkipped(c: Campaign, ids: readonly string[]): Finding[] {
   return 'skipped' in c.write ? ids.map((id) => notRun(id, (c.write as { skipped: string }).skipped)) : [];
 }
 
-/** Every refusal of the campaign, or an inconclusive finding when a pool never refused. */
-function eachRefusal(c: Campaign, id: string, judge: (refusal: NonNullable<PoolRun['refusal']>, run: PoolRun) => Finding): Finding[] {
-  return pools(c).map((run) => (run.refusal === undefined ? inconclusive(id, `the ${run.pool} pool never answered 429`, run.burst.slice(-1)) : judge(run.refusal, run)));
+/**
+ * Every 429 of the campaign worth judging: each pool's last one from the burst and those of the
+ * other routes and forms (the ledger's, each message route's, streamed and job-mode POSTs), or an
+ * inconclusive finding when a pool never refused.
+ */
+function eachRefusal(c: Campaign, id: string, judge: (refusal: Exchange, run: PoolRun) => Finding): Finding[] {
+  return pools(c).flatMap((run) => {
+    if (run.refusal === undefined) return [inconclusive(id, `the ${run.pool} pool never answered 429`, run.burst.slice(-1))];
+    const others = run.routeRefusals.filter((e) => isRefusal(e) && e !== run.refusal);
+    return [run.refusal, ...others].map((r) => judge(r, run));
+  });
 }
 
 describe('§8.1 Request rate limits: exhausting the secondary token', () => {
@@ -42,10 +52,12 @@ describe('§8.1 Request rate limits: exhausting the secondary token', () => {
   // > X-RateLimit-Reset | integer | Unix timestamp in seconds when the bucket refills.
   requirementTest(
     ['ratelimit/4/headers-on-authenticated-responses', 'ratelimit/8.1/pool-by-method', 'ratelimit/8.1/limit-value', 'ratelimit/8.1/reset-unix-seconds'],
-    'GET, HEAD, a ledger 400 and message POSTs until 429, on both pools of the secondary token',
+    'GET, HEAD, ledger 200s and a 400 and message POSTs (each route, streamed, job mode) until 429, on both pools of the secondary token',
     (kit) =>
       withCampaign(kit, (c) => {
-        const all = [...pools(c).flatMap((p) => p.charged), c.read.primaryBefore, c.read.primaryAfter].filter(isMeteredResponse);
+        const all = pools(c)
+          .flatMap((p) => [...p.charged, p.primaryBefore, p.primaryAfter])
+          .filter(isMeteredResponse);
         return [
           poolHeaderAspectFinding('ratelimit/4/headers-on-authenticated-responses', 'presence', all, c.limits),
           poolHeaderAspectFinding('ratelimit/8.1/pool-by-method', 'pool', all, c.limits),
@@ -59,7 +71,7 @@ describe('§8.1 Request rate limits: exhausting the secondary token', () => {
   // > Each request consumes one point from the pool matching its method.
   requirementTest(
     'ratelimit/8.1/remaining-counts-down',
-    'sequential GET, GET, HEAD, GET (400), GET, and two sequential message POSTs',
+    'sequential GET /me, HEAD /me, the ledger (400 and 200), then a message POST on each route and streamed, on a fresh pool',
     (kit) => withCampaign(kit, (c) => pools(c).map((p) => remainingCountsDownFinding(kit.ids[0]!, p.sequence, c.limits[p.pool], c.limits.windowS * 1000))),
     { timeout: TIMEOUT },
   );
@@ -75,13 +87,15 @@ describe('§8.1 Request rate limits: exhausting the secondary token', () => {
   // > Rate limits are scoped per token; several tokens in one workspace each have their own budget.
   requirementTest(
     'ratelimit/5.5/per-token',
-    "GET /me with the primary token before and after the secondary token's read pool is exhausted",
+    "the primary token's GET /me and message POST, each before and after the secondary token's pool of it is exhausted",
     (kit) =>
-      withCampaign(kit, (c) => [
-        c.read.refusal === undefined
-          ? inconclusive(kit.ids[0]!, 'the read pool never answered 429', c.read.burst.slice(-1))
-          : perTokenFinding(kit.ids[0]!, c.read.primaryBefore, c.read.refusal, c.read.primaryAfter),
-      ]),
+      withCampaign(kit, (c) =>
+        pools(c).map((p) =>
+          p.refusal === undefined
+            ? inconclusive(kit.ids[0]!, `the ${p.pool} pool never answered 429`, p.burst.slice(-1))
+            : perTokenFinding(kit.ids[0]!, p.primaryBefore, p.refusal, p.primaryAfter, p.pool),
+        ),
+      ),
     { timeout: TIMEOUT },
   );
 
@@ -104,7 +118,7 @@ describe('§7 and §8.1 the 429 of an exhausted pool', () => {
   // > 429 | rate_limit.exceeded | rate_limited | The pool for the token is exhausted.
   requirementTest(
     'ratelimit/7/429-code-category',
-    'one request beyond the read pool and one beyond the write pool',
+    'the 429s of both pools: /me, the ledger, each message route, streamed and job-mode POSTs',
     (kit) => withCampaign(kit, (c) => eachRefusal(c, kit.ids[0]!, (r) => refusalCodeFinding(kit.ids[0]!, r))),
     { timeout: TIMEOUT },
   );
@@ -112,7 +126,7 @@ describe('§7 and §8.1 the 429 of an exhausted pool', () => {
   // > A 429 body in the published example carries `code`, `category` and `message`; the envelope schema lists `request_id` as required.
   requirementTest(
     'ratelimit/7/429-request-id',
-    'the 429 bodies of both pools, read for error.request_id',
+    'the 429 bodies of both pools and every route, read for error.request_id',
     (kit) => withCampaign(kit, (c) => eachRefusal(c, kit.ids[0]!, (r) => refusalRequestIdFinding(kit.ids[0]!, r))),
     { timeout: TIMEOUT },
   );
@@ -120,7 +134,7 @@ describe('§7 and §8.1 the 429 of an exhausted pool', () => {
   // > Response headers on every authenticated response (2xx and 429): … X-RateLimit-Remaining | integer | Requests left before the next refill.
   requirementTest(
     'ratelimit/8.1/429-remaining-zero',
-    'the pool headers of the 429s of both pools',
+    'the pool headers of the 429s of both pools and every route',
     (kit) => withCampaign(kit, (c) => eachRefusal(c, kit.ids[0]!, (r, run) => refusalRemainingZeroFinding(kit.ids[0]!, r, run.pool))),
     { timeout: TIMEOUT },
   );
@@ -128,7 +142,7 @@ describe('§7 and §8.1 the 429 of an exhausted pool', () => {
   // > Retry-After | integer | 429 responses only: seconds until the next request will succeed.
   requirementTest(
     'ratelimit/8.1/retry-after-integer',
-    'the Retry-After headers of the 429s of both pools',
+    'the Retry-After headers of the 429s of both pools and every route',
     (kit) => withCampaign(kit, (c) => eachRefusal(c, kit.ids[0]!, (r) => retryAfterIntegerFinding(kit.ids[0]!, r))),
     { timeout: TIMEOUT },
   );
@@ -136,7 +150,7 @@ describe('§7 and §8.1 the 429 of an exhausted pool', () => {
   // > A rejected 429 request has done no work, so repeating it is safe, including POST and DELETE.
   requirementTest(
     'ratelimit/8.1/refused-no-work',
-    'message POSTs beyond the write pool, with the ledger counted before and after',
+    'message POSTs beyond the write pool (plain, streamed, job mode), with the ledger counted before and after',
     (kit) => withCampaign(kit, (c) => ('skipped' in c.write ? writeSkipped(c, kit.ids) : [refusedNoWorkFinding(kit.ids[0]!, c.write.batch)])),
     { timeout: TIMEOUT },
   );

@@ -8,8 +8,12 @@ import { probesSettled } from '../lib/suite/rate-limit-state.ts';
 import { countLedgerRows } from '../lib/suite/rate-limit-ledger-count.ts';
 import { requirementTest } from '../lib/suite/requirement-test.ts';
 
-/** Tries, a second apart, for the service to come back once the hook says the store is up. */
-const RECOVERY_TRIES = 4;
+/**
+ * Waits between tries for the service to come back once the hook says the store is up: §7's
+ * "retry with backoff", doubling from 1 s (a limiter reconnecting to its store may take a few
+ * seconds), 7 s in all.
+ */
+const RECOVERY_BACKOFF_MS = [1_000, 2_000, 4_000];
 
 describe('§7 the limiter store down (faults.limiter_store_down)', () => {
   // > 503 | system.rate_limit_unavailable | transient | The rate-limiter store is down. The limiter is fail-closed.
@@ -35,11 +39,11 @@ describe('§7 the limiter store down (faults.limiter_store_down)', () => {
       });
       // > `transient`: retry with backoff.
       const after: Exchange[] = [];
-      for (let i = 0; i < RECOVERY_TRIES; i++) {
+      for (const backoff of [...RECOVERY_BACKOFF_MS, undefined]) {
         const answer = await client.send({ path: ME_PATH, token: 'primary' });
         after.push(answer);
         if (answer.response !== undefined && answer.response.status < 500) break;
-        await new Promise((r) => setTimeout(r, 1000 * (i + 1)));
+        if (backoff !== undefined) await new Promise((r) => setTimeout(r, backoff));
       }
       const rows = before === undefined ? undefined : { before, after: await countLedgerRows(client) };
       return [

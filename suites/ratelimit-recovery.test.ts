@@ -7,7 +7,7 @@ import { resetRefillFinding, retryAfterTrueFinding, type Probe } from '../lib/ch
 import type { Exchange } from '../lib/model/exchange.ts';
 import { inconclusive, notRun, type Finding } from '../lib/model/finding.ts';
 import type { Campaign } from '../lib/suite/rate-limit-campaign.ts';
-import { finalRead, replayRefusedPosts, writeHealsAtMs } from '../lib/suite/rate-limit-probes.ts';
+import { finalRead, replayRefusedPosts, writeHealsAtMs, type ReplayRun } from '../lib/suite/rate-limit-probes.ts';
 import { campaign, isCampaign, meteredResponses, readProbes } from '../lib/suite/rate-limit-state.ts';
 import { requirementTest, type TestKit } from '../lib/suite/requirement-test.ts';
 import type { Session } from '../lib/suite/session.ts';
@@ -17,6 +17,28 @@ const TIMEOUT = 150_000;
 
 /** What this file learns and its later tests read (tests of a file run in order). */
 const healed: { probes: Probe[]; replay?: Replay; final?: Exchange } = { probes: [] };
+
+let replaying: Promise<ReplayRun | { skipped: string }> | undefined;
+
+/**
+ * The refused message POSTs sent again once the write pool serves again (started once, by
+ * whichever test asks first): the replay-once evidence and the write pool's timed probe.
+ */
+function writeReplay(s: Session, c: Campaign): Promise<ReplayRun | { skipped: string }> {
+  replaying ??= (async () => {
+    if ('skipped' in c.write) return { skipped: c.write.skipped };
+    const write = c.write;
+    const windowMs = c.limits.windowS * 1000;
+    await new Promise((r) => setTimeout(r, Math.max(0, writeHealsAtMs(write, windowMs) - Date.now())));
+    return replayRefusedPosts(s, write, windowMs);
+  })();
+  return replaying;
+}
+
+/** A check of the write pool's one probe, kept only when that probe could be judged (the read pool's are the main evidence). */
+function judgedOnly(finding: Finding): Finding[] {
+  return finding.verdict === 'inconclusive' ? [] : [finding];
+}
 
 async function withCampaign(kit: TestKit, body: (c: Campaign) => Promise<Finding[]>): Promise<Finding[]> {
   const outcome = await campaign();
@@ -38,13 +60,17 @@ describe('§8.1 Request rate limits: the exhausted pools heal', () => {
   // > X-RateLimit-Reset | integer | Unix timestamp in seconds when the bucket refills.
   requirementTest(
     ['ratelimit/8.1/retry-after-true', 'ratelimit/8.1/reset-refill'],
-    'GET /me timed against the read pool\'s 429: a second before Retry-After, at Reset, and once Retry-After has elapsed',
+    "GET /me timed against the read pool's 429 (a second before Retry-After, at Reset, once it has elapsed), and the first message POST once the write pool's 429 said it serves again",
     (kit) =>
-      withCampaign(kit, async () => {
-        const probes = await waited(kit, readProbes());
+      withCampaign(kit, async (c) => {
+        const [probes, replay] = await waited(kit, Promise.all([readProbes(), writeReplay(kit, c)]));
         if ('failed' in probes) return kit.ids.map((id) => inconclusive(id, probes.failed));
         healed.probes = probes;
-        return [retryAfterTrueFinding('ratelimit/8.1/retry-after-true', probes), resetRefillFinding('ratelimit/8.1/reset-refill', probes)];
+        const findings = [retryAfterTrueFinding('ratelimit/8.1/retry-after-true', probes), resetRefillFinding('ratelimit/8.1/reset-refill', probes)];
+        if ('replay' in replay && replay.probe !== undefined) {
+          findings.push(...judgedOnly(retryAfterTrueFinding('ratelimit/8.1/retry-after-true', [replay.probe])), ...judgedOnly(resetRefillFinding('ratelimit/8.1/reset-refill', [replay.probe])));
+        }
+        return findings;
       }),
     { timeout: TIMEOUT },
   );
@@ -55,11 +81,10 @@ describe('§8.1 Request rate limits: the exhausted pools heal', () => {
     'the refused message POSTs sent again after Retry-After, the ledger counted before and after',
     (kit) =>
       withCampaign(kit, async (c) => {
-        if ('skipped' in c.write) return [notRun(kit.ids[0]!, c.write.skipped)];
-        const write = c.write;
-        await waited(kit, new Promise((r) => setTimeout(r, Math.max(0, writeHealsAtMs(write, c.limits.windowS * 1000) - Date.now()))));
-        healed.replay = await replayRefusedPosts(kit, write, c.limits.windowS * 1000);
-        return [replayOnceFinding(kit.ids[0]!, write.batch, healed.replay)];
+        const run = await waited(kit, writeReplay(kit, c));
+        if ('skipped' in run || 'skipped' in c.write) return [notRun(kit.ids[0]!, 'skipped' in run ? run.skipped : 'no write pool run')];
+        healed.replay = run.replay;
+        return [replayOnceFinding(kit.ids[0]!, c.write.batch, run.replay)];
       }),
     { timeout: TIMEOUT },
   );
@@ -96,7 +121,8 @@ describe('§8.1 Request rate limits: the exhausted pools heal', () => {
   requirementTest('ratelimit/8.1/unplanned-429', 'every request the budget service paced during the run', async (kit) => {
     const { byReason } = kit.pacer.stats();
     const absorbed = kit.pacer.unplanned.map((u) => ({ role: u.role, pool: u.pool, retryAfterS: u.retryAfterS, exchange: u.exchange }));
-    return [unplannedRefusalsFinding(kit.ids[0]!, absorbed, { slowDown: byReason['slow-down'], retryAfter: byReason['retry-after'], recovery: byReason.recovery })];
+    const waits = { slowDown: byReason['slow-down'], retryAfter: byReason['retry-after'], recovery: byReason.recovery };
+    return [unplannedRefusalsFinding(kit.ids[0]!, absorbed, waits, kit.pacer.perIpRefusals.length)];
   });
 
   // > Every authenticated response carries the rate-limit headers (section 8).

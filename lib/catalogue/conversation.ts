@@ -16,6 +16,14 @@ export const conversationRequirements = requirements('conversation', [
     quote: 'REST blocking (default): the request returns when the agent finishes.',
   },
   {
+    id: 'conversation/1/rest-finished',
+    level: 'MUST',
+    section: '1',
+    statement:
+      'The blocking REST response carries the finished turn: its `messages` hold at least one message, and the body shows no pending state (`status` or `state` queued, running, ...).',
+    quote: 'REST blocking (default): the request returns when the agent finishes. The response is an object with `conversation_id` and `messages` (array).',
+  },
+  {
     id: 'conversation/2.4/response-fields',
     level: 'MUST',
     section: '2.4',
@@ -47,21 +55,23 @@ export const conversationRequirements = requirements('conversation', [
     id: 'conversation/6/event-data',
     level: 'MUST',
     section: '6',
-    statement: "The data of each event is a JSON object carrying the fields the §6 table lists for that event, with the contract's types.",
+    statement:
+      'The data of each event is a JSON object carrying the fields the §6 table lists for that event; `done` with the §2.4 types (string `conversation_id`, array `messages`) and `error` with those of the §7 error object. §6 gives `content`, `id` and `tool_name` no type, so none is asked.',
     quote: 'text_delta | content … tool_use | id, tool_name … tool_result | id … done | conversation_id, messages … error | code, category, message',
   },
   {
     id: 'conversation/6/tool-result-matches',
     level: 'MUST',
     section: '6',
-    statement: 'Every `tool_result` carries the `id` of a `tool_use` that came earlier in the same stream.',
+    statement: 'Every `tool_result` carries the `id` of a `tool_use` that came earlier in the same stream (a string or a number, compared as text).',
     quote: 'tool_use | id, tool_name | The agent is calling a tool. … tool_result | id | The tool finished.',
   },
   {
     id: 'conversation/6/single-terminal-event',
     level: 'MUST',
     section: '6',
-    statement: 'A message stream ends with exactly one terminal event, `done` or `error`, and no event follows it.',
+    statement:
+      'A message stream ends with a terminal event, `done` or `error`; it carries at most one `done` and no event follows `done`. An `error` followed by more events did not end the turn.',
     quote: 'done | conversation_id, messages | Final state; same shape as the REST response. … error | code, category, message | Failure.',
   },
   {
@@ -82,7 +92,7 @@ export const conversationRequirements = requirements('conversation', [
     id: 'conversation/6/incremental-delivery',
     level: 'SHOULD',
     section: '6',
-    statement: 'Events reach the client as the turn progresses, not all in one burst when the turn is over.',
+    statement: 'Events reach the client as the turn progresses, not all in one read when the turn is over (events within 5 ms of each other, 200 ms or more after the request).',
     quote: 'text_delta | content | Incremental assistant tokens.',
   },
   {
@@ -118,7 +128,7 @@ export const conversationRequirements = requirements('conversation', [
     id: 'conversation/8.1/job-poll-read-pool',
     level: 'MUST',
     section: '8.1',
-    statement: 'Every GET that polls an async message job is charged to the read pool.',
+    statement: 'Every GET that polls an async message job is charged one point of the read pool: its read-pool headers show Remaining down by one at most from the poll before.',
     quote: 'Polling an async message job is a GET and uses the read pool.',
   },
   {
@@ -149,6 +159,14 @@ export const conversationRequirements = requirements('conversation', [
     section: '8.2',
     statement: 'With the spend cap reached, a message POST is refused with an error in the §7 envelope, or a stream that has already started ends with an `error` event.',
     quote: 'When a spend cap is reached, requests can fail with HTTP 503 (upstream unavailable).',
+  },
+  {
+    id: 'conversation/8.2/spend-cap-not-rate-limit',
+    level: 'MUST',
+    section: '8.2',
+    statement:
+      'The spend-cap refusal is not the rate-limit refusal: neither code `rate_limit.exceeded` nor a 429 of category `rate_limited` (which would send clients to sleep Retry-After and try again).',
+    quote: 'Credits cap monthly agent usage. Rate limits are separate and cap requests per minute (see Limits).',
   },
   {
     id: 'conversation/7/fault-code',

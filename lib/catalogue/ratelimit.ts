@@ -112,7 +112,8 @@ export const ratelimitRequirements = requirements('ratelimit', [
     id: 'ratelimit/8.1/retry-after-true',
     level: 'MUST',
     section: '8.1',
-    statement: 'Retry-After is true: the request sent before it has elapsed is still refused, and the same request sent once it has elapsed succeeds.',
+    statement:
+      'Retry-After is true: the same request sent once it has elapsed succeeds. A pool that serves earlier is not faulted (the header is then a safe upper bound, noted).',
     quote: 'Retry-After | integer | 429 responses only: seconds until the next request will succeed.',
   },
   {
@@ -151,10 +152,11 @@ export const ratelimitRequirements = requirements('ratelimit', [
   },
   {
     id: 'ratelimit/7/limiter-down-recovers',
-    level: 'MUST',
+    level: 'SHOULD',
     section: '7',
-    statement: 'Once the limiter store is back, authenticated requests are served again instead of 503 `system.rate_limit_unavailable`.',
-    quote: '503 | system.rate_limit_unavailable | transient | The rate-limiter store is down.',
+    statement:
+      'Once the hook says the limiter store is back, an authenticated request retried with backoff (waits of 1, 2 and 4 s) is served again instead of 503 `system.rate_limit_unavailable`: the category `transient` promises it, no sentence requires it.',
+    quote: '`transient`: retry with backoff.',
   },
   {
     id: 'ratelimit/8.1/unplanned-429',

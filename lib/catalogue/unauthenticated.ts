@@ -5,7 +5,8 @@ export const unauthenticatedRequirements = requirements('unauthenticated', [
     id: 'unauthenticated/4.2/no-token-needed',
     level: 'MUST',
     section: '4.2',
-    statement: '/health, /openapi.json and /openapi.yaml answer 2xx to a GET that carries no Authorization header.',
+    statement:
+      '/health, /openapi.json and /openapi.yaml answer 2xx to a GET that carries no Authorization header (a 429 of their per-IP limiter is waited out, never held against them).',
     quote: 'Every endpoint except the unauthenticated routes requires the header `Authorization: Bearer <API_TOKEN>`.',
   },
   {
@@ -13,7 +14,7 @@ export const unauthenticatedRequirements = requirements('unauthenticated', [
     level: 'MUST',
     section: '8.1',
     statement:
-      "Requests to the unauthenticated routes, with or without a bearer token sent along, leave the token's read pool untouched.",
+      "Requests to the unauthenticated routes with a valid bearer token sent along leave that token's read pool untouched.",
     quote: 'Unauthenticated routes do not consume token points.',
   },
 ]);

@@ -8,6 +8,7 @@ import { mediaType } from './conversation-rest.ts';
 export const UPSTREAM_503 = 'conversation/7/upstream-503';
 export const UPSTREAM_TRANSIENT = 'conversation/7/upstream-transient';
 export const SPEND_CAP_REFUSED = 'conversation/8.2/spend-cap-refused';
+export const SPEND_CAP_NOT_RATE_LIMIT = 'conversation/8.2/spend-cap-not-rate-limit';
 export const FAULT_CODE = 'conversation/7/fault-code';
 export const FAULT_RECOVERY = 'conversation/7/fault-recovery';
 
@@ -112,10 +113,14 @@ export function faultFindings(fault: MessageFaultName, probes: readonly FaultPro
       // §8.2 leaves "the exact response on reaching the cap" open: any error in the envelope refuses.
       const ok = r.kind === 'envelope' || r.kind === 'error-event';
       findings.push(ok ? pass(main, ex) : fail(main, 'the message refused with an error in the §7 envelope (or an error event)', describeRefusal(r), ex));
+      if (ok) findings.push(notRateLimitFinding(r, ex));
     }
   }
   if (!findings.some((f) => f.requirement === main)) {
     findings.push(inconclusive(main, `no request was sent while ${fault} was on`, probes.map((p) => p.exchange)));
+  }
+  if (fault === 'spend_cap_reached' && !findings.some((f) => f.requirement === SPEND_CAP_NOT_RATE_LIMIT)) {
+    findings.push(inconclusive(SPEND_CAP_NOT_RATE_LIMIT, 'no refusal under the spend cap to read', probes.map((p) => p.exchange)));
   }
   if (fault === 'upstream_unavailable' && !findings.some((f) => f.requirement === UPSTREAM_TRANSIENT)) {
     findings.push(inconclusive(UPSTREAM_TRANSIENT, 'no refusal to read a category from', probes.map((p) => p.exchange)));
@@ -123,6 +128,18 @@ export function faultFindings(fault: MessageFaultName, probes: readonly FaultPro
   // The spec names no code for these 503s: the report shows what came.
   findings.push(pass(FAULT_CODE, probes.map((p) => p.exchange).slice(0, 1), `${fault}: ${seen.join('; ')}`));
   return findings;
+}
+
+/**
+ * > Credits cap monthly agent usage. Rate limits are separate and cap requests per minute
+ * A spend-cap refusal dressed as the rate-limit one (§7: `429 | rate_limit.exceeded | rate_limited`)
+ * sends a client to sleep Retry-After and try again, against a cap that lasts the month.
+ */
+function notRateLimitFinding(r: Extract<Refusal, { kind: 'envelope' | 'error-event' }>, ex: Exchange[]): Finding {
+  const asRateLimit = r.code === 'rate_limit.exceeded' || (r.category === 'rate_limited' && (r.kind === 'error-event' || r.status === 429));
+  return asRateLimit
+    ? fail(SPEND_CAP_NOT_RATE_LIMIT, 'a refusal other than the rate limit: not rate_limit.exceeded, not a 429 of category rate_limited', describeRefusal(r), ex)
+    : pass(SPEND_CAP_NOT_RATE_LIMIT, ex);
 }
 
 /** INFO: the message POST sent after the disable hook ran. */

@@ -3,7 +3,8 @@ import { fail, inconclusive, pass, type Finding } from '../model/finding.ts';
 import { JOB_POLL_MAX_MS, JOB_POLL_START_MS } from '../spec-constants.ts';
 import { conversationResponseProblems, describeValue } from './conversation-response.ts';
 import { describeResponse, isObject, jsonBody } from './json-body.ts';
-import { poolHeaderFinding } from './pool-headers.ts';
+import { integerHeader, poolHeaderFinding } from './pool-headers.ts';
+import { exchangeLabel } from './rate-limit-headers.ts';
 
 export const ASYNC_JOB = 'conversation/1/async-job';
 export const JOB_POST_WRITE_POOL = 'conversation/8.1/job-post-write-pool';
@@ -114,7 +115,7 @@ export function jobPollFindings(polls: readonly Exchange[], pools: Pools): Findi
   );
   // > Polling an async message job is a GET and uses the read pool.
   const pool = polls.map((p) => poolHeaderFinding(JOB_POLL_READ_POOL, p, { pool: 'read', limit: pools.read, windowS: pools.windowS }));
-  findings.push(pool.find((f) => f.verdict === 'fail') ?? pass(JOB_POLL_READ_POOL, [...polls], `${polls.length} poll(s), each charged to the read pool`));
+  findings.push(pool.find((f) => f.verdict === 'fail') ?? overchargedPoll(polls) ?? pass(JOB_POLL_READ_POOL, [...polls], `${polls.length} poll(s), each charged to the read pool`));
   const last = polls[polls.length - 1]!;
   const seen = jobStateOf(last);
   const note =
@@ -127,6 +128,23 @@ export function jobPollFindings(polls: readonly Exchange[], pools: Pools): Findi
     seen.state === 'finished' ? pass(JOB_OUTCOME, [last], note) : { requirement: JOB_OUTCOME, verdict: 'warn', note, exchanges: [last] },
   );
   return findings;
+}
+
+/**
+ * > Each request consumes one point from the pool matching its method.
+ * Between two sequential polls of one token, Remaining drops by at most one (less when points came
+ * back as the window rolled on): a larger drop charged a poll more than one point.
+ */
+function overchargedPoll(polls: readonly Exchange[]): Finding | undefined {
+  for (let i = 1; i < polls.length; i++) {
+    const a = polls[i - 1]!;
+    const b = polls[i]!;
+    const ra = integerHeader(a, 'x-ratelimit-remaining');
+    const rb = integerHeader(b, 'x-ratelimit-remaining');
+    if (ra === undefined || rb === undefined || ra - rb <= 1) continue;
+    return fail(JOB_POLL_READ_POOL, 'one read point per poll: X-RateLimit-Remaining down by one at most between sequential polls', `${ra} then ${rb} on ${exchangeLabel(a)}, ${exchangeLabel(b)}`, [a, b]);
+  }
+  return undefined;
 }
 
 /** The async-job finding when the creating POST gave no job id to poll. */

@@ -1,12 +1,13 @@
 import type { Exchange } from '../model/exchange.ts';
 import { fail, inconclusive, pass, type Finding } from '../model/finding.ts';
 import { conversationResponseProblems } from './conversation-response.ts';
-import { describeResponse, jsonBody } from './json-body.ts';
+import { describeResponse, isObject, jsonBody } from './json-body.ts';
 import { poolHeaderFinding } from './pool-headers.ts';
 
 export const REST_DEFAULT = 'conversation/1/rest-default';
 export const RESPONSE_FIELDS = 'conversation/2.4/response-fields';
 export const MESSAGE_WRITE_POOL = 'conversation/8.1/message-write-pool';
+export const REST_FINISHED = 'conversation/1/rest-finished';
 
 /** The write pool as the run knows it (the profile's limits). */
 export interface WritePool {
@@ -53,8 +54,32 @@ export function restTurnFindings(exchange: Exchange, pool: WritePool): Finding[]
       problems.length === 0 ? pass(RESPONSE_FIELDS, ex) : fail(RESPONSE_FIELDS, '`conversation_id` (string) and `messages` (array)', problems.join('; '), ex),
     );
   }
+  findings.push(why !== undefined || !body.ok ? inconclusive(REST_FINISHED, 'no REST response to judge', ex) : finishedTurnFinding(exchange, body.value));
   findings.push(writePoolFinding(exchange, pool));
   return findings;
+}
+
+/**
+ * Words that say work is still under way. Narrower than a job poll's reading: a REST body may
+ * well say `created` or `accepted` of the conversation it opened.
+ */
+const UNDER_WAY = new Set(['queued', 'pending', 'running', 'in_progress', 'processing']);
+
+/**
+ * > REST blocking (default): the request returns when the agent finishes.
+ * So the answer is the finished turn: no state word saying it is under way (`status: running`, ...)
+ * and the turn's messages. A turn that finished has at least one (§2.4: "Messages of the turn").
+ */
+function finishedTurnFinding(exchange: Exchange, value: unknown): Finding {
+  const ex = [exchange];
+  const problems: string[] = [];
+  for (const key of ['status', 'state']) {
+    const word = isObject(value) ? value[key] : undefined;
+    if (typeof word === 'string' && UNDER_WAY.has(word.toLowerCase())) problems.push(`the body says ${key} "${word}": the turn was still under way`);
+  }
+  const messages = isObject(value) ? value['messages'] : undefined;
+  if (Array.isArray(messages) && messages.length === 0) problems.push('`messages` is empty: the turn has no message yet');
+  return problems.length === 0 ? pass(REST_FINISHED, ex) : fail(REST_FINISHED, 'the finished turn: its messages, and no pending state', problems.join('; '), ex);
 }
 
 /** §8.1: a message POST is a write; its response carries the write pool's headers. */

@@ -109,13 +109,14 @@ export function rollingWindowFinding(requirement: string, exchanges: readonly Ex
 
 /**
  * §5.5 "Rate limits are scoped per token": with the secondary token refused, the primary token of
- * the same workspace is still served and lost no more than the one point of its own request.
+ * the same workspace is still served on that pool and lost no more than the one point of its own
+ * request.
  */
-export function perTokenFinding(requirement: string, primaryBefore: Exchange, secondaryRefusal: Exchange, primaryAfter: Exchange): Finding {
+export function perTokenFinding(requirement: string, primaryBefore: Exchange, secondaryRefusal: Exchange, primaryAfter: Exchange, pool: Pool = 'read'): Finding {
   const evidence = [primaryBefore, secondaryRefusal, primaryAfter];
-  if (!isRefusal(secondaryRefusal)) return inconclusive(requirement, `the secondary token's pool was not exhausted: ${exchangeLabel(secondaryRefusal)}`, evidence);
-  const expected = "the primary token served, its Remaining down by its own request only";
-  if (isRefusal(primaryAfter)) return fail(requirement, expected, "the primary token was refused (429) once the secondary token's read pool was exhausted: the budget is shared", evidence);
+  if (!isRefusal(secondaryRefusal)) return inconclusive(requirement, `the secondary token's ${pool} pool was not exhausted: ${exchangeLabel(secondaryRefusal)}`, evidence);
+  const expected = `the primary token served from its own ${pool} pool, its Remaining down by its own request only`;
+  if (isRefusal(primaryAfter)) return fail(requirement, expected, `the primary token was refused (429) once the secondary token's ${pool} pool was exhausted: the budget is shared`, evidence);
   if (!isServed(primaryAfter)) return inconclusive(requirement, `the primary token's request was not served: ${exchangeLabel(primaryAfter)}`, evidence);
   const rb = remaining(primaryBefore);
   const ra = remaining(primaryAfter);

@@ -25,6 +25,11 @@ function errorCode(exchange: Exchange): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
+/** §7 "503 | system.rate_limit_unavailable": the limiter store was down, so no pool was asked. */
+export function isLimiterUnavailable(exchange: Exchange): boolean {
+  return exchange.response?.status === 503 && errorCode(exchange) === 'system.rate_limit_unavailable';
+}
+
 function isUnauthenticatedRoute(exchange: Exchange): boolean {
   try {
     const path = new URL(exchange.request.url).pathname;
@@ -46,8 +51,7 @@ export function isMeteredResponse(exchange: Exchange): boolean {
   if (res === undefined || exchange.request.tokenRole === undefined) return false;
   if (poolOfMethod(exchange.request.method) === undefined || isUnauthenticatedRoute(exchange)) return false;
   const s = res.status;
-  if (!((s >= 200 && s < 300) || s === 429 || s === 400)) return false;
-  return errorCode(exchange) !== 'system.rate_limit_unavailable';
+  return (s >= 200 && s < 300) || s === 429 || s === 400;
 }
 
 type Aspect = keyof PoolHeaderAspects;

@@ -28,15 +28,18 @@ function waits(w: WaitSummary | undefined): string {
 /**
  * INFO: a client that follows §8.1's recommended behaviour (pace by the headers, slow under 10%)
  * should meet no 429 it did not provoke. Any it met is listed; it never fails another requirement.
+ * 429s of the per-IP limiter of the unauthenticated routes are legal whatever their number (its
+ * limit is not shown): counted in the note, never listed.
  */
-export function unplannedRefusalsFinding(requirement: string, absorbed: readonly AbsorbedRefusal[], waited?: WaitSummary): Finding {
-  if (absorbed.length === 0) return pass(requirement, [], `0 unplanned 429s${waits(waited)}`);
+export function unplannedRefusalsFinding(requirement: string, absorbed: readonly AbsorbedRefusal[], waited?: WaitSummary, perIp = 0): Finding {
+  const ip = perIp === 0 ? '' : `; ${perIp} 429s of the per-IP limiter of the unauthenticated routes, waited out (legal)`;
+  if (absorbed.length === 0) return pass(requirement, [], `0 unplanned 429s${waits(waited)}${ip}`);
   const byPool = new Map<string, number>();
   for (const a of absorbed) byPool.set(`${a.role}/${a.pool}`, (byPool.get(`${a.role}/${a.pool}`) ?? 0) + 1);
   const where = [...byPool].map(([k, n]) => `${n} on ${k}`).join(', ');
   return {
     ...fail(requirement, 'no 429 on requests paced by the pool headers', `${absorbed.length} unplanned 429s (${where}), each absorbed by waiting Retry-After`, absorbed.map((a) => a.exchange)),
-    note: `${absorbed.length} unplanned 429s${waits(waited)}`,
+    note: `${absorbed.length} unplanned 429s${waits(waited)}${ip}`,
   };
 }
 

@@ -2,7 +2,7 @@ import type { Exchange } from '../model/exchange.ts';
 import { fail, inconclusive, pass, type Finding } from '../model/finding.ts';
 import type { Pool } from '../spec-constants.ts';
 import { describeResponse, isObject, jsonBody } from './json-body.ts';
-import { exchangeLabel } from './rate-limit-headers.ts';
+import { exchangeLabel, isLimiterUnavailable } from './rate-limit-headers.ts';
 
 const DELAY_SECONDS = /^\d+$/;
 
@@ -11,10 +11,13 @@ export function isRefusal(exchange: Exchange): boolean {
   return exchange.response?.status === 429;
 }
 
-/** Whether the pool served the request: any answer but 429 (and 401, which no pool sees). */
+/**
+ * Whether the pool served the request: any answer but 429, 401 (no pool sees it) and the
+ * limiter-down 503 (no pool was asked).
+ */
 export function isServed(exchange: Exchange): boolean {
   const s = exchange.response?.status;
-  return s !== undefined && s !== 429 && s !== 401;
+  return s !== undefined && s !== 429 && s !== 401 && !isLimiterUnavailable(exchange);
 }
 
 /** Retry-After as the integer of seconds §8.1 fixes, or undefined. */

@@ -35,26 +35,27 @@ export function resetPassesAtMs(refusal: Exchange): number | undefined {
 }
 
 /**
- * §8.1 "Retry-After … seconds until the next request will succeed", judged both ways. The target
- * decided the 429 between its send and receive times and rounds the wait up to whole seconds, so:
- * a probe answered before `sent + (Retry-After − 1) s` must still be refused (else the header
- * overstates the wait), and the first probe sent after `received + Retry-After` must be served.
+ * §8.1 "Retry-After … seconds until the next request will succeed". The target decided the 429
+ * between its send and receive times and rounds the wait up to whole seconds, so the first probe
+ * sent after `received + Retry-After` must be served. A pool that serves again earlier is not
+ * wrong: Retry-After is then a safe upper bound (a client that waits it out is never refused),
+ * which the finding notes; only a probe answered before `sent + (Retry-After − 1) s` shows it.
  */
 export function retryAfterTrueFinding(requirement: string, probes: readonly Probe[]): Finding {
   let judged = 0;
   const evidence: Exchange[] = [];
+  const notes: string[] = [];
   for (const { exchange, basis, first } of probes) {
     const seconds = retryAfterSeconds(basis);
-    if (seconds === undefined || exchange.response === undefined) continue;
+    // Only an answer of the pool speaks of it: served or refused (not a limiter that was down).
+    if (seconds === undefined || !(isServed(exchange) || isRefusal(exchange))) continue;
     const surelyBefore = receivedAtMs(exchange) < sentAtMs(basis) + (seconds - 1) * 1000;
     const surelyAfter = sentAtMs(exchange) >= receivedAtMs(basis) + seconds * 1000;
     const after = ((sentAtMs(exchange) - receivedAtMs(basis)) / 1000).toFixed(1);
-    if (surelyBefore) {
+    if (surelyBefore && isServed(exchange)) {
       judged += 1;
       evidence.push(basis, exchange);
-      if (isServed(exchange)) {
-        return fail(requirement, `the request refused until Retry-After (${seconds} s) has elapsed`, `served ${after} s after the 429 (${exchangeLabel(exchange)}): Retry-After overstates the wait`, [basis, exchange]);
-      }
+      notes.push(`served ${after} s after a 429 that said Retry-After: ${seconds}: a safe upper bound`);
     } else if (surelyAfter && first) {
       judged += 1;
       evidence.push(basis, exchange);
@@ -64,7 +65,8 @@ export function retryAfterTrueFinding(requirement: string, probes: readonly Prob
     }
   }
   if (judged === 0) return inconclusive(requirement, 'no request could be timed against an integer Retry-After', probes.flatMap((p) => [p.basis, p.exchange]).slice(0, 4));
-  return pass(requirement, evidence.slice(-2), `${judged} timed requests agreed with Retry-After`);
+  const note = notes.length === 0 ? `${judged} timed requests agreed with Retry-After` : `${judged} timed requests agreed with Retry-After; ${[...new Set(notes)].join('; ')}`;
+  return pass(requirement, evidence.slice(-2), note);
 }
 
 /**
@@ -75,7 +77,7 @@ export function retryAfterTrueFinding(requirement: string, probes: readonly Prob
 export function resetRefillFinding(requirement: string, probes: readonly Probe[]): Finding {
   for (const { exchange, basis, first } of probes) {
     const at = resetPassesAtMs(basis);
-    if (at === undefined || !first || exchange.response === undefined || sentAtMs(exchange) < at) continue;
+    if (at === undefined || !first || !(isServed(exchange) || isRefusal(exchange)) || sentAtMs(exchange) < at) continue;
     if (isServed(exchange)) return pass(requirement, [basis, exchange]);
     const reset = basis.response?.headers['x-ratelimit-reset'];
     return fail(

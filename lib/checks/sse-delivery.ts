@@ -3,8 +3,12 @@ import { fail, pass, type Finding } from '../model/finding.ts';
 
 export const INCREMENTAL_DELIVERY = 'conversation/6/incremental-delivery';
 
-/** Events that all arrive within this span arrived together: one write, or one flush. */
-export const BURST_SPAN_MS = 30;
+/**
+ * Events that all arrive within this span arrived together: one write, or one flush, read at
+ * once. Kept this short because a fast streaming server may write a whole short answer within a
+ * few tens of milliseconds, one event per write; only events read together are a burst.
+ */
+export const BURST_SPAN_MS = 5;
 /**
  * A burst only says something when the turn took a while before it: a target that answers the
  * whole stream within this time from the request may simply be fast.
@@ -21,10 +25,10 @@ export type DeliveryVerdict =
 /**
  * Tells streaming from a burst at the end by event arrival times alone. Criterion: with at least
  * MIN_EVENTS events, a burst is every event arriving within BURST_SPAN_MS of the first while the
- * first came MIN_TURN_MS or more after the request. On localhost a streaming server spreads its
- * events over the turn (the span grows with the turn); a buffering one delivers them at once at
- * the end (the span stays near zero however long the turn). A short turn is not judged, so a
- * fast server is never called a buffering one.
+ * first came MIN_TURN_MS or more after the request. A streaming server spreads its events over
+ * the turn, even a fast one (a few milliseconds per write); a buffering one delivers them in one
+ * read at the end (the span stays near zero however long the turn). A short turn is not judged,
+ * so a fast server is never called a buffering one.
  */
 export function judgeDelivery(events: readonly SseEventRecord[]): DeliveryVerdict {
   if (events.length < MIN_EVENTS) return { kind: 'too-short', why: `${events.length} event(s): too few to tell streaming from a burst` };

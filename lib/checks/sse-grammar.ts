@@ -37,7 +37,15 @@ export interface GrammarVerdicts {
 }
 
 const KNOWN: readonly string[] = SSE_EVENT_NAMES;
-const TERMINAL = new Set(['done', 'error']);
+
+/**
+ * The id of a tool event, compared as text: §6 names the field but not its type, so `7` and
+ * `"7"` are one id; anything but a string or a number is no id.
+ */
+function toolId(value: unknown): string | undefined {
+  const id = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)['id'] : undefined;
+  return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? String(id) : undefined;
+}
 
 function label(e: SseEventRecord, i: number): string {
   return `event #${i + 1} \`${e.event}\``;
@@ -64,7 +72,7 @@ export function judgeEventStream(events: readonly SseEventRecord[], end: StreamE
   const notes: GrammarVerdicts['notes'] = {};
   const toolUses = new Set<string>();
   let toolResults = 0;
-  const terminals: number[] = [];
+  const dones: number[] = [];
 
   events.forEach((e, i) => {
     // > | Event | Data fields | Meaning |  (text_delta, tool_use, tool_result, done, error)
@@ -74,7 +82,7 @@ export function judgeEventStream(events: readonly SseEventRecord[], end: StreamE
       return;
     }
     const name = e.event as SseEventName;
-    if (TERMINAL.has(name)) terminals.push(i);
+    if (name === 'done') dones.push(i);
     const parsed = parseData(e.data);
     if (!parsed.ok) {
       problems.push({ requirement: EVENT_DATA, problem: `${label(e, i)}: ${parsed.why}` });
@@ -83,12 +91,12 @@ export function judgeEventStream(events: readonly SseEventRecord[], end: StreamE
     for (const p of validateEventData(name, parsed.value)) {
       problems.push({ requirement: EVENT_DATA, problem: `${label(e, i)}: data${p.instancePath} ${p.message}` });
     }
-    const id = typeof parsed.value === 'object' && parsed.value !== null ? (parsed.value as Record<string, unknown>)['id'] : undefined;
-    if (name === 'tool_use' && typeof id === 'string') toolUses.add(id);
+    const id = toolId(parsed.value);
+    if (name === 'tool_use' && id !== undefined) toolUses.add(id);
     if (name === 'tool_result') {
       toolResults += 1;
       // > tool_use | id, tool_name | The agent is calling a tool. tool_result | id | The tool finished.
-      if (typeof id !== 'string' || !toolUses.has(id)) {
+      if (id === undefined || !toolUses.has(id)) {
         problems.push({ requirement: TOOL_RESULT_MATCHES, problem: `${label(e, i)} has id ${JSON.stringify(id)}, which no earlier tool_use carried` });
       }
     }
@@ -99,28 +107,33 @@ export function judgeEventStream(events: readonly SseEventRecord[], end: StreamE
   });
   if (toolResults === 0) notes[TOOL_RESULT_MATCHES] = 'the stream carried no tool_result event';
 
-  const first = terminals[0];
-  if (first === undefined) {
-    if (end.cutBy !== undefined) {
-      unjudged[SINGLE_TERMINAL] = `reading stopped (${end.cutBy}) after ${events.length} events before any done or error`;
-    } else {
-      problems.push({ requirement: SINGLE_TERMINAL, problem: `the stream closed after ${events.length} events without a done or error event` });
-    }
-    unjudged[CLOSES_AFTER_TERMINAL] = 'the stream had no terminal event';
-  } else {
-    const terminal = events[first]!;
-    if (terminals.length > 1) {
-      const list = terminals.map((i) => `${events[i]!.event} (#${i + 1})`).join(', ');
-      problems.push({ requirement: SINGLE_TERMINAL, problem: `the stream has ${terminals.length} terminal events: ${list}` });
-    }
-    const after = events.slice(first + 1).filter((e) => !TERMINAL.has(e.event));
+  // > done | conversation_id, messages | Final state
+  // `done` is the final state: one at most, and nothing after it. An `error` ("Failure") ends the
+  // turn when it is the last event; one followed by more events was not the end (the register).
+  const firstDone = dones[0];
+  const lastIndex = events.length - 1;
+  let terminal: number | undefined;
+  if (firstDone !== undefined) {
+    terminal = firstDone;
+    if (dones.length > 1) problems.push({ requirement: SINGLE_TERMINAL, problem: `the stream has ${dones.length} done events (#${dones.map((i) => i + 1).join(', #')})` });
+    const after = events.slice(firstDone + 1).filter((e) => e.event !== 'done');
     if (after.length > 0) {
-      problems.push({ requirement: SINGLE_TERMINAL, problem: `${after.length} event(s) follow ${label(terminal, first)}, first \`${after[0]!.event}\`` });
+      problems.push({ requirement: SINGLE_TERMINAL, problem: `${after.length} event(s) follow ${label(events[firstDone]!, firstDone)}, the final state, first \`${after[0]!.event}\`` });
     }
-    if (!end.closed) {
-      const how = end.cutBy === undefined ? 'the server had not closed it' : `reading was cut (${end.cutBy})`;
-      problems.push({ requirement: CLOSES_AFTER_TERMINAL, problem: `the stream stayed open after ${label(terminal, first)}: ${how}` });
-    }
+  } else if (events[lastIndex]?.event === 'error') {
+    terminal = lastIndex;
+  } else if (end.cutBy !== undefined) {
+    unjudged[SINGLE_TERMINAL] = `reading stopped (${end.cutBy}) after ${events.length} events before a done or a final error`;
+  } else {
+    const last = events[lastIndex];
+    const ending = last === undefined ? 'no event at all' : `${label(last, lastIndex)} last`;
+    problems.push({ requirement: SINGLE_TERMINAL, problem: `the stream closed after ${events.length} events with ${ending}: no done, and no error at its end` });
+  }
+  if (terminal === undefined) {
+    unjudged[CLOSES_AFTER_TERMINAL] = 'the stream had no terminal event';
+  } else if (!end.closed) {
+    const how = end.cutBy === undefined ? 'the server had not closed it' : `reading was cut (${end.cutBy})`;
+    problems.push({ requirement: CLOSES_AFTER_TERMINAL, problem: `the stream stayed open after ${label(events[terminal]!, terminal)}: ${how}` });
   }
   if (!events.some((e) => e.event === 'done')) unjudged[DONE_SHAPE] = 'the stream carried no done event';
   return { problems, unjudged, notes };
@@ -159,7 +172,7 @@ function expectationOf(id: GrammarRequirement): string {
     case TOOL_RESULT_MATCHES:
       return 'every tool_result carries the id of an earlier tool_use';
     case SINGLE_TERMINAL:
-      return 'exactly one terminal event (done or error), last in the stream';
+      return 'a stream ending in done or error, with at most one done and nothing after it';
     case CLOSES_AFTER_TERMINAL:
       return 'the stream closed after its terminal event';
     case DONE_SHAPE:

@@ -2,6 +2,7 @@ import { request, errors as undiciErrors, type Dispatcher } from 'undici';
 import type { Exchange, RecordedRequest, RecordedResponse, RequestTransport } from '../model/exchange.ts';
 import { poolOfMethod, type Pool } from '../spec-constants.ts';
 import { Redactor, type Secret } from './redactor.ts';
+import { pacingPoolOf } from './pacer.ts';
 import { readEventStream, type StreamBudget } from './event-stream-reader.ts';
 import type { Pacer } from './pacer.ts';
 import { buildDispatcher } from './dispatcher.ts';
@@ -51,6 +52,11 @@ export interface SendOptions {
   token?: string | null;
   /** An exact Authorization header value for auth probes; recorded redacted like everything else. */
   authorization?: string;
+  /**
+   * For auth probes: a role's token sent anywhere but `Authorization: Bearer` (§5.1), without the
+   * suite ever holding it. Recorded redacted like everything else.
+   */
+  misplacedToken?: MisplacedToken;
   headers?: Record<string, string>;
   /** A JSON value (serialised, content-type set) or a raw string sent as is. */
   json?: unknown;
@@ -59,6 +65,16 @@ export interface SendOptions {
   stream?: boolean;
   /** Bypass pacing: the rate-limit suite provokes 429s on purpose and must see them. */
   unpaced?: boolean;
+}
+
+/**
+ * Where a misplaced token goes: under another Authorization scheme (`name` the scheme, empty for
+ * the bare token), in the query string, a cookie, or a field of the JSON body.
+ */
+export interface MisplacedToken {
+  role: string;
+  as: 'scheme' | 'query' | 'cookie' | 'json-field';
+  name: string;
 }
 
 let sequence = 0;
@@ -151,6 +167,7 @@ export class HttpClient {
   }
 
   async send(options: SendOptions): Promise<Exchange> {
+    if (options.misplacedToken !== undefined) return this.send(this.#misplace(options, options.misplacedToken));
     const method = (options.method ?? 'GET').toUpperCase();
     const url = this.urlFor(options.path, options.query);
     // Redirects are never followed, but keep the guarantee local too: a token (and any extra
@@ -170,25 +187,49 @@ export class HttpClient {
 
     const pool = poolOfMethod(method);
     if (this.#unresponsive !== undefined) return this.#refused(method, url, headers, body, role, pool);
-    const paced = role !== undefined && pool !== undefined && options.unpaced !== true && this.#pacer !== undefined;
+    const pacing = pacingPoolOf(options.path, role, pool);
+    const paced = pacing !== undefined && options.unpaced !== true && this.#pacer !== undefined;
     for (;;) {
-      if (paced) await this.#pacer!.before(role!, pool!);
+      if (paced) await this.#pacer!.before(pacing.role, pacing.pool);
       const exchange = await this.#perform(method, url, headers, body, options.stream === true, role, pool);
       this.#noteTransport(exchange);
       if (paced) {
-        const retryMs = this.#pacer!.after(role!, pool!, exchange);
+        const retryMs = this.#pacer!.after(pacing.role, pacing.pool, exchange);
         if (retryMs !== undefined) {
           // A 429 the harness did not provoke: honour Retry-After and send the same request again.
           this.#onExchange?.(exchange);
           await sleep(retryMs);
           continue;
         }
-      } else if (role !== undefined && pool !== undefined) {
+      } else if (pacing !== undefined) {
         // An unpaced request still tells the budget service where its pool stands.
-        this.#pacer?.observe(role, pool, exchange);
+        this.#pacer?.observe(pacing.role, pacing.pool, exchange);
       }
       this.#onExchange?.(exchange);
       return exchange;
+    }
+  }
+
+  /** The request with the token written where `misplaced` says, and no bearer token of its own. */
+  #misplace(options: SendOptions, misplaced: MisplacedToken): SendOptions {
+    const { misplacedToken: _placed, token: _token, ...rest } = options;
+    const secret = this.#tokens[misplaced.role];
+    if (secret === undefined) throw new Error(`no token configured for role "${misplaced.role}"`);
+    const value = secret.value;
+    switch (misplaced.as) {
+      case 'scheme':
+        return { ...rest, authorization: misplaced.name === '' ? value : `${misplaced.name} ${value}` };
+      case 'query': {
+        const query = encodeQuery(rest.query);
+        const param = `${encodeURIComponent(misplaced.name)}=${encodeURIComponent(value)}`;
+        return { ...rest, query: query === '' ? param : `${query}&${param}` };
+      }
+      case 'cookie':
+        return { ...rest, headers: { ...rest.headers, cookie: `${misplaced.name}=${value}` } };
+      case 'json-field': {
+        const json = typeof rest.json === 'object' && rest.json !== null && !Array.isArray(rest.json) ? rest.json : {};
+        return { ...rest, json: { ...json, [misplaced.name]: value } };
+      }
     }
   }
 

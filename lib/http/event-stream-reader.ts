@@ -74,7 +74,8 @@ export async function readEventStream(
       const record: SseEventRecord = { event: message.event ?? 'message', data: message.data, atMs: Date.now() - startedAt };
       if (message.id !== undefined) record.id = message.id;
       events.push(record);
-      if (terminalAt === undefined && TERMINAL_EVENTS.includes(record.event)) terminalAt = Date.now();
+      // The grace runs from the first terminal event; any later event shows the stream went on.
+      terminalAt = TERMINAL_EVENTS.includes(record.event) ? (terminalAt ?? Date.now()) : undefined;
     },
   });
   const afterTerminalMs = budget.afterTerminalMs ?? AFTER_TERMINAL_MS;

@@ -1,5 +1,18 @@
 import type { Exchange } from '../model/exchange.ts';
-import { SLOW_DOWN_FRACTION, WINDOW_SECONDS, type Pool } from '../spec-constants.ts';
+import { SLOW_DOWN_FRACTION, UNAUTHENTICATED_PATHS, WINDOW_SECONDS, type Pool } from '../spec-constants.ts';
+
+/**
+ * The pacing pool of the unauthenticated routes. §4.2: they use "a separate per-IP limiter" whose
+ * limit is not shown (§8.1), so they are paced apart from every token, whatever token is sent
+ * along, and learn that limiter from their own headers or 429s.
+ */
+export const PER_IP_ROLE = 'per-ip';
+
+/** Where a request is paced: its token's pool, or the per-IP pool for the unauthenticated routes. */
+export function pacingPoolOf(path: string, role: string | undefined, pool: Pool | undefined): { role: string; pool: Pool } | undefined {
+  if ((UNAUTHENTICATED_PATHS as readonly string[]).includes(path)) return { role: PER_IP_ROLE, pool: 'read' };
+  return role === undefined || pool === undefined ? undefined : { role, pool };
+}
 
 /** What the pacer knows of one token's pool, read from the latest response's headers (§8.1). */
 interface PoolState {
@@ -68,6 +81,8 @@ export class Pacer {
   readonly #watchers = new Set<ExchangeWatcher>();
   readonly #waited: Record<WaitReason, number> = { 'slow-down': 0, 'retry-after': 0, recovery: 0 };
   readonly unplanned: UnplannedRateLimit[] = [];
+  /** 429s of the per-IP limiter, absorbed the same way: legal whatever their number, so kept apart. */
+  readonly perIpRefusals: UnplannedRateLimit[] = [];
   waitedMs = 0;
 
   constructor(options: Partial<PacerOptions> = {}) {
@@ -108,10 +123,12 @@ export class Pacer {
 
   async #admit(s: PoolState): Promise<void> {
     for (;;) {
-      if (s.limit === undefined || s.remaining === undefined) return;
+      if (s.remaining === undefined) return;
       const available = s.remaining - s.inFlight;
       // > slow down when X-RateLimit-Remaining falls below 10% of the limit
-      if (available >= s.limit * SLOW_DOWN_FRACTION) return;
+      // A pool known only from a 429 (no headers: the per-IP limiter may send none) waits for the
+      // reset that 429 gave, then sends one request to learn again.
+      if (available >= (s.limit ?? 1) * SLOW_DOWN_FRACTION) return;
       const now = this.#options.now();
       // Without a usable Reset header, assume the spec's window from now (once, so it can pass).
       s.resetAtMs ??= now + this.#options.fallbackWindowMs;
@@ -171,7 +188,7 @@ export class Pacer {
       return undefined;
     }
     const retryAfterS = intHeader(exchange.response.headers['retry-after']);
-    this.unplanned.push({ role, pool, retryAfterS, at: new Date(this.#options.now()).toISOString(), seq: exchange.seq, exchange });
+    (role === PER_IP_ROLE ? this.perIpRefusals : this.unplanned).push({ role, pool, retryAfterS, at: new Date(this.#options.now()).toISOString(), seq: exchange.seq, exchange });
     s.refusedInARow += 1;
     if (s.refusedInARow > this.#options.maxRetries) {
       s.refusedInARow = 0;

@@ -3,10 +3,12 @@ import type { ReferenceState } from './state.ts';
 
 /** What the reference answers when a message meets a fault (docs/reference.md). */
 export interface MessageFault {
-  status: 503;
+  status: number;
   code: string;
   category: Category;
   message: string;
+  /** Headers the refusal adds (a defect's Retry-After). */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -18,6 +20,10 @@ export interface MessageFault {
 export function activeMessageFault(state: ReferenceState): MessageFault | undefined {
   // > When a spend cap is reached, requests can fail with HTTP 503 (upstream unavailable).
   if (state.faults.has('spend_cap_reached') && !state.defects.has('conversation-spend-cap-ignored')) {
+    // Defect: the cap dressed as the per-minute rate limit (§1: "Rate limits are separate").
+    if (state.defects.has('conversation-spend-cap-as-429')) {
+      return { status: 429, code: 'rate_limit.exceeded', category: 'rate_limited', message: 'Too many requests.', headers: { 'retry-after': '60' } };
+    }
     return { status: 503, code: 'credits.spend_cap_reached', category: 'transient', message: 'The workspace reached its spend cap; agent messages are paused.' };
   }
   // > 503 | (upstream unavailable) | | An upstream dependency is unavailable

@@ -46,11 +46,12 @@ async function postMessage(ctx: ExchangeContext, kind: AgentKind): Promise<void>
     if (fault.code === 'upstream.unavailable' && ctx.state.defects.has('conversation-upstream-plain-text')) {
       return ctx.send(503, 'Service Unavailable', { 'content-type': 'text/plain; charset=utf-8' });
     }
-    return ctx.sendError(fault.status, fault.code, fault.category, fault.message);
+    return ctx.sendError(fault.status, fault.code, fault.category, fault.message, undefined, fault.headers);
   }
 
   const transport = servedTransport(ctx, parsed.request);
-  const turn = planTurn(ctx.state, kind, parsed.request.message, !ctx.state.variants.has('conversation-no-tool-events'));
+  const v = ctx.state.variants;
+  const turn = planTurn(ctx.state, kind, parsed.request.message, v.has('conversation-no-tool-events') ? 'none' : v.has('conversation-tool-ids-numeric') ? 'numeric-ids' : 'text-ids');
   const token = ctx.token!;
   ctx.state.ledger.append(
     token.workspace,
@@ -70,6 +71,8 @@ async function postMessage(ctx: ExchangeContext, kind: AgentKind): Promise<void>
   }
   const response: Record<string, unknown> = { ...turn.response };
   if (ctx.state.defects.has('conversation-rest-without-conversation-id')) delete response['conversation_id'];
+  // Defect: the blocking answer goes out before the agent has done anything.
+  if (ctx.state.defects.has('conversation-rest-returns-early')) Object.assign(response, { messages: [], status: 'running' });
   ctx.sendJson(200, response);
 }
 

@@ -5,12 +5,18 @@ import { framingOf, SseWriter } from './sse-writer.ts';
 
 /** Pause before each event: the reference's turn takes real time, so streaming is observable. */
 export const EVENT_GAP_MS = 50;
+/** Variant `conversation-stream-fast`: a slow first token, then one event every few milliseconds. */
+export const FAST_FIRST_MS = 250;
+export const FAST_GAP_MS = 2;
 /** How long the `conversation-stream-open-after-done` defect keeps a finished stream open. */
 export const OPEN_AFTER_DONE_MS = 30_000;
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+/** The data of an `error` event some switches add (the code is the reference's own). */
+const TOOL_FAILED = { code: 'agent.tool_failed', category: 'transient', message: 'A tool of the agent failed.' };
 
 /** An event to send: its name and its payload text (JSON, except for one defect). */
 interface OutgoingEvent {
@@ -29,9 +35,6 @@ function outgoingEvents(ctx: ExchangeContext, events: readonly TurnEvent[]): Out
     if (e.event === 'done') {
       if (d.has('conversation-stream-no-done')) continue;
       if (d.has('conversation-stream-done-without-messages')) data = { conversation_id: data['conversation_id'] };
-      if (d.has('conversation-stream-error-then-done')) {
-        out.push({ event: 'error', payload: { data: { code: 'agent.tool_failed', category: 'transient', message: 'A tool of the agent failed.' } } });
-      }
     }
     if (e.event === 'text_delta' && firstDelta) {
       firstDelta = false;
@@ -42,8 +45,11 @@ function outgoingEvents(ctx: ExchangeContext, events: readonly TurnEvent[]): Out
       }
     }
     out.push({ event: e.event, payload: { data } });
+    // Variant: a failure the agent recovers from, reported as it happens; the turn goes on to `done`.
+    if (e.event === 'tool_result' && ctx.state.variants.has('conversation-stream-error-midway')) out.push({ event: 'error', payload: { data: TOOL_FAILED } });
   }
   if (d.has('conversation-stream-event-after-done')) out.push({ event: 'text_delta', payload: { data: { content: ' One more thing.' } } });
+  if (d.has('conversation-stream-error-after-done')) out.push({ event: 'error', payload: { data: TOOL_FAILED } });
   return out;
 }
 
@@ -62,8 +68,10 @@ export async function streamTurn(ctx: ExchangeContext, turn: Turn): Promise<void
   headers['cache-control'] = 'no-cache';
   const writer = new SseWriter(ctx.res, framingOf(ctx.state.variants), { buffered: d.has('conversation-stream-flush-at-end') });
   writer.open(200, headers);
+  const fast = ctx.state.variants.has('conversation-stream-fast');
+  let sent = 0;
   for (const e of outgoingEvents(ctx, turn.events)) {
-    await sleep(EVENT_GAP_MS);
+    await sleep(fast ? (sent++ === 0 ? FAST_FIRST_MS : FAST_GAP_MS) : EVENT_GAP_MS);
     if (writer.clientGone) return;
     const fault = activeMessageFault(ctx.state);
     if (fault !== undefined) {

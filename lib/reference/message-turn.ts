@@ -37,7 +37,7 @@ const TOOLS: Record<AgentKind, string> = { deal: 'crm.get_deal', company: 'crm.g
  * result, more deltas, then `done` with the same object the REST transport returns. The reply
  * does not depend on the message: the reference is a protocol sandbox, not an agent.
  */
-export function planTurn(state: ReferenceState, kind: AgentKind, message: string, withTools = true): Turn {
+export function planTurn(state: ReferenceState, kind: AgentKind, message: string, tools: 'none' | 'text-ids' | 'numeric-ids' = 'text-ids'): Turn {
   const pieces = REPLIES[kind];
   const response: ConversationResponse = {
     conversation_id: nextMessageId(state, 'conv'),
@@ -48,8 +48,10 @@ export function planTurn(state: ReferenceState, kind: AgentKind, message: string
   };
   const deltas = pieces.map((content) => ({ event: 'text_delta', data: { content } }));
   const events: TurnEvent[] = deltas.slice(0, 3);
-  if (withTools) {
-    const id = nextMessageId(state, 'tool');
+  if (tools !== 'none') {
+    const textId = nextMessageId(state, 'tool');
+    // §6 gives the id no type: a variant sends the id's counter as a number.
+    const id = tools === 'numeric-ids' ? Number.parseInt(textId.slice(textId.lastIndexOf('_') + 1), 36) : textId;
     events.push({ event: 'tool_use', data: { id, tool_name: TOOLS[kind] } }, { event: 'tool_result', data: { id } });
   }
   events.push(...deltas.slice(3), { event: 'done', data: { ...response } });

@@ -11,6 +11,25 @@ const POOL_HEADERS = ['x-ratelimit-pool', 'x-ratelimit-limit', 'x-ratelimit-rema
 
 /** The message routes of the reference (§4.3; paths fixed by the reference, see docs/reference.md). */
 const MESSAGE_ROUTE = /^\/(deal|company)-agents\/[^/]+\/messages$/;
+const LEDGER_ROUTE = '/credits/operations';
+
+function isLedgerRead(ctx: ExchangeContext): boolean {
+  return ctx.path === LEDGER_ROUTE && ctx.method !== 'POST';
+}
+
+function isStreamedPost(ctx: ExchangeContext): boolean {
+  return ctx.method === 'POST' && (ctx.header('accept') ?? '').includes('text/event-stream');
+}
+
+/** Defects that charge one kind of request two points (the headers count both). */
+function chargedTwice(ctx: ExchangeContext): boolean {
+  const d = ctx.state.defects;
+  return (
+    (d.has('ratelimit-ledger-charged-twice') && isLedgerRead(ctx)) ||
+    (d.has('ratelimit-stream-charged-twice') && isStreamedPost(ctx)) ||
+    (d.has('conversation-job-poll-charged-twice') && ctx.method === 'GET' && ctx.path.startsWith('/message-jobs/'))
+  );
+}
 
 function poolFor(ctx: ExchangeContext): PoolName {
   if (ctx.method === 'HEAD' && ctx.state.defects.has('ratelimit-head-as-write')) return 'write';
@@ -66,14 +85,19 @@ function limiterFor(state: ReferenceState, pool: PoolName): PoolLimiter {
 function decide(ctx: ExchangeContext, pool: PoolName): LimitDecision {
   const { state } = ctx;
   const token = ctx.token!;
-  // §5.5: "several tokens in one workspace each have their own budget" (the defect shares it).
-  const key = state.defects.has('ratelimit-workspace-budget') ? `workspace:${token.workspace}` : token.id;
+  // §5.5: "several tokens in one workspace each have their own budget" (the defects share it).
+  const shared = state.defects.has('ratelimit-workspace-budget') || (pool === 'write' && state.defects.has('ratelimit-workspace-write-budget'));
+  const key = shared ? `workspace:${token.workspace}` : token.id;
   const limiter = limiterFor(state, pool);
   const now = state.now();
-  const decision =
+  let decision =
     state.variants.has('ratelimit-refused-request-charged') && limiter instanceof RollingWindowLimiter
       ? limiter.consumeChargingRefusals(key, now)
       : limiter.consume(key, now);
+  if (decision.allowed && chargedTwice(ctx)) {
+    limiter.charge(key, now);
+    decision = { ...decision, remaining: Math.max(0, decision.remaining - 1) };
+  }
   const nominal = pool === 'read' ? state.limits.read : state.limits.write;
   if (state.defects.has('ratelimit-lenient-limit')) return { ...decision, limit: nominal, remaining: Math.max(0, decision.remaining - 1) };
   if (state.defects.has('ratelimit-single-pool')) return { ...decision, limit: nominal, remaining: Math.min(nominal, decision.remaining) };
@@ -106,13 +130,15 @@ function remainingHeader(state: ReferenceState, decision: LimitDecision): string
 }
 
 /** The Retry-After header value, or undefined to leave it out (defect). */
-function retryAfterHeader(state: ReferenceState, decision: LimitDecision): string | undefined {
+function retryAfterHeader(state: ReferenceState, pool: PoolName, decision: LimitDecision): string | undefined {
   const d = state.defects;
   const seconds = decision.retryAfterS ?? 1;
   if (d.has('ratelimit-retry-after-missing')) return undefined;
   if (d.has('ratelimit-retry-after-zero')) return '0';
-  if (d.has('ratelimit-retry-after-short')) return String(Math.floor(seconds / 2));
+  if (d.has('ratelimit-retry-after-short') || (pool === 'write' && d.has('ratelimit-write-retry-after-short'))) return String(Math.floor(seconds / 2));
   if (d.has('ratelimit-retry-after-http-date')) return new Date(state.now() + seconds * 1000).toUTCString();
+  // Variant: a conservative server that doubles the wait; a client obeying it is never refused.
+  if (state.variants.has('ratelimit-retry-after-upper-bound')) return String(seconds * 2);
   return String(seconds);
 }
 
@@ -136,9 +162,12 @@ function appendRefusedMessage(ctx: ExchangeContext): void {
 function refuse(ctx: ExchangeContext, pool: PoolName, decision: LimitDecision): void {
   const { state } = ctx;
   const d = state.defects;
-  if (d.has('ratelimit-refused-post-does-work')) appendRefusedMessage(ctx);
+  if (d.has('ratelimit-refused-post-does-work') || (d.has('ratelimit-refused-stream-does-work') && isStreamedPost(ctx))) appendRefusedMessage(ctx);
   const extra: Record<string, string> = {};
-  const retryAfter = retryAfterHeader(state, decision);
+  const bare = d.has('ratelimit-ledger-429-bare') && isLedgerRead(ctx);
+  // Defect: the ledger's own 429 has the envelope but neither the pool headers nor Retry-After.
+  if (bare) for (const h of POOL_HEADERS) delete ctx.headers[h];
+  const retryAfter = bare ? undefined : retryAfterHeader(state, pool, decision);
   if (retryAfter !== undefined) extra['retry-after'] = retryAfter;
   const message = `The ${pool} pool of this token is exhausted; retry after the Retry-After delay.`;
   if (d.has('ratelimit-429-without-request-id')) {
@@ -183,7 +212,8 @@ export function applyRateLimit(ctx: ExchangeContext): boolean {
   ctx.headers['x-ratelimit-limit'] = limitHeader(state, pool, decision);
   ctx.headers['x-ratelimit-remaining'] = remainingHeader(state, decision);
   ctx.headers['x-ratelimit-reset'] = resetHeader(state, decision);
-  if (!decision.allowed) {
+  // Defect: the ledger is not held to its pool; with nothing left it is served all the same.
+  if (!decision.allowed && !(state.defects.has('ratelimit-ledger-unmetered') && isLedgerRead(ctx))) {
     refuse(ctx, pool, decision);
     return false;
   }

@@ -135,8 +135,12 @@ async function handle(state: ReferenceState, routes: CompiledRoute[], admin: Com
 
   const auth = authenticate(ctx);
   if (!auth.ok) {
-    if (state.defects.has('auth-basic-scheme-400') && /^\s*(?!bearer\b)\w+\s/i.test(ctx.header('authorization') ?? '')) {
+    const header = ctx.header('authorization') ?? '';
+    if (state.defects.has('auth-basic-scheme-400') && /^\s*(?!bearer\b)\w+\s/i.test(header)) {
       return ctx.sendError(400, 'request.bad_authorization', 'permanent', 'Unsupported authorization scheme.');
+    }
+    if (state.defects.has('auth-empty-bearer-400') && /^\s*bearer\s*$/i.test(header)) {
+      return ctx.sendError(400, 'request.bad_authorization', 'permanent', 'The bearer token is empty.');
     }
     return ctx.sendError(401, auth.code, 'permanent', auth.message, undefined, { 'www-authenticate': 'Bearer' });
   }

@@ -27,6 +27,8 @@ export interface ReferenceOptions {
 
 /** Requests per minute per IP on the unauthenticated routes (§8.1: "its numeric limit is not shown"; the reference's choice). */
 export const IP_LIMIT_PER_MINUTE = 1200;
+/** Variant `unauthenticated-low-ip-limit`: requests per window per IP, over the token pools' window. */
+export const LOW_IP_LIMIT = 3;
 
 /** Everything a running reference server knows. */
 export class ReferenceState {
@@ -58,7 +60,9 @@ export class ReferenceState {
     this.tokens = new TokenRegistry(options.tokenSecret);
     this.readLimiter = new RollingWindowLimiter(this.limits.read, this.limits.windowS * 1000);
     this.writeLimiter = new RollingWindowLimiter(this.limits.write, this.limits.windowS * 1000);
-    this.ipLimiter = new RollingWindowLimiter(IP_LIMIT_PER_MINUTE, 60_000);
+    this.ipLimiter = this.variants.has('unauthenticated-low-ip-limit')
+      ? new RollingWindowLimiter(LOW_IP_LIMIT, this.limits.windowS * 1000)
+      : new RollingWindowLimiter(IP_LIMIT_PER_MINUTE, 60_000);
     this.startedAt = Date.now();
     this.seedNow = options.seedNow ?? this.startedAt;
   }

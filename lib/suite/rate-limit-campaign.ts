@@ -3,7 +3,7 @@ import type { LedgerCount, RefusedBatch } from '../checks/rate-limit-ledger.ts';
 import { isRefusal, isServed } from '../checks/rate-limit-refusal.ts';
 import type { SendOptions } from '../http/client.ts';
 import type { Exchange } from '../model/exchange.ts';
-import type { Limits, MessageRoute } from '../profile/resolved-profile.ts';
+import type { AsyncJobSettings, Limits, MessageRoute } from '../profile/resolved-profile.ts';
 import { LEDGER_PATH, ME_PATH, type Pool } from '../spec-constants.ts';
 import { countLedgerRows, countLedgerRowsSettled } from './rate-limit-ledger-count.ts';
 import type { Session } from './session.ts';
@@ -18,25 +18,34 @@ export const EXTRA_REFUSED_POSTS = 3;
 const READ_CONCURRENCY = 16;
 const WRITE_CONCURRENCY = 8;
 
+/** Message routes the write pool is probed on (as the conversation suites do). */
+const MAX_ROUTES = 3;
+
 /** What exhausting one pool of the secondary token showed. */
 export interface PoolRun {
   pool: Pool;
-  /** Sequential requests at the start, each answered before the next was sent. */
+  /**
+   * Sequential requests at the start, each answered before the next was sent: one on every
+   * route and form the pool serves, so each is seen to spend exactly one point.
+   */
   sequence: Exchange[];
   /** The concurrent requests that spent the rest of the pool and went beyond it. */
   burst: Exchange[];
+  /** Once the pool refused: one request on each other route and form, each to be refused in turn. */
+  routeRefusals: Exchange[];
   /** Every request charged to the pool since it was fresh, in the order sent. */
   charged: Exchange[];
   /** The 429 received last, the one later probes time themselves against. */
   refusal?: Exchange;
+  /** The primary token on the same pool, before the secondary's burst and after its refusals (§5.5). */
+  primaryBefore: Exchange;
+  primaryAfter: Exchange;
 }
 
 export interface ReadRun extends PoolRun {
   head: Exchange;
   /** A ledger request with `to` before `from`, which §4.1 rule 2 answers 400. */
   provoked400: Exchange;
-  primaryBefore: Exchange;
-  primaryAfter: Exchange;
 }
 
 export interface WriteRun extends PoolRun {
@@ -91,8 +100,16 @@ async function exhaust(s: Session, limit: number, last: Exchange, extra: number,
   return sent;
 }
 
+async function sendEach(s: Session, requests: readonly SendOptions[]): Promise<Exchange[]> {
+  const out: Exchange[] = [];
+  for (const request of requests) out.push(await s.client.send(request));
+  return out;
+}
+
 async function runReads(s: Session, limits: Limits): Promise<ReadRun> {
   const me: SendOptions = { path: ME_PATH, token: EXHAUSTED_ROLE, unpaced: true };
+  // A one-row page of the default window: a ledger request the pool serves (§4.1).
+  const ledger: SendOptions = { path: LEDGER_PATH, query: { limit: 1 }, token: EXHAUSTED_ROLE, unpaced: true };
   const sequence: Exchange[] = [];
   sequence.push(await s.client.send(me));
   sequence.push(await s.client.send(me));
@@ -101,35 +118,56 @@ async function runReads(s: Session, limits: Limits): Promise<ReadRun> {
   // > When `to` is earlier than `from`, the response is 400.
   const provoked400 = await s.client.send({ path: LEDGER_PATH, query: { from: '2024-01-02', to: '2024-01-01' }, token: EXHAUSTED_ROLE, unpaced: true });
   sequence.push(provoked400);
+  sequence.push(await s.client.send(ledger));
   sequence.push(await s.client.send(me));
   const primaryBefore = await s.client.send({ path: ME_PATH, token: 'primary' });
   const burst = await exhaust(s, limits.read, sequence[sequence.length - 1]!, 1, READ_CONCURRENCY, me);
+  // > 429 | Error envelope, with rate-limit headers and `Retry-After`.  (the ledger's own 429)
+  const routeRefusals = await sendEach(s, [ledger]);
   const primaryAfter = await s.client.send({ path: ME_PATH, token: 'primary', unpaced: true });
-  const charged = [...sequence, ...burst];
-  const refusal = lastReceived(burst.filter(isRefusal));
-  return { pool: 'read', sequence, burst, charged, head, provoked400, primaryBefore, primaryAfter, ...(refusal === undefined ? {} : { refusal }) };
+  const charged = [...sequence, ...burst, ...routeRefusals];
+  const refusal = lastReceived([...burst, ...routeRefusals].filter(isRefusal));
+  return { pool: 'read', sequence, burst, routeRefusals, charged, head, provoked400, primaryBefore, primaryAfter, ...(refusal === undefined ? {} : { refusal }) };
 }
 
-async function runWrites(s: Session, limits: Limits, route: MessageRoute): Promise<WriteRun> {
+/**
+ * The write pool, spent with message POSTs. The other routes and the streamed form are sent
+ * before the ledger's first count (their rows, whenever they land, are then outside every
+ * count); the job mode only once the pool refuses, since a job may record its row when it ends.
+ */
+async function runWrites(s: Session, limits: Limits, routes: readonly MessageRoute[], jobs: AsyncJobSettings | undefined): Promise<WriteRun> {
+  const route = routes[0]!;
   const post: SendOptions = { method: 'POST', path: route.path, json: route.body, token: EXHAUSTED_ROLE, unpaced: true };
+  const others = routes.slice(1, MAX_ROUTES).map((r): SendOptions => ({ ...post, path: r.path, json: r.body }));
+  const streamed: SendOptions = { ...post, headers: { accept: 'text/event-stream' } };
+  const sequence = await sendEach(s, [...others, streamed]);
   const before = await countLedgerRows(s.client);
   const first = await s.client.send(post);
   const after = before.ok && isServed(first) ? await countLedgerRowsSettled(s.client, before.rows + 1) : await countLedgerRows(s.client);
   const rowsPerMessage = before.ok && after.ok && isServed(first) ? after.rows - before.rows : undefined;
   const second = await s.client.send(post);
+  sequence.push(first, second);
+  const primaryBefore = await s.client.send({ ...post, token: 'primary', unpaced: false });
   const burst = await exhaust(s, limits.write, second, EXTRA_REFUSED_POSTS, WRITE_CONCURRENCY, post);
-  const posts = [second, ...burst];
+  // A refused streamed or job-mode POST has done no work either (§8.1 rule 5).
+  const jobPost = jobs === undefined ? [] : [{ ...post, json: { ...route.body, ...jobs.body } }];
+  const routeRefusals = await sendEach(s, [...others, streamed, ...jobPost]);
+  const primaryAfter = await s.client.send({ ...post, token: 'primary' });
+  // Every POST between the counts, the primary token's among them: their served rows are expected.
+  const posts = [second, primaryBefore, ...burst, ...routeRefusals, primaryAfter];
   const servedRows = posts.filter(isServed).length * (rowsPerMessage ?? 0);
   const afterBatch = after.ok ? await countLedgerRowsSettled(s.client, after.rows + servedRows) : await countLedgerRows(s.client);
-  const sequence = [first, second];
-  const refusal = lastReceived(burst.filter(isRefusal));
+  const refusal = lastReceived([...burst, ...routeRefusals].filter(isRefusal));
   return {
     pool: 'write',
     route,
     sequence,
     burst,
-    charged: [...sequence, ...burst],
+    routeRefusals,
+    charged: [...sequence, ...burst, ...routeRefusals],
     ...(refusal === undefined ? {} : { refusal }),
+    primaryBefore,
+    primaryAfter,
     firstRows: { before, after },
     batch: { rowsPerMessage, posts, before: after, after: afterBatch },
   };
@@ -142,10 +180,12 @@ async function runWrites(s: Session, limits: Limits, route: MessageRoute): Promi
  * token is unpaced: the 429s are the point.
  */
 export async function runCampaign(s: Session): Promise<CampaignOutcome> {
-  if (!s.client.hasToken(EXHAUSTED_ROLE)) return { skipped: `the profile gives no ${EXHAUSTED_ROLE} token to exhaust` };
+  if (!s.client.hasToken(EXHAUSTED_ROLE)) {
+    return { skipped: `${s.context.missingTokens?.[EXHAUSTED_ROLE] ?? `the profile names no ${EXHAUSTED_ROLE} token`}: it is the token the rate-limit suites exhaust` };
+  }
   const limits = s.context.profile.limits;
   const read = await runReads(s, limits);
-  const route = s.context.profile.messages.routes[0];
-  const write = route === undefined ? { skipped: 'the profile configures no message route (messages.routes) to spend the write pool with' } : await runWrites(s, limits, route);
+  const { routes, async: jobs } = s.context.profile.messages;
+  const write = routes.length === 0 ? { skipped: 'the profile configures no message route (messages.routes) to spend the write pool with' } : await runWrites(s, limits, routes, jobs);
   return { limits, read, write };
 }

@@ -1,5 +1,6 @@
 import { receivedAtMs, sentAtMs } from '../checks/pool-headers.ts';
 import type { Replay } from '../checks/rate-limit-ledger.ts';
+import { isLimiterUnavailable } from '../checks/rate-limit-headers.ts';
 import { isRefusal, isServed, retryAfterSeconds } from '../checks/rate-limit-refusal.ts';
 import { resetPassesAtMs, retryAfterElapsesAtMs, type Probe } from '../checks/rate-limit-retry.ts';
 import type { SendOptions } from '../http/client.ts';
@@ -20,6 +21,13 @@ const REPLAY_TRIES = 3;
  * after it was spent, so a later promise is already wrong and a probe sent then shows it.
  */
 const BEYOND_WINDOW_MS = 10_000;
+/**
+ * A probe that meets the limiter store down (the limiter drill of another suite may be under way
+ * while the probes wait in the background) is sent again this often, this many times: no pool
+ * answered it, so it says nothing of the 429 it was timed against.
+ */
+const STORE_DOWN_PAUSE_MS = 500;
+const STORE_DOWN_TRIES = 30;
 
 function sleepUntil(atMs: number): Promise<void> {
   return new Promise((r) => setTimeout(r, Math.max(0, atMs - Date.now())));
@@ -30,6 +38,17 @@ function plausibleResetAt(refusal: Exchange, windowMs: number): number | undefin
   const at = resetPassesAtMs(refusal);
   const now = receivedAtMs(refusal);
   return at !== undefined && at > now - 5_000 && at < now + windowMs + 5_000 ? at : undefined;
+}
+
+/**
+ * Harness ms at which a 429 says its pool serves again: once Retry-After has elapsed, and Reset
+ * too when the two name about the same instant, so one request judges both (without Retry-After,
+ * a window after the 429).
+ */
+function servesAgainAtMs(refusal: Exchange, windowMs: number): number {
+  const retryAt = retryAfterElapsesAtMs(refusal) ?? receivedAtMs(refusal) + windowMs;
+  const resetAt = plausibleResetAt(refusal, windowMs);
+  return resetAt !== undefined && Math.abs(resetAt - retryAt) <= SAME_INSTANT_MS ? Math.max(resetAt, retryAt) : retryAt;
 }
 
 /**
@@ -49,7 +68,11 @@ export async function probeReadRefusal(s: Session, refusal: Exchange, windowMs: 
   let basis = refusal;
   let first = true;
   const send = async (): Promise<Exchange> => {
-    const exchange = await s.client.send(request);
+    let exchange = await s.client.send(request);
+    for (let i = 1; i < STORE_DOWN_TRIES && isLimiterUnavailable(exchange); i++) {
+      await new Promise((r) => setTimeout(r, STORE_DOWN_PAUSE_MS));
+      exchange = await s.client.send(request);
+    }
     probes.push({ exchange, basis, first });
     if (isRefusal(exchange)) basis = exchange;
     first = isRefusal(exchange);
@@ -67,8 +90,7 @@ export async function probeReadRefusal(s: Session, refusal: Exchange, windowMs: 
     await send();
     if (!first) return probes;
   }
-  const agree = resetAt !== undefined && Math.abs(resetAt - retryAt()) <= SAME_INSTANT_MS;
-  await waitFor((agree ? Math.max(resetAt, retryAt()) : retryAt()) + AFTER_MARGIN_MS);
+  await waitFor(servesAgainAtMs(basis, windowMs) + AFTER_MARGIN_MS);
   await send();
   return probes;
 }
@@ -87,24 +109,32 @@ export async function finalRead(s: Session, spent: readonly Exchange[], windowMs
 export function writeHealsAtMs(write: WriteRun, windowMs: number): number {
   const refusal = write.refusal;
   if (refusal === undefined) return Date.now();
-  const promised = retryAfterElapsesAtMs(refusal) ?? receivedAtMs(refusal) + windowMs;
-  return Math.min(promised, receivedAtMs(refusal) + windowMs + BEYOND_WINDOW_MS) + AFTER_MARGIN_MS;
+  return Math.min(servesAgainAtMs(refusal, windowMs), receivedAtMs(refusal) + windowMs + BEYOND_WINDOW_MS) + AFTER_MARGIN_MS;
+}
+
+/** The replay, and its first request as a probe of the write pool's last 429 (the next request after it). */
+export interface ReplayRun {
+  replay: Replay;
+  probe?: Probe;
 }
 
 /**
  * §8.1 "on 429, sleep for Retry-After seconds and retry the same request": the refused message
  * POSTs (as many as were planned) are sent again, one after another, each resent after a fresh
- * 429's own Retry-After; the ledger is counted before and after.
+ * 429's own Retry-After; the ledger is counted before and after. Sent once the write pool's last
+ * 429 says it serves again, the first of them is also a probe of that 429's Retry-After and Reset.
  */
-export async function replayRefusedPosts(s: Session, write: WriteRun, windowMs: number): Promise<Replay> {
+export async function replayRefusedPosts(s: Session, write: WriteRun, windowMs: number): Promise<ReplayRun> {
   // A pool that refuses earlier than its Remaining says leaves more refusals than planned: replaying
   // the planned number keeps the wait bounded and says as much.
   const refused = write.batch.posts.filter(isRefusal).slice(0, EXTRA_REFUSED_POSTS);
   const before = await countLedgerRows(s.client);
   const finals: Exchange[] = [];
   const request: SendOptions = { method: 'POST', path: write.route.path, json: write.route.body, token: EXHAUSTED_ROLE, unpaced: true };
+  let probe: Probe | undefined;
   for (let i = 0; i < refused.length; i++) {
     let answer = await s.client.send(request);
+    if (i === 0 && write.refusal !== undefined) probe = { exchange: answer, basis: write.refusal, first: true };
     for (let tries = 1; tries < REPLAY_TRIES && isRefusal(answer); tries++) {
       const promised = retryAfterElapsesAtMs(answer) ?? receivedAtMs(answer) + 1000;
       await sleepUntil(Math.min(promised, receivedAtMs(answer) + windowMs + BEYOND_WINDOW_MS) + AFTER_MARGIN_MS);
@@ -115,5 +145,5 @@ export async function replayRefusedPosts(s: Session, write: WriteRun, windowMs: 
   const served = finals.filter(isServed).length;
   const perMessage = write.batch.rowsPerMessage ?? 0;
   const after = before.ok ? await countLedgerRowsSettled(s.client, before.rows + served * perMessage) : await countLedgerRows(s.client);
-  return { finals, before, after };
+  return { replay: { finals, before, after }, ...(probe === undefined ? {} : { probe }) };
 }

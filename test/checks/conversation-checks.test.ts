@@ -9,9 +9,26 @@ import { DONE, POOLS, answer, envelope, ev, poolHeaders } from './conversation-f
 const verdicts = (findings: Finding[]): Record<string, string> => Object.fromEntries(findings.map((f) => [f.requirement, f.verdict]));
 
 describe('restTurnFindings', () => {
+  const TURN = [{ role: 'assistant', content: 'Done.' }];
+
   test('200 with conversation_id and messages and write pool headers passes', () => {
-    const v = verdicts(restTurnFindings(answer(200, { conversation_id: 'c', messages: [], extra: 1 }, { headers: poolHeaders('write') }), POOLS));
-    expect(v).toEqual({ 'conversation/1/rest-default': 'pass', 'conversation/2.4/response-fields': 'pass', 'conversation/8.1/message-write-pool': 'pass' });
+    const v = verdicts(restTurnFindings(answer(200, { conversation_id: 'c', messages: TURN, extra: 1 }, { headers: poolHeaders('write') }), POOLS));
+    expect(v).toEqual({
+      'conversation/1/rest-default': 'pass',
+      'conversation/1/rest-finished': 'pass',
+      'conversation/2.4/response-fields': 'pass',
+      'conversation/8.1/message-write-pool': 'pass',
+    });
+  });
+
+  test.each([
+    ['no message yet', { conversation_id: 'c', messages: [] }, 'fail'],
+    ['a status saying the turn runs', { conversation_id: 'c', messages: TURN, status: 'running' }, 'fail'],
+    ['a state saying it is queued', { conversation_id: 'c', messages: TURN, state: 'QUEUED' }, 'fail'],
+    ['a status saying the conversation was created', { conversation_id: 'c', messages: TURN, status: 'created' }, 'pass'],
+    ['a status saying it completed', { conversation_id: 'c', messages: TURN, status: 'completed' }, 'pass'],
+  ])('rest-finished with %s: %s', (_title, body, verdict) => {
+    expect(verdicts(restTurnFindings(answer(200, body, { headers: poolHeaders('write') }), POOLS))['conversation/1/rest-finished']).toBe(verdict);
   });
 
   test.each([
@@ -123,6 +140,15 @@ describe('async jobs', () => {
     expect(v['conversation/1/async-job']).toBe('fail');
   });
 
+  test.each([
+    [[599, 598, 597], 'pass'],
+    [[598, 598, 599], 'pass'],
+    [[599, 597], 'fail'],
+  ])('polls with Remaining %j: %s (more than one point per poll is wrong; fewer may be points coming back)', (remaining, verdict) => {
+    const polls = remaining.map((r) => answer(200, { status: 'running' }, { method: 'GET', headers: { ...poolHeaders('read'), 'x-ratelimit-remaining': String(r) } }));
+    expect(verdicts(jobPollFindings(polls, POOLS))['conversation/8.1/job-poll-read-pool']).toBe(verdict);
+  });
+
   test('a job still pending at the end of the budget is only a warning (INFO)', () => {
     const v = verdicts(jobPollFindings([answer(200, { status: 'running' }, { method: 'GET', headers: poolHeaders('read') })], POOLS));
     expect(v['conversation/4.3/job-outcome']).toBe('warn');
@@ -173,7 +199,18 @@ describe('faults', () => {
 
   test('spend cap: any error in the envelope refuses; a 402 is fine, a 200 is not', () => {
     expect(verdicts(faultFindings('spend_cap_reached', [{ exchange: answer(402, envelope('billing.cap', 'permanent')) }]))['conversation/8.2/spend-cap-refused']).toBe('pass');
+    expect(verdicts(faultFindings('spend_cap_reached', [{ exchange: answer(402, envelope('billing.cap', 'permanent')) }]))['conversation/8.2/spend-cap-not-rate-limit']).toBe('pass');
     expect(verdicts(faultFindings('spend_cap_reached', [{ exchange: answer(200, { conversation_id: 'c', messages: [] }) }]))['conversation/8.2/spend-cap-refused']).toBe('fail');
+  });
+
+  test.each([
+    ['429 rate_limit.exceeded', { exchange: answer(429, envelope('rate_limit.exceeded', 'rate_limited')) }, 'fail'],
+    ['429 of category rate_limited under its own code', { exchange: answer(429, envelope('credits.cap', 'rate_limited')) }, 'fail'],
+    ['429 of category permanent under its own code', { exchange: answer(429, envelope('credits.cap', 'permanent')) }, 'pass'],
+    ['503 rate_limit.exceeded', { exchange: answer(503, envelope('rate_limit.exceeded', 'transient')) }, 'fail'],
+    ['an error event rate_limit.exceeded', { exchange: answer(200, '', { events: [ev('error', { code: 'rate_limit.exceeded', category: 'rate_limited', message: 'm' }, 5)] }) }, 'fail'],
+  ])('spend cap refused as %s: spend-cap-not-rate-limit %s', (_title, probe, verdict) => {
+    expect(verdicts(faultFindings('spend_cap_reached', [probe]))['conversation/8.2/spend-cap-not-rate-limit']).toBe(verdict);
   });
 
   test('recovery is INFO: a warning when still refused', () => {

@@ -35,6 +35,10 @@ describe('the limiter-down drill', () => {
 describe('INFO observations', () => {
   test('no unplanned 429: pass, saying so', () => {
     expect(unplannedRefusalsFinding('ratelimit/8.1/unplanned-429', [])).toMatchObject({ verdict: 'pass', note: '0 unplanned 429s' });
+    expect(unplannedRefusalsFinding('ratelimit/8.1/unplanned-429', [], undefined, 2)).toMatchObject({
+      verdict: 'pass',
+      note: '0 unplanned 429s; 2 429s of the per-IP limiter of the unauthenticated routes, waited out (legal)',
+    });
   });
 
   test('unplanned 429s are listed by role and pool', () => {

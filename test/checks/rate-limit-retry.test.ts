@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { resetPassesAtMs, resetRefillFinding, retryAfterElapsesAtMs, retryAfterTrueFinding, type Probe } from '../../lib/checks/rate-limit-retry.ts';
-import { refused, served, T0 } from './rate-limit-fixtures.ts';
+import { exchange, refused, served, T0 } from './rate-limit-fixtures.ts';
 
 const RA = 'ratelimit/8.1/retry-after-true';
 const RESET = 'ratelimit/8.1/reset-refill';
@@ -22,11 +22,16 @@ describe('retryAfterTrueFinding', () => {
     expect(retryAfterTrueFinding(RA, [probe(before, r), probe(after, before)]).verdict).toBe('pass');
   });
 
-  test('served well before Retry-After elapsed: the header overstates the wait', () => {
+  test('served well before Retry-After elapsed: a safe upper bound, noted, not a failure', () => {
     const r = refusal('30');
     const f = retryAfterTrueFinding(RA, [probe(served(5, 10_000), r)]);
-    expect(f.verdict).toBe('fail');
-    expect(f.actual).toMatch(/overstates/);
+    expect(f.verdict).toBe('pass');
+    expect(f.note).toMatch(/served 10\.0 s after a 429 that said Retry-After: 30: a safe upper bound/);
+  });
+
+  test('refused before Retry-After elapsed and nothing sent after it: not judged', () => {
+    const r = refusal('10');
+    expect(retryAfterTrueFinding(RA, [probe(refused(5_000, '5'), r)]).verdict).toBe('inconclusive');
   });
 
   test('refused again after Retry-After elapsed: fail', () => {
@@ -43,6 +48,12 @@ describe('retryAfterTrueFinding', () => {
   test('a probe within the last second of the wait is not judged', () => {
     const r = refusal('10');
     expect(retryAfterTrueFinding(RA, [probe(served(5, 9_500), r)]).verdict).toBe('inconclusive');
+  });
+
+  test('a probe that met the limiter store down says nothing of the pool: not judged, by either check', () => {
+    const storeDown = exchange(503, { at: 10_100, body: { error: { code: 'system.rate_limit_unavailable', category: 'transient', message: 'm', request_id: 'r' } } });
+    expect(retryAfterTrueFinding(RA, [probe(storeDown, refusal())]).verdict).toBe('inconclusive');
+    expect(resetRefillFinding(RESET, [probe(storeDown, refusal())]).verdict).toBe('inconclusive');
   });
 
   test('a probe after another was served is not "the next request": not judged', () => {

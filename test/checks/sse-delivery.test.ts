@@ -26,6 +26,10 @@ describe('judgeDelivery', () => {
     expect(judgeDelivery(timed(2_000, 2_020, 2_040, 2_060)).kind).toBe('incremental');
   });
 
+  test('a fast streaming server (a slow first token, then one event every 3 ms) is incremental', () => {
+    expect(judgeDelivery(timed(250, 253, 256, 259, 262, 265, 268, 271, 274, 277, 280)).kind).toBe('incremental');
+  });
+
   test.each([
     [MIN_TURN_MS, BURST_SPAN_MS, 'burst'],
     [MIN_TURN_MS - 1, BURST_SPAN_MS, 'too-short'],

@@ -47,13 +47,28 @@ describe('judgeEventStream: the §6 grammar', () => {
     ['a tool_result before its tool_use', [at('tool_result', { id: 't1' }), at('tool_use', { id: 't1', tool_name: 'x' }), at('done', { conversation_id: 'c', messages: [] })], ['conversation/6/tool-result-matches']],
     ['no terminal event', [at('text_delta', { content: 'a' })], ['conversation/6/single-terminal-event']],
     ['an event after done', [at('done', { conversation_id: 'c', messages: [] }), at('text_delta', { content: 'a' })], ['conversation/6/single-terminal-event']],
-    ['error followed by done', [at('error', { code: 'x', category: 'transient', message: 'm' }), at('done', { conversation_id: 'c', messages: [] })], ['conversation/6/single-terminal-event']],
+    ['error after done', [at('done', { conversation_id: 'c', messages: [] }), at('error', { code: 'x', category: 'transient', message: 'm' })], ['conversation/6/single-terminal-event']],
+    ['an error mid-stream, then a close without done', [at('error', { code: 'x', category: 'transient', message: 'm' }), at('text_delta', { content: 'a' })], ['conversation/6/single-terminal-event']],
+    ['a tool_result whose numeric id no tool_use carried', [at('tool_use', { id: 1, tool_name: 'x' }), at('tool_result', { id: 2 }), at('done', { conversation_id: 'c', messages: [] })], ['conversation/6/tool-result-matches']],
     ['two done events', [at('done', { conversation_id: 'c', messages: [] }), at('done', { conversation_id: 'c', messages: [] })], ['conversation/6/single-terminal-event']],
     ['done without messages', [at('done', { conversation_id: 'c' })], ['conversation/6/done-shape', 'conversation/6/event-data']],
     ['done with messages as an object', [at('done', { conversation_id: 'c', messages: {} })], ['conversation/6/done-shape', 'conversation/6/event-data']],
     ['done with a numeric conversation_id', [at('done', { conversation_id: 7, messages: [] })], ['conversation/6/done-shape', 'conversation/6/event-data']],
   ] as const)('%s fails exactly its requirement', (_title, events, expected) => {
     expect(verdictOf(events as unknown as SseEventRecord[])).toEqual([...expected].sort());
+  });
+
+  test.each([
+    ['an error mid-stream, then the turn goes on to done', [at('text_delta', { content: 'a' }), at('error', { code: 'x', category: 'transient', message: 'm' }), at('text_delta', { content: 'b' }), at('done', { conversation_id: 'c', messages: [] })]],
+    ['tool ids as numbers', [at('tool_use', { id: 7, tool_name: 'x' }), at('tool_result', { id: 7 }), at('done', { conversation_id: 'c', messages: [] })]],
+    ['a tool id written as a number in one event and a string in the other', [at('tool_use', { id: 7, tool_name: 'x' }), at('tool_result', { id: '7' }), at('done', { conversation_id: 'c', messages: [] })]],
+  ] as const)('%s is legal', (_title, events) => {
+    expect(verdictOf(events as unknown as SseEventRecord[])).toEqual([]);
+  });
+
+  test('a stream left open after a final error fails closes-after-terminal only', () => {
+    const ex = eventsExchange([at('text_delta', { content: 'a' }), at('error', { code: 'x', category: 'transient', message: 'm' })], { closed: false });
+    expect(failing(sseGrammarFindings(ex))).toEqual(['conversation/6/closes-after-terminal']);
   });
 
   test('extra fields in event data are allowed', () => {

@@ -133,4 +133,17 @@ describe('readEventStream: bounded reading', () => {
     expect(reading.events.map((e) => e.event)).toEqual(['done', 'text_delta']);
     expect(reading.closed).toBe(true);
   });
+  test('a stream that goes on after an error event is read past the grace, to its end', async () => {
+    async function* recovering(): AsyncGenerator<Buffer> {
+      yield Buffer.from('event: error\ndata: {"code":"x","category":"transient","message":"m"}\n\n');
+      for (let i = 0; i < 4; i++) {
+        await new Promise((r) => setTimeout(r, 60));
+        yield Buffer.from('event: text_delta\ndata: {"content":"more"}\n\n');
+      }
+      yield Buffer.from('event: done\ndata: {"conversation_id":"c","messages":[]}\n\n');
+    }
+    const reading = await readEventStream(recovering(), Date.now(), { totalMs: 5_000, idleMs: 1_000, maxBytes: 1 << 20, afterTerminalMs: 100 });
+    expect(reading.events.map((e) => e.event)).toEqual(['error', 'text_delta', 'text_delta', 'text_delta', 'text_delta', 'done']);
+    expect(reading.closed).toBe(true);
+  });
 });

@@ -100,8 +100,14 @@ describe('validateEventData', () => {
     expect(validateEventData('text_delta', { content: 'x', index: 3 })).toEqual([]);
   });
   test.each([
+    ['text_delta', { content: 1 }],
+    ['tool_use', { id: 7, tool_name: 'crm_lookup' }],
+    ['tool_result', { id: 7 }],
+  ] as const)('%s with %j conforms: §6 gives these fields no type', (event, data) => {
+    expect(validateEventData(event, data)).toEqual([]);
+  });
+  test.each([
     ['text_delta', {}, ['required']],
-    ['text_delta', { content: 1 }, ['type']],
     ['tool_use', { id: 't1' }, ['required']],
     ['tool_result', { tool_name: 'x' }, ['required']],
     ['done', { conversation_id: 'c1', messages: {} }, ['type']],

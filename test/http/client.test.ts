@@ -2,24 +2,37 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { HttpClient } from '../../lib/http/client.ts';
+import { Pacer } from '../../lib/http/pacer.ts';
 import type { Exchange } from '../../lib/model/exchange.ts';
 
 const TOKEN = 'asi_live_0123456789abcdef0123456789abcdef';
 let server: Server;
 let base = '';
 let seenAuth: Array<string | undefined> = [];
+let lastHealth = 0;
 
 function handler(req: IncomingMessage, res: ServerResponse): void {
   seenAuth.push(req.headers.authorization);
   const path = req.url ?? '';
   if (path.startsWith('/v1/echo')) {
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ url: path, auth: req.headers.authorization }));
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString('utf8')));
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ url: path, auth: req.headers.authorization, cookie: req.headers.cookie, body }));
+    });
   } else if (path.startsWith('/v1/big')) {
     res.writeHead(200);
     res.end(Buffer.alloc(50_000, 'a'));
   } else if (path.startsWith('/v1/slow')) {
     setTimeout(() => res.end('late'), 2_000);
+  } else if (path.startsWith('/v1/health')) {
+    // A per-IP limiter of one request per second, with the §7 envelope and Retry-After.
+    const now = Date.now();
+    const refused = now - lastHealth < 1_000;
+    if (!refused) lastHealth = now;
+    res.writeHead(refused ? 429 : 200, refused ? { 'content-type': 'application/json', 'retry-after': '1' } : { 'content-type': 'application/json' });
+    res.end(JSON.stringify(refused ? { error: { code: 'rate_limit.exceeded', category: 'rate_limited', message: 'Slow down.', request_id: 'r' } } : { status: 'ok' }));
   } else if (path.startsWith('/v1/redirect')) {
     res.writeHead(302, { location: 'http://127.0.0.1:9/elsewhere' });
     res.end();
@@ -104,5 +117,31 @@ describe('HttpClient', () => {
     const { client: c } = client();
     expect(c.tokenShape('primary')).toEqual({ prefix: 'asi', hexLength: 32 });
     expect(c.tokenShape('secondary')).toBeUndefined();
+  });
+
+  test("a per-IP 429 on an unauthenticated route is waited out on its own pool, not the token's sent along", async () => {
+    const pacer = new Pacer();
+    const c = new HttpClient({ baseUrl: base, tokens: { primary: { value: TOKEN, placeholder: '$ASI_TOKEN' } }, pacer });
+    const first = await c.send({ path: '/health', token: 'primary' });
+    const second = await c.send({ path: '/health', token: 'primary' });
+    expect([first.response?.status, second.response?.status]).toEqual([200, 200]);
+    expect(pacer.perIpRefusals).toHaveLength(1);
+    expect(pacer.unplanned).toEqual([]);
+    expect(pacer.snapshot('primary', 'read')).toEqual({ inFlight: 0 });
+    await c.close();
+  });
+
+  test.each([
+    ['another scheme', { role: 'primary', as: 'scheme', name: 'Token' }, (e: Record<string, string>) => e['auth'] === `Token ${TOKEN}`],
+    ['the bare token', { role: 'primary', as: 'scheme', name: '' }, (e: Record<string, string>) => e['auth'] === TOKEN],
+    ['the query string', { role: 'primary', as: 'query', name: 'access_token' }, (e: Record<string, string>) => e['url'] === `/v1/echo?a=1&access_token=${TOKEN}` && e['auth'] === undefined],
+    ['a cookie', { role: 'primary', as: 'cookie', name: 'access_token' }, (e: Record<string, string>) => e['cookie'] === `access_token=${TOKEN}` && e['auth'] === undefined],
+    ['a JSON body field', { role: 'primary', as: 'json-field', name: 'access_token' }, (e: Record<string, string>) => JSON.parse(e['body']!).access_token === TOKEN && JSON.parse(e['body']!).message === 'hi'],
+  ] as const)('a token misplaced in %s reaches the server there and is recorded redacted', async (_where, misplacedToken, holds) => {
+    const { client: c, recorded } = client();
+    const ex = await c.send({ method: 'POST', path: '/echo', query: { a: 1 }, json: { message: 'hi' }, misplacedToken });
+    expect(holds(JSON.parse(ex.response!.body.split('$ASI_TOKEN').join(TOKEN)) as Record<string, string>)).toBe(true);
+    expect(JSON.stringify(recorded)).not.toContain(TOKEN);
+    await c.close();
   });
 });

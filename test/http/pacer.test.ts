@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { Pacer } from '../../lib/http/pacer.ts';
+import { PER_IP_ROLE, Pacer, pacingPoolOf } from '../../lib/http/pacer.ts';
 import type { Exchange } from '../../lib/model/exchange.ts';
 
 let seq = 0;
@@ -161,5 +161,33 @@ describe('Pacer: 429s it did not provoke', () => {
     const { pacer } = fakePacer();
     pacer.noteWait('recovery', 1234);
     expect(pacer.stats()).toMatchObject({ waitedMs: 1234, byReason: { recovery: 1234 } });
+  });
+});
+
+describe('Pacer: the per-IP limiter of the unauthenticated routes (§4.2)', () => {
+  test('the unauthenticated routes are paced on the per-IP pool, whatever token comes along', () => {
+    expect(pacingPoolOf('/health', 'primary', 'read')).toEqual({ role: PER_IP_ROLE, pool: 'read' });
+    expect(pacingPoolOf('/openapi.yaml', undefined, 'read')).toEqual({ role: PER_IP_ROLE, pool: 'read' });
+    expect(pacingPoolOf('/me', 'primary', 'read')).toEqual({ role: 'primary', pool: 'read' });
+    expect(pacingPoolOf('/me', undefined, 'read')).toBeUndefined();
+  });
+
+  test('its 429 is absorbed apart: not an unplanned 429 of a token, and no token pool learns from it', () => {
+    const { pacer } = fakePacer();
+    expect(pacer.after(PER_IP_ROLE, 'read', answer(429, { 'retry-after': '57' }))).toBe(57_000);
+    expect(pacer.unplanned).toEqual([]);
+    expect(pacer.perIpRefusals.map((r) => r.retryAfterS)).toEqual([57]);
+    expect(pacer.snapshot('primary', 'read')).toEqual({ inFlight: 0 });
+  });
+
+  test('known only from a 429 without headers, it holds the next request until that 429 said, then lets one go', async () => {
+    const { pacer, sleeps } = fakePacer();
+    await pacer.before(PER_IP_ROLE, 'read');
+    pacer.after(PER_IP_ROLE, 'read', answer(429, { 'retry-after': '5' }));
+    await pacer.before(PER_IP_ROLE, 'read');
+    expect(sleeps).toEqual([5_050]);
+    pacer.after(PER_IP_ROLE, 'read', answer(200, {}));
+    await pacer.before(PER_IP_ROLE, 'read');
+    expect(sleeps).toEqual([5_050]);
   });
 });

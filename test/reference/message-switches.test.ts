@@ -45,6 +45,8 @@ describe('framing variants change only the framing', () => {
     ['conversation-framing-multiline-data', (t: string) => t.includes('data: {\ndata:   "content"')],
     ['conversation-framing-no-space', (t: string) => t.startsWith('event:text_delta\ndata:{')],
     ['conversation-no-tool-events', (t: string) => !t.includes('tool_use') && t.includes('event: done')],
+    ['conversation-tool-ids-numeric', (t: string) => /event: tool_use\ndata: \{"id":\d+,/.test(t) && /event: tool_result\ndata: \{"id":\d+\}/.test(t)],
+    ['conversation-stream-error-midway', (t: string) => /event: tool_result\n.*\n\nevent: error\n.*\n\nevent: text_delta/.test(t) && t.includes('event: done')],
   ])('%s', async (variant, holds) => {
     const { bytes } = await streamWith({ variants: [variant] });
     expect(holds(bytes.toString('utf8'))).toBe(true);
@@ -87,7 +89,7 @@ describe('stream defects', () => {
   test.each([
     ['conversation-stream-no-done', (t: string) => !t.includes('event: done')],
     ['conversation-stream-event-after-done', (t: string) => /event: done\n.*\n\nevent: text_delta/.test(t)],
-    ['conversation-stream-error-then-done', (t: string) => /event: error\n.*\n\nevent: done/.test(t)],
+    ['conversation-stream-error-after-done', (t: string) => /event: done\n.*\n\nevent: error\n/.test(t)],
     ['conversation-stream-unmatched-tool-result', (t: string) => t.includes('data: {"id":"tool_never_called"}')],
     ['conversation-stream-done-without-messages', (t: string) => /event: done\ndata: \{"conversation_id":"[^"]+"\}/.test(t)],
     ['conversation-stream-unknown-event', (t: string) => t.startsWith('event: thinking\n')],

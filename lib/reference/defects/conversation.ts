@@ -14,6 +14,12 @@ export const conversationDefects: DefectSwitch[] = [
     description: 'Answers with an event stream even when neither the Accept header nor `stream: true` asked for one.',
   },
   {
+    name: 'conversation-rest-returns-early',
+    breaks: ['conversation/1/rest-finished'],
+    suites: [REST],
+    description: 'The REST answer comes before the turn is done: `messages` empty and `status: running`.',
+  },
+  {
     name: 'conversation-rest-without-conversation-id',
     breaks: ['conversation/2.4/response-fields'],
     suites: [REST],
@@ -50,10 +56,10 @@ export const conversationDefects: DefectSwitch[] = [
     description: 'Sends one more `text_delta` after `done`.',
   },
   {
-    name: 'conversation-stream-error-then-done',
+    name: 'conversation-stream-error-after-done',
     breaks: ['conversation/6/single-terminal-event'],
     suites: [STREAM],
-    description: 'Sends an `error` event and then `done`.',
+    description: 'Sends an `error` event after `done`, the final state.',
   },
   {
     name: 'conversation-stream-unmatched-tool-result',
@@ -110,6 +116,12 @@ export const conversationDefects: DefectSwitch[] = [
     description: 'Charges the GET that polls a message job to the write pool (decided in pool-charge.ts).',
   },
   {
+    name: 'conversation-job-poll-charged-twice',
+    breaks: ['conversation/8.1/job-poll-read-pool'],
+    suites: [ASYNC],
+    description: 'Charges each GET that polls a message job two read points (decided in pool-charge.ts; the headers show both).',
+  },
+  {
     name: 'conversation-job-post-read-pool',
     breaks: ['conversation/8.1/job-post-write-pool', 'conversation/8.1/message-write-pool'],
     suites: [ASYNC, REST],
@@ -129,6 +141,12 @@ export const conversationDefects: DefectSwitch[] = [
     description: 'Reports an unavailable upstream with category `permanent`.',
   },
   {
+    name: 'conversation-spend-cap-as-429',
+    breaks: ['conversation/8.2/spend-cap-not-rate-limit'],
+    suites: [FAULTS],
+    description: 'Refuses messages at the spend cap with 429 rate_limit.exceeded, category rate_limited and Retry-After: 60, like the per-minute limit.',
+  },
+  {
     name: 'conversation-spend-cap-ignored',
     breaks: ['conversation/8.2/spend-cap-refused'],
     suites: [FAULTS],
@@ -136,7 +154,7 @@ export const conversationDefects: DefectSwitch[] = [
   },
 ];
 
-/** Legal framings of the event stream (HTML Standard, event-stream grammar) and a turn without tools. */
+/** Legal framings of the event stream (HTML Standard, event-stream grammar) and other legal turns. */
 export const conversationVariants: VariantSwitch[] = [
   { name: 'conversation-framing-crlf', suites: [STREAM, REST], description: 'Ends every line of the event stream with CRLF.' },
   { name: 'conversation-framing-cr', suites: [STREAM, REST], description: 'Ends every line of the event stream with a lone CR.' },
@@ -150,4 +168,15 @@ export const conversationVariants: VariantSwitch[] = [
   { name: 'conversation-framing-bom', suites: [STREAM, REST], description: 'Starts the event stream with a byte order mark.' },
   { name: 'conversation-framing-no-space', suites: [STREAM, REST], description: 'Writes fields as `data:{...}`, with no space after the colon.' },
   { name: 'conversation-no-tool-events', suites: [STREAM, REST, FAULTS], description: 'Turns without any `tool_use` or `tool_result` event.' },
+  {
+    name: 'conversation-stream-fast',
+    suites: [STREAM],
+    description: 'Streams like a fast server: the first event after 250 ms, then one event every 2 ms (the whole answer within about 25 ms).',
+  },
+  { name: 'conversation-tool-ids-numeric', suites: [STREAM], description: 'Tool ids are JSON numbers (§6 names the `id` field, not its type).' },
+  {
+    name: 'conversation-stream-error-midway',
+    suites: [STREAM],
+    description: 'Reports a failed tool with an `error` event right after its `tool_result`, then goes on to `done` (an `error` that is not last did not end the turn).',
+  },
 ];

@@ -1,4 +1,4 @@
-import type { DefectSwitch } from '../switches.ts';
+import type { DefectSwitch, VariantSwitch } from '../switches.ts';
 
 /** Defects of the service conventions: authentication, the error envelope, unauthenticated routes. */
 export const foundationDefects: DefectSwitch[] = [
@@ -28,9 +28,45 @@ export const foundationDefects: DefectSwitch[] = [
   },
   {
     name: 'auth-basic-scheme-400',
-    breaks: ['auth/5.4/malformed-header'],
+    breaks: ['auth/7/other-scheme'],
     suites: ['auth'],
     description: 'An Authorization header with another scheme answers 400 instead of 401.',
+  },
+  {
+    name: 'auth-other-scheme-invalid',
+    breaks: ['auth/7/other-scheme'],
+    suites: ['auth'],
+    description: 'An Authorization header with another scheme (or the bare token) answers 401 auth.token_invalid instead of auth.token_missing.',
+  },
+  {
+    name: 'auth-empty-bearer-400',
+    breaks: ['auth/5.4/malformed-header'],
+    suites: ['auth'],
+    description: 'A Bearer header with no token answers 400 instead of 401.',
+  },
+  {
+    name: 'auth-scheme-case-sensitive',
+    breaks: ['auth/5.2/scheme-case-insensitive'],
+    suites: ['auth'],
+    description: 'Only the spelling `Bearer` is a bearer header: `bearer <valid token>` answers 401.',
+  },
+  {
+    name: 'auth-query-token-accepted',
+    breaks: ['auth/5.3/token-outside-header'],
+    suites: ['auth'],
+    description: 'With no Authorization header, a valid token in the `access_token` query parameter authenticates.',
+  },
+  {
+    name: 'auth-stream-skips-auth',
+    breaks: ['auth/5.3/missing-header'],
+    suites: ['auth'],
+    description: 'A message POST with `Accept: text/event-stream` and no Authorization header is served (as the primary token).',
+  },
+  {
+    name: 'auth-job-poll-skips-auth',
+    breaks: ['auth/5.3/missing-header'],
+    suites: ['auth'],
+    description: 'A job poll with no Authorization header is served (as the primary token).',
   },
   {
     name: 'auth-accepts-revoked',
@@ -73,5 +109,16 @@ export const foundationDefects: DefectSwitch[] = [
     breaks: ['unauthenticated/8.1/no-token-points'],
     suites: ['unauthenticated'],
     description: 'The unauthenticated routes spend a read point of a valid bearer token sent along.',
+  },
+];
+
+/** Legal choices of the service conventions the spec leaves open. */
+export const foundationVariants: VariantSwitch[] = [
+  {
+    name: 'unauthenticated-low-ip-limit',
+    suites: ['unauthenticated', 'openapi'],
+    description:
+      'The per-IP limiter of the unauthenticated routes serves 3 requests per window (§8.1: its number is not shown); beyond, 429 with the envelope and Retry-After.',
+    limits: { windowS: 4 },
   },
 ];

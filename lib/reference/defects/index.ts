@@ -1,12 +1,12 @@
 import type { DefectSwitch, VariantSwitch } from '../switches.ts';
-import { foundationDefects } from './foundation.ts';
+import { foundationDefects, foundationVariants } from './foundation.ts';
 import { openapiDefects } from './openapi.ts';
 import { ledgerDefects, ledgerVariants } from './ledger.ts';
 import { ratelimitDefects, ratelimitVariants } from './ratelimit.ts';
 import { conversationDefects, conversationVariants } from './conversation.ts';
 
 export const DEFECTS: readonly DefectSwitch[] = [...foundationDefects, ...openapiDefects, ...ledgerDefects, ...ratelimitDefects, ...conversationDefects];
-export const VARIANTS: readonly VariantSwitch[] = [...ledgerVariants, ...ratelimitVariants, ...conversationVariants];
+export const VARIANTS: readonly VariantSwitch[] = [...foundationVariants, ...ledgerVariants, ...ratelimitVariants, ...conversationVariants];
 
 export const DEFECT_NAMES = new Set(DEFECTS.map((d) => d.name));
 export const VARIANT_NAMES = new Set(VARIANTS.map((v) => v.name));

@@ -173,6 +173,56 @@ export const ratelimitDefects: DefectSwitch[] = [
     description: 'Once the limiter store was down, the limiter keeps answering 503 after the store is back.',
     limits: FAST,
   },
+  {
+    name: 'ratelimit-workspace-write-budget',
+    breaks: ['ratelimit/5.5/per-token', 'ratelimit/8.1/limit-enforced'],
+    suites: ['ratelimit-exhaust'],
+    description:
+      'The write pool is shared by all tokens of a workspace (the read pool stays per token); the primary token\'s message POST spends a point of the secondary\'s pool, and is refused once it is spent.',
+    limits: FAST,
+  },
+  {
+    name: 'ratelimit-ledger-429-bare',
+    breaks: ['ratelimit/8.1/retry-after-integer', 'ratelimit/8.1/429-remaining-zero', 'ratelimit/4/headers-on-authenticated-responses'],
+    suites: ['ratelimit-exhaust'],
+    description: "The ledger's 429 carries the envelope but neither the X-RateLimit-* headers nor Retry-After (GET /me's 429 has them).",
+    limits: FAST,
+  },
+  {
+    name: 'ratelimit-ledger-unmetered',
+    breaks: ['ratelimit/8.1/limit-enforced'],
+    suites: ['ratelimit-exhaust'],
+    description: 'The ledger spends read points but is served when none is left: an exhausted read pool does not hold it back.',
+    limits: FAST,
+  },
+  {
+    name: 'ratelimit-ledger-charged-twice',
+    breaks: ['ratelimit/8.1/remaining-counts-down', 'ratelimit/8.1/limit-enforced'],
+    suites: ['ratelimit-exhaust'],
+    description: 'A served ledger GET spends two read points (the headers show both).',
+    limits: FAST,
+  },
+  {
+    name: 'ratelimit-stream-charged-twice',
+    breaks: ['ratelimit/8.1/remaining-counts-down', 'ratelimit/8.1/limit-enforced'],
+    suites: ['ratelimit-exhaust'],
+    description: 'A served message POST with `Accept: text/event-stream` spends two write points (the headers show both).',
+    limits: FAST,
+  },
+  {
+    name: 'ratelimit-refused-stream-does-work',
+    breaks: ['ratelimit/8.1/refused-no-work'],
+    suites: ['ratelimit-exhaust'],
+    description: 'A streamed message POST refused with 429 still appends its ledger row (the plain POST does not).',
+    limits: FAST,
+  },
+  {
+    name: 'ratelimit-write-retry-after-short',
+    breaks: ['ratelimit/8.1/retry-after-true', 'ratelimit/8.1/replay-once'],
+    suites: RATE_LIMIT_SUITES,
+    description: "The write pool's Retry-After is half the real wait (the read pool's is right), so the replayed POST is refused again.",
+    limits: FAST,
+  },
 ];
 
 /** Legal choices the spec leaves open: the rate-limit suites must not fail on them. */
@@ -181,6 +231,12 @@ export const ratelimitVariants: VariantSwitch[] = [
     name: 'ratelimit-refused-request-charged',
     suites: [...RATE_LIMIT_SUITES, ...LIMITER_DRILL],
     description: 'A request refused with 429 spends a point too (Retry-After accounts for it).',
+    limits: FAST,
+  },
+  {
+    name: 'ratelimit-retry-after-upper-bound',
+    suites: RATE_LIMIT_SUITES,
+    description: 'Retry-After is twice the real wait: a safe upper bound, so a request sent earlier may already be served.',
     limits: FAST,
   },
   {
