@@ -50,7 +50,7 @@ export function buildReport(inputs: ReportInputs): Report {
   const results: RequirementResult[] = catalogue.map((requirement) => {
     const id = requirement.id;
     const notChosen = partial ? notChosenBecause(id, selection) : undefined;
-    if (notChosen !== undefined) return { requirement, verdict: 'not-run', findings: [], tests: [], reason: `${notChosen} (partial run)` };
+    if (notChosen !== undefined) return { requirement, verdict: 'not-run', findings: [], tests: [], reason: `${notChosen} (partial run)`, unchosen: true };
     const findings = byRequirement.get(id) ?? [];
     const combined = combineVerdicts(findings.map((f) => levelAdjusted(f.verdict, requirement.level, meta.failOn)));
     const result: RequirementResult = { requirement, verdict: combined ?? 'uncovered', findings, tests: testsOf.get(id) ?? [] };
@@ -61,6 +61,7 @@ export function buildReport(inputs: ReportInputs): Report {
       const area = requirement.area;
       const areaRan = (inputs.suitesRun ?? []).some((s) => s === area || s.startsWith(`${area}-`));
       result.verdict = 'not-run';
+      result.unchosen = true;
       result.reason = `${areaRan || selection.suites.length === 0 ? 'no chosen suite checks it' : 'its suite was not chosen with --suite'} (partial run)`;
     } else if (combined === 'not-run' || combined === 'inconclusive') {
       const note = findings.find((f) => f.verdict === combined && f.note !== undefined)?.note;

@@ -24,9 +24,9 @@ export function oneLineReason(result: RequirementResult): string {
 }
 
 /** Whether a result belongs on the list of what did not pass (a partial run's unchosen ones are counted, not listed). */
-function listed(r: RequirementResult): boolean {
+export function notPassed(r: RequirementResult): boolean {
   if (r.waiver !== undefined && r.waiver.state !== 'unmet') return true;
-  return r.verdict !== 'pass' && !(r.verdict === 'not-run' && (r.reason ?? '').endsWith('(partial run)'));
+  return r.verdict !== 'pass' && r.unchosen !== true;
 }
 
 /**
@@ -35,8 +35,8 @@ function listed(r: RequirementResult): boolean {
  * console (also with -q), summary.md and junit.xml.
  */
 export function notPassedLines(report: Report): string[] {
-  const rows = report.results.filter(listed);
-  const unchosen = report.results.filter((r) => r.verdict === 'not-run' && (r.reason ?? '').endsWith('(partial run)')).length;
+  const rows = report.results.filter(notPassed);
+  const unchosen = report.results.filter((r) => r.unchosen === true).length;
   const width = Math.max(...rows.map((r) => r.requirement.id.length), 0);
   const more = unchosen > 0 ? `${unchosen} more not chosen for this partial run` : '';
   if (rows.length === 0) return [`Not passed: none${more === '' ? '' : ` (${more})`}`];

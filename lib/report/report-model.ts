@@ -12,6 +12,8 @@ export interface RequirementResult {
   tests: string[];
   /** Why the verdict is not-run or inconclusive, when one reason says it. */
   reason?: string;
+  /** True when a partial run did not choose it (--suite, --only, --skip): not-run by choice, not by lack. */
+  unchosen?: boolean;
   /** Milliseconds the tests that declared this requirement took (junit times). */
   durationMs?: number;
   /** The expectation (--expect) that names this requirement, and how the run met it. */

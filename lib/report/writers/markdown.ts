@@ -14,7 +14,7 @@ import {
 } from './run-facts.ts';
 import { excerpt, shorten, visibleControls } from './text.ts';
 import { diffLines } from '../baseline-diff.ts';
-import { oneLineReason } from '../console-summary.ts';
+import { notPassed, oneLineReason } from '../console-summary.ts';
 
 /** Rows per table; the rest is counted and left to report.html. */
 const TABLE_ROWS = 100;
@@ -68,7 +68,7 @@ function more(shown: number, total: number, what: string): string[] {
 
 /** What did not pass, as the console's closing list has it (a partial run's unchosen ones are counted apart). */
 function notPassedResults(report: Report): RequirementResult[] {
-  return report.results.filter((r) => (r.waiver !== undefined && r.waiver.state !== 'unmet') || (r.verdict !== 'pass' && !(r.reason ?? '').endsWith('(partial run)')));
+  return report.results.filter(notPassed);
 }
 
 function stateOf(r: RequirementResult): string {
@@ -112,7 +112,7 @@ export function summaryMarkdown(report: Report): string {
     const rows = listed.slice(0, TABLE_ROWS).map((r) => [`\`${r.requirement.id}\``, r.requirement.level, stateOf(r), cell(oneLineReason(r))]);
     out.push(...table(['Requirement', 'Level', 'Verdict', 'Why'], rows), ...more(TABLE_ROWS, listed.length, 'requirements'), '');
   }
-  const unchosen = report.results.length - listed.length - report.results.filter((r) => r.verdict === 'pass' && r.waiver === undefined).length;
+  const unchosen = report.results.filter((r) => r.unchosen === true).length;
   if (unchosen > 0) out.push(`_${unchosen} more requirements were not chosen for this partial run._`, '');
 
   const failures = report.results.filter((r) => r.verdict === 'fail' && r.waiver?.state !== 'waived');

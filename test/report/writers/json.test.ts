@@ -118,7 +118,7 @@ describe('report.schema.json follows the model', () => {
       }),
     ],
     ['RequestCount', keys<RequestCount>()({ role: true, pool: true, requests: true })],
-    ['RequirementResult', keys<RequirementResult>()({ requirement: true, verdict: true, findings: true, tests: true, reason: true, durationMs: true, waiver: true })],
+    ['RequirementResult', keys<RequirementResult>()({ requirement: true, verdict: true, findings: true, tests: true, reason: true, unchosen: true, durationMs: true, waiver: true })],
     ['AppliedWaiver', keys<AppliedWaiver>()({ status: true, reason: true, issue: true, expires: true, state: true })],
     ['IncompleteItem', keys<IncompleteItem>()({ id: true, verdict: true, reason: true })],
     ['Observed', keys<Observed>()({ errorCodes: true, fields: true })],
