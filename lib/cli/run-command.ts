@@ -7,6 +7,7 @@ import { loadProfileFile } from '../profile/load-profile.ts';
 import { DEFAULT_TOKEN_ENV, TOKEN_ROLES, type ProfileFile } from '../profile/profile-file.ts';
 import { resolveProfile, type ResolvedTarget } from '../profile/resolve-profile.ts';
 import { startReference, type RunningReference } from '../reference/server.ts';
+import { consoleText } from '../report/console-text.ts';
 import { formatFailure } from '../report/format-failure.ts';
 import type { Report } from '../report/report-model.ts';
 import { REPORT_FORMATS, type ReportFormat } from '../report/write-reports.ts';
@@ -69,7 +70,7 @@ function summary(report: Report, dir: string, files: string[]): string {
       `${c.pass} pass, ${c.fail} fail, ${c.warn} warn, ${c.inconclusive} inconclusive, ${c['not-run']} not run, ${c.uncovered} uncovered ` +
       `of ${report.results.length} requirements in ${(report.meta.durationMs / 1000).toFixed(1)}s (seed ${report.meta.seed})`,
   );
-  for (const e of report.runErrors) lines.push(`run error: ${e}`);
+  for (const e of report.runErrors) lines.push(`run error: ${consoleText(e)}`);
   lines.push(`reports: ${relative(process.cwd(), dir) || dir}/ (${files.map((f) => f.split('/').pop()).join(', ')})`);
   return lines.join('\n');
 }
