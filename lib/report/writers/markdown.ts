@@ -13,7 +13,8 @@ import {
   resultsByArea,
   runFacts,
 } from './run-facts.ts';
-import { excerpt, shorten, visibleControls } from './text.ts';
+import { codeCell, codeSpan, fencedBlock } from './markdown-text.ts';
+import { excerpt, visibleControls } from './text.ts';
 
 /** Rows per table; the rest is counted and left to report.html. */
 const TABLE_ROWS = 100;
@@ -26,8 +27,10 @@ const CELL_CHARS = 140;
 const OUTCOME_MARK = { conformant: '✅', 'not-conformant': '❌', inconclusive: '⚠️' } as const;
 
 /**
- * Inline text for a table cell: code spans stay as written; outside them HTML is escaped, since
- * GitHub and GitLab render raw tags. Pipes are escaped everywhere (GFM needs it inside code spans too).
+ * The harness's own inline text (catalogue statements, run facts): its code spans stay as written;
+ * outside them HTML is escaped, since GitHub and GitLab render raw tags. Pipes are escaped
+ * everywhere (GFM needs it inside code spans too). Target text never goes here: it goes into
+ * codeSpan, codeCell and fencedBlock (markdown-text.ts).
  */
 function inline(raw: string): string {
   const text = visibleControls(raw.replace(/\s+/g, ' ').trim());
@@ -38,27 +41,13 @@ function inline(raw: string): string {
     .replace(/\|/g, '\\|');
 }
 
-/** A code span that holds any text: its fence is longer than any backtick run inside. */
-function code(raw: string): string {
-  const text = visibleControls(shorten(raw, CELL_CHARS));
-  const fence = '`'.repeat(Math.max(0, ...(text.match(/`+/g) ?? []).map((m) => m.length)) + 1);
-  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
-  return `${fence}${pad}${text}${pad}${fence}`;
-}
-
+/** A table cell of text that may come from the target (expected and actual values, reasons). */
 function cell(raw: string): string {
-  return inline(shorten(raw, CELL_CHARS));
+  return codeCell(raw, CELL_CHARS);
 }
 
 function table(head: string[], rows: string[][]): string[] {
   return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)];
-}
-
-/** A fenced block whose fence is longer than any backtick run inside it. */
-function fenced(info: string, content: string): string[] {
-  const longest = Math.max(2, ...(content.match(/`+/g) ?? []).map((m) => m.length));
-  const fence = '`'.repeat(longest + 1);
-  return [`${fence}${info}`, content, fence];
 }
 
 function more(shown: number, total: number, what: string): string[] {
@@ -82,14 +71,14 @@ function reproduction(result: RequirementResult): string[] {
   const lines = [`#### \`${result.requirement.id}\``, '', inline(result.requirement.statement)];
   if (finding?.property !== undefined) {
     const p = finding.property;
-    const path = p.path === undefined ? '' : `, path ${code(p.path)}`;
-    lines.push('', `Property: seed \`${p.seed}\`${path}; counterexample ${p.counterexample === undefined ? 'none' : code(p.counterexample)}`);
+    const path = p.path === undefined ? '' : `, path ${codeSpan(p.path, CELL_CHARS)}`;
+    lines.push('', `Property: seed \`${p.seed}\`${path}; counterexample ${p.counterexample === undefined ? 'none' : codeSpan(p.counterexample, CELL_CHARS)}`);
   }
   const exchange = finding?.exchanges[finding.exchanges.length - 1];
   if (exchange === undefined) return [...lines, '', '_No request shows this failure._', ''];
-  const curl = excerpt(visibleControls(curlOf(exchange)), CURL_CHARS);
+  const curl = excerpt(curlOf(exchange), CURL_CHARS);
   const note = curl.omitted > 0 ? ['', `_The line is cut (${curl.omitted} more characters); report.html has it whole._`] : [];
-  return [...lines, '', ...fenced('sh', curl.text), ...note, ''];
+  return [...lines, '', ...fencedBlock('sh', curl.text), ...note, ''];
 }
 
 /**
@@ -102,7 +91,7 @@ export function summaryMarkdown(report: Report): string {
   const c = report.counts;
   const out: string[] = [];
   out.push(`## ${OUTCOME_MARK[report.outcome]} ASI v1: ${OUTCOME_LABEL[report.outcome].toLowerCase()}`, '');
-  out.push(`**${outcomeReason(report)}** · ${certificationText(meta)} · target \`${meta.target.baseUrl}\` · ${durationText(meta.durationMs)} · exit code ${report.exitCode}`, '');
+  out.push(`**${outcomeReason(report)}** · ${certificationText(meta)} · target ${codeSpan(meta.target.baseUrl)} · ${durationText(meta.durationMs)} · exit code ${report.exitCode}`, '');
   out.push(...table(VERDICT_ORDER.map((v) => VERDICT_LABEL[v]), [VERDICT_ORDER.map((v) => String(c[v]))]), '');
 
   const failures = report.results.filter((r) => r.verdict === 'fail');
@@ -131,7 +120,7 @@ export function summaryMarkdown(report: Report): string {
 
   if (report.runErrors.length > 0) {
     out.push(`### Run errors (${report.runErrors.length})`, '');
-    for (const e of report.runErrors.slice(0, TABLE_ROWS)) out.push(`- ${cell(e)}`);
+    for (const e of report.runErrors.slice(0, TABLE_ROWS)) out.push(`- ${codeSpan(e, CELL_CHARS)}`);
     out.push(...more(TABLE_ROWS, report.runErrors.length, 'run errors'), '');
   }
 

@@ -19,10 +19,10 @@ describe('summary.md', () => {
     expect(md).toContain('| fail | inconclusive | warn | pass | not run | uncovered |\n|---|---|---|---|---|---|\n| 1 | 1 | 1 | 1 | 1 | 1 |');
   });
 
-  test('lists the failure with level, section and escaped expected/actual', () => {
+  test('lists the failure with level, section and expected/actual inside code spans', () => {
     const row = md.split('\n').find((l) => l.startsWith(`| \`${requirementsOf.fail.id}\``));
     expect(row).toBe(
-      `| \`${requirementsOf.fail.id}\` | MUST | §6 | exactly one terminal event (\`done\` or \`error\`) \\| then the stream closes | two \`done\` events &lt;after&gt; one another |`,
+      `| \`${requirementsOf.fail.id}\` | MUST | §6 | \`\`exactly one terminal event (\`done\` or \`error\`) \\| then the stream closes\`\` | \`\`two \`done\` events <after> one another\`\` |`,
     );
   });
 
@@ -32,9 +32,9 @@ describe('summary.md', () => {
   });
 
   test('lists the inconclusive requirement with its reason and the warning', () => {
-    expect(md).toContain(`| \`${requirementsOf.inconclusive.id}\` | MUST | §4.1 | the test broke: Headers Timeout Error |`);
+    expect(md).toContain(`| \`${requirementsOf.inconclusive.id}\` | MUST | §4.1 | \`the test broke: Headers Timeout Error\` |`);
     expect(md).toContain('### Warnings (1)');
-    expect(md).toContain(`| \`${requirementsOf.warn.id}\` | SHOULD | §4.1 | rows newest first | row 2 is older than row 3 |`);
+    expect(md).toContain(`| \`${requirementsOf.warn.id}\` | SHOULD | §4.1 | \`rows newest first\` | \`row 2 is older than row 3\` |`);
   });
 
   test('ends with counts per area and the run metadata', () => {
