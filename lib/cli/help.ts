@@ -47,8 +47,9 @@ Replay
   --replay ID=PATH     replay one property's shrink path (printed with its counterexample)
 
 Target behaviour
-  --timeout S          seconds to wait for a response's headers or body (default 15); after 4 requests
-                       in a row without an answer the target counts as down and the rest is inconclusive
+  --timeout S          seconds one exchange may take in all: headers and whole body, event streams
+                       included (default: 15 for the headers, 30 in all); after 4 requests in a row
+                       without a complete answer the target counts as down and the rest is inconclusive
 
   -q, --quiet          no progress lines, only the summary
   -h, --help           this text

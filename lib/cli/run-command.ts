@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { relative } from 'node:path';
 import { catalogue } from '../catalogue/index.ts';
+import { limitsForTimeout } from '../http/client.ts';
 import { Redactor } from '../http/redactor.ts';
 import { HarnessError, UsageError } from '../errors.ts';
 import { loadProfileFile } from '../profile/load-profile.ts';
@@ -136,7 +137,7 @@ export async function runCommand(args: string[]): Promise<number> {
       seed,
       failOn,
       replayPaths: parseReplay(values.replay ?? []),
-      ...(timeoutS === undefined ? {} : { httpLimits: { connectTimeoutMs: timeoutS * 1000, headersTimeoutMs: timeoutS * 1000, bodyTimeoutMs: timeoutS * 1000 } }),
+      ...(timeoutS === undefined ? {} : { httpLimits: limitsForTimeout(timeoutS) }),
       progress,
       argv: ['run', ...args],
     });

@@ -4,11 +4,11 @@ import { join, resolve } from 'node:path';
 import { catalogue } from '../catalogue/index.ts';
 import { contractDigest } from '../contract/contract-document.ts';
 import type { HttpLimits } from '../http/client.ts';
-import type { Exchange } from '../model/exchange.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
 import { buildReport } from '../report/build-report.ts';
 import type { Report, RequestCount } from '../report/report-model.ts';
 import { writeReports, type ReportFormat } from '../report/write-reports.ts';
+import { forEachTranscriptLine } from '../report/writers/transcript.ts';
 import type { ResolvedTarget } from '../profile/resolve-profile.ts';
 import type { RunContext } from '../suite/run-context.ts';
 import { pacerStatsFile } from '../suite/pacer-stats-file.ts';
@@ -50,15 +50,13 @@ export function newRunId(now = new Date()): string {
   return `${now.toISOString().replace(/[:.]/g, '-').replace(/-\d{3}Z$/, 'Z')}-${randomBytes(2).toString('hex')}`;
 }
 
-function countRequests(transcriptFile: string): RequestCount[] {
-  if (!existsSync(transcriptFile)) return [];
+/** Requests per token and pool, read from the transcript line by line (it may be larger than any string). */
+async function countRequests(transcriptFile: string): Promise<RequestCount[]> {
   const counts = new Map<string, number>();
-  for (const line of readFileSync(transcriptFile, 'utf8').split('\n')) {
-    if (line === '') continue;
-    const ex = JSON.parse(line) as Exchange;
+  await forEachTranscriptLine(transcriptFile, (ex) => {
     const key = `${ex.request.tokenRole ?? 'none'}\u0000${ex.pool ?? (ex.request.tokenRole === undefined ? '-' : 'other')}`;
     counts.set(key, (counts.get(key) ?? 0) + 1);
-  }
+  });
   return [...counts].map(([k, requests]) => {
     const [role, pool] = k.split('\u0000') as [string, string];
     return { role, pool, requests };
@@ -81,6 +79,17 @@ export async function certify(options: CertifyOptions): Promise<CertifyResult> {
   mkdirSync(dir, { recursive: true });
   const transcriptFile = join(dir, '.transcript.jsonl');
   writeFileSync(transcriptFile, '');
+  try {
+    return await runAndReport(options, runId, dir, transcriptFile);
+  } finally {
+    // The run's working files never outlive it, whether the reports were written or not.
+    rmSync(transcriptFile, { force: true });
+    rmSync(pacerStatsFile(transcriptFile), { force: true });
+  }
+}
+
+async function runAndReport(options: CertifyOptions, runId: string, dir: string, transcriptFile: string): Promise<CertifyResult> {
+  const { target } = options;
   const context: RunContext = {
     runId,
     baseUrl: target.profile.baseUrl,
@@ -117,7 +126,7 @@ export async function certify(options: CertifyOptions): Promise<CertifyResult> {
       contractDigest: contractDigest(),
       suites,
       failOn: options.failOn,
-      requests: countRequests(transcriptFile),
+      requests: await countRequests(transcriptFile),
       ...pacingOf(transcriptFile),
       argv: options.argv,
     },
@@ -131,7 +140,5 @@ export async function certify(options: CertifyOptions): Promise<CertifyResult> {
     transcriptFile,
     secrets: Object.values(target.tokens).map((t) => t.value),
   });
-  rmSync(transcriptFile, { force: true });
-  rmSync(pacerStatsFile(transcriptFile), { force: true });
   return { report, dir, files };
 }
