@@ -1,7 +1,7 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { inject } from 'vitest';
 import { HttpClient } from '../http/client.ts';
-import { Pacer } from '../http/pacer.ts';
+import { Pacer, windowPacing } from '../http/pacer.ts';
 import type { Exchange } from '../model/exchange.ts';
 import { TRANSCRIPT_BUDGET, trimExchange } from './evidence-trim.ts';
 import { pacerStatsFile } from './pacer-stats-file.ts';
@@ -32,7 +32,7 @@ function transcriptLine(exchange: Exchange): string {
 export function session(): Session {
   if (current !== undefined) return current;
   const context = inject('asi');
-  const pacer = new Pacer();
+  const pacer = new Pacer(windowPacing(context.profile.limits.windowS));
   let count = 0;
   let waitedReported = 0;
   const client = new HttpClient({
