@@ -104,6 +104,31 @@ interface Fragment {
   placeholder: string;
 }
 
+/**
+ * The stream's text with each event's data lines replaced where they changed: data lines are
+ * found in order (`data:` and an optional space, then the line), so each is replaced in its own
+ * event, never in an earlier one that happens to hold the same text.
+ */
+function replaceDataLines(text: string, before: readonly string[], after: readonly string[]): string {
+  let out = '';
+  let cursor = 0;
+  before.forEach((data, i) => {
+    const changed = data !== after[i];
+    const newLines = after[i]!.split('\n');
+    data.split('\n').forEach((line, j) => {
+      for (let at = text.indexOf('data:', cursor); at >= 0; at = text.indexOf('data:', at + 5)) {
+        const value = text.startsWith(' ', at + 5) ? at + 6 : at + 5;
+        const end = value + line.length;
+        if (!text.startsWith(line, value) || (end < text.length && text[end] !== '\n' && text[end] !== '\r')) continue;
+        out += text.slice(cursor, value) + (changed ? (newLines[j] ?? '') : line);
+        cursor = end;
+        return;
+      }
+    });
+  });
+  return out + text.slice(cursor);
+}
+
 export class Redactor {
   readonly #secrets: Secret[];
   readonly #pattern: RegExp | undefined;
@@ -142,32 +167,18 @@ export class Redactor {
       if (e.id !== undefined) r.id = this.redact(e.id);
       return r;
     });
+    const body = this.redact(text);
     const fragments = this.#splitAcross(redacted);
-    if (fragments.length === 0) return { text: this.redact(text), events: redacted };
-    const byEvent = new Map<number, Fragment[]>();
-    for (const f of fragments) byEvent.set(f.event, [...(byEvent.get(f.event) ?? []), f]);
-    let body = this.redact(text);
-    let cursor = 0;
-    for (const [index, parts] of byEvent) {
-      const event = redacted[index]!;
-      let data = event.data;
-      // Find the event in the stream's text, then its parts within it, in order.
-      const at = body.indexOf(event.data.split('\n')[0]!, cursor);
-      if (at >= 0) cursor = at;
-      let from = 0;
-      for (const { raw, placeholder } of parts) {
-        const inData = data.indexOf(raw, from);
-        data = inData < 0 ? placeholder : `${data.slice(0, inData)}${placeholder}${data.slice(inData + raw.length)}`;
-        from = inData < 0 ? data.length : inData + placeholder.length;
-        const inBody = body.indexOf(raw, cursor);
-        if (inBody >= 0) {
-          body = `${body.slice(0, inBody)}${placeholder}${body.slice(inBody + raw.length)}`;
-          cursor = inBody + placeholder.length;
-        }
-      }
-      event.data = data;
+    if (fragments.length === 0) return { text: body, events: redacted };
+    const before = redacted.map((e) => e.data);
+    for (const { event, raw, placeholder } of fragments) {
+      const e = redacted[event]!;
+      // A part written in another form than the decoded text shows (an escape) is not found: the
+      // whole data goes.
+      const at = e.data.indexOf(raw);
+      e.data = at < 0 ? placeholder : `${e.data.slice(0, at)}${placeholder}${e.data.slice(at + raw.length)}`;
     }
-    return { text: body, events: redacted };
+    return { text: replaceDataLines(body, before, redacted.map((e) => e.data)), events: redacted };
   }
 
   /** Parts of tokens that only a reading across event boundaries shows. */

@@ -96,6 +96,19 @@ describe('a token split across the events of a stream', () => {
     expect(out.text).toBe('data: $ASI_TOKEN\n\ndata: $ASI_TOKEN\n\n');
   });
 
+  test('a part written as JSON escapes: the data of that event goes whole, in the events and in the text', () => {
+    const escaped = [...TOKEN.slice(half)].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+    const events = [
+      { event: 'text_delta', data: '{"content":"x"}', atMs: 0 },
+      { event: 'text_delta', data: JSON.stringify({ content: TOKEN.slice(0, half) }), atMs: 1 },
+      { event: 'text_delta', data: `{"content":"${escaped}"}`, atMs: 2 },
+    ];
+    const text = `event: text_delta\r\ndata:{"content":"x"}\r\n\r\n${events.slice(1).map((e) => `data: ${e.data}\n\n`).join('')}`;
+    const out = redactor.redactStream(text, events);
+    expect(out.events.map((e) => e.data)).toEqual(['{"content":"x"}', '{"content":"$ASI_TOKEN"}', '$ASI_TOKEN']);
+    expect(out.text).toBe('event: text_delta\r\ndata:{"content":"x"}\r\n\r\ndata: {"content":"$ASI_TOKEN"}\n\ndata: $ASI_TOKEN\n\n');
+  });
+
   test('events that hold no token are returned as they were', () => {
     const s = stream(['hello ', 'world']);
     expect(redactor.redactStream(s.text, s.events)).toEqual(s);
