@@ -30,14 +30,18 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = {
   stream: { totalMs: 30_000, idleMs: 10_000, maxBytes: 2 * 1024 * 1024, maxEvents: MAX_EVENTS },
 };
 
-/** The limits `--timeout S` sets: every wait, and the whole of every exchange, streams included, within S seconds. */
+/**
+ * The limits `--timeout S` sets: the whole of every exchange, event streams included, within S
+ * seconds. undici's own timers are backstops a second later, so that every overrun reads the same
+ * (ASI_DEADLINE) instead of whichever timer happened to fire first.
+ */
 export function limitsForTimeout(seconds: number): Partial<HttpLimits> {
   const ms = seconds * 1000;
   const stream = DEFAULT_HTTP_LIMITS.stream;
   return {
-    connectTimeoutMs: ms,
-    headersTimeoutMs: ms,
-    bodyTimeoutMs: ms,
+    connectTimeoutMs: ms + 1000,
+    headersTimeoutMs: ms + 1000,
+    bodyTimeoutMs: ms + 1000,
     totalMs: ms,
     stream: { ...stream, totalMs: ms, idleMs: Math.min(stream.idleMs, ms) },
   };
@@ -262,7 +266,10 @@ export class HttpClient {
     const started = Date.now();
     const deadline = new AbortController();
     const deadlineError = Object.assign(new Error(`no complete answer within the deadline of ${this.limits.totalMs} ms`), { code: DEADLINE_CODE });
-    const timer = setTimeout(() => deadline.abort(deadlineError), this.limits.totalMs);
+    // Before the headers, the deadline says so; after them, the body's message adds what came.
+    const noHeaders = Object.assign(new Error(`no response within the deadline of ${this.limits.totalMs} ms`), { code: DEADLINE_CODE });
+    let headersCame = false;
+    const timer = setTimeout(() => deadline.abort(headersCame ? deadlineError : noHeaders), this.limits.totalMs);
     try {
       const res = await request(url, {
         method: method as 'GET',
@@ -272,6 +279,7 @@ export class HttpClient {
         signal: deadline.signal,
       });
       exchange.timings.headersMs = Date.now() - started;
+      headersCame = true;
       const resHeaders = this.#redactor.redactHeaders(flattenHeaders(res.headers));
       const isStream = asStream || (resHeaders['content-type'] ?? '').toLowerCase().startsWith('text/event-stream');
       const response: RecordedResponse = { status: res.statusCode, headers: resHeaders, body: '', bodyBytes: 0, truncated: false };

@@ -6,7 +6,7 @@ import { HttpClient, limitsForTimeout } from '../http/client.ts';
  * one-line exit 3, not a report full of inconclusive verdicts. Any HTTP answer counts as reachable.
  */
 export async function checkReachable(baseUrl: string, timeoutMs = 10_000): Promise<void> {
-  const client = new HttpClient({ baseUrl, tokens: {}, limits: { ...limitsForTimeout(timeoutMs / 1000), connectTimeoutMs: Math.min(timeoutMs, 5_000) } });
+  const client = new HttpClient({ baseUrl, tokens: {}, limits: limitsForTimeout(timeoutMs / 1000) });
   try {
     const exchange = await client.send({ path: '/health' });
     if (exchange.response === undefined) {
