@@ -4,11 +4,11 @@ import { join, resolve } from 'node:path';
 import { catalogue } from '../catalogue/index.ts';
 import { contractDigest } from '../contract/contract-document.ts';
 import type { HttpLimits } from '../http/client.ts';
+import type { Exchange } from '../model/exchange.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
 import { buildReport } from '../report/build-report.ts';
 import type { Report, RequestCount } from '../report/report-model.ts';
 import { writeReports, type ReportFormat } from '../report/write-reports.ts';
-import { forEachTranscriptLine } from '../report/writers/transcript.ts';
 import type { ResolvedTarget } from '../profile/resolve-profile.ts';
 import type { RunContext } from '../suite/run-context.ts';
 import { pacerStatsFile } from '../suite/pacer-stats-file.ts';
@@ -50,13 +50,15 @@ export function newRunId(now = new Date()): string {
   return `${now.toISOString().replace(/[:.]/g, '-').replace(/-\d{3}Z$/, 'Z')}-${randomBytes(2).toString('hex')}`;
 }
 
-/** Requests per token and pool, read from the transcript line by line (it may be larger than any string). */
-async function countRequests(transcriptFile: string): Promise<RequestCount[]> {
+function countRequests(transcriptFile: string): RequestCount[] {
+  if (!existsSync(transcriptFile)) return [];
   const counts = new Map<string, number>();
-  await forEachTranscriptLine(transcriptFile, (ex) => {
+  for (const line of readFileSync(transcriptFile, 'utf8').split('\n')) {
+    if (line === '') continue;
+    const ex = JSON.parse(line) as Exchange;
     const key = `${ex.request.tokenRole ?? 'none'}\u0000${ex.pool ?? (ex.request.tokenRole === undefined ? '-' : 'other')}`;
     counts.set(key, (counts.get(key) ?? 0) + 1);
-  });
+  }
   return [...counts].map(([k, requests]) => {
     const [role, pool] = k.split('\u0000') as [string, string];
     return { role, pool, requests };
@@ -73,23 +75,12 @@ function pacingOf(transcriptFile: string): { pacingWaitMs?: number } {
 /** One certification run: suites against the target, then the report and its files. */
 export async function certify(options: CertifyOptions): Promise<CertifyResult> {
   const { target } = options;
-  if (!options.embedded) await checkReachable(target.profile.baseUrl, options.httpLimits?.headersTimeoutMs);
+  if (!options.embedded) await checkReachable(target.profile.baseUrl, options.httpLimits?.totalMs);
   const runId = newRunId();
   const dir = resolve(options.outDir, runId);
   mkdirSync(dir, { recursive: true });
   const transcriptFile = join(dir, '.transcript.jsonl');
   writeFileSync(transcriptFile, '');
-  try {
-    return await runAndReport(options, runId, dir, transcriptFile);
-  } finally {
-    // The run's working files never outlive it, whether the reports were written or not.
-    rmSync(transcriptFile, { force: true });
-    rmSync(pacerStatsFile(transcriptFile), { force: true });
-  }
-}
-
-async function runAndReport(options: CertifyOptions, runId: string, dir: string, transcriptFile: string): Promise<CertifyResult> {
-  const { target } = options;
   const context: RunContext = {
     runId,
     baseUrl: target.profile.baseUrl,
@@ -126,7 +117,7 @@ async function runAndReport(options: CertifyOptions, runId: string, dir: string,
       contractDigest: contractDigest(),
       suites,
       failOn: options.failOn,
-      requests: await countRequests(transcriptFile),
+      requests: countRequests(transcriptFile),
       ...pacingOf(transcriptFile),
       argv: options.argv,
     },
@@ -140,5 +131,7 @@ async function runAndReport(options: CertifyOptions, runId: string, dir: string,
     transcriptFile,
     secrets: Object.values(target.tokens).map((t) => t.value),
   });
+  rmSync(transcriptFile, { force: true });
+  rmSync(pacerStatsFile(transcriptFile), { force: true });
   return { report, dir, files };
 }

@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import type { Exchange } from '../../model/exchange.ts';
 
@@ -26,38 +27,12 @@ function isExchange(value: unknown): value is Exchange {
   return typeof v['seq'] === 'number' && typeof req === 'object' && req !== null && typeof req['method'] === 'string' && typeof req['url'] === 'string';
 }
 
-/**
- * Calls `onExchange` with each exchange of the run's transcript (JSON lines, one redacted
- * Exchange each, appended as requests complete), reading the file as a stream: a transcript may
- * be far larger than any string. A run that sent nothing leaves no file: no exchange, not an
- * error. Returns the number of lines that were not an exchange.
- */
-export async function forEachTranscriptLine(file: string, onExchange: (exchange: Exchange) => void): Promise<number> {
-  const input = createReadStream(file, { encoding: 'utf8' });
-  const opened = new Promise<boolean>((resolve, reject) => {
-    input.once('ready', () => resolve(true));
-    input.once('error', (error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? resolve(false) : reject(error)));
-  });
-  if (!(await opened)) return 0;
-  let unreadable = 0;
-  for await (const line of createInterface({ input, crlfDelay: Infinity })) {
-    if (line.trim() === '') continue;
-    try {
-      const value: unknown = JSON.parse(line);
-      if (isExchange(value)) onExchange(value);
-      else unreadable += 1;
-    } catch {
-      unreadable += 1;
-    }
-  }
-  return unreadable;
-}
-
-/** Characters of content (body and event data) an exchange holds. */
+/** Characters of content (bodies and event data) an exchange holds. */
 function contentChars(exchange: Exchange): number {
   const res = exchange.response;
-  if (res === undefined) return exchange.request.body?.length ?? 0;
-  return (exchange.request.body?.length ?? 0) + res.body.length + (res.events ?? []).reduce((n, e) => n + e.data.length, 0);
+  const request = exchange.request.body?.length ?? 0;
+  if (res === undefined) return request;
+  return request + res.body.length + (res.events ?? []).reduce((n, e) => n + e.data.length, 0);
 }
 
 /** The exchange without its bodies and events, counted as left out. */
@@ -73,13 +48,17 @@ function withoutContent(exchange: Exchange): Exchange {
   return { ...exchange, request, response };
 }
 
-/** Reads the run's transcript, every exchange in sequence order, within `keepChars` of content. */
+/**
+ * Reads the run's transcript (JSON lines, one redacted Exchange each, appended as requests
+ * complete), line by line and within `keepChars` of content. A run that sent nothing leaves no
+ * file: that is an empty transcript, not an error.
+ */
 export async function readTranscript(file: string, options: ReadTranscriptOptions = {}): Promise<Transcript> {
   const exchanges: Exchange[] = [];
   const budget = options.keepChars ?? Infinity;
-  let kept = 0;
   const contentOmitted = new Set<number>();
-  const unreadableLines = await forEachTranscriptLine(file, (exchange) => {
+  let kept = 0;
+  const unreadableLines = await eachExchange(file, (exchange) => {
     const chars = contentChars(exchange);
     if (kept + chars <= budget) {
       kept += chars;
@@ -92,4 +71,31 @@ export async function readTranscript(file: string, options: ReadTranscriptOption
   // Lines are appended when responses complete; requests were sent in sequence order.
   exchanges.sort((a, b) => a.seq - b.seq);
   return { exchanges, unreadableLines, contentOmitted };
+}
+
+/**
+ * Calls `visit` with each exchange of the transcript, reading it line by line: a long run's
+ * transcript is never held in memory whole. Returns how many lines were not an exchange.
+ */
+export async function eachExchange(file: string, visit: (exchange: Exchange) => void): Promise<number> {
+  let stream;
+  try {
+    stream = createReadStream(file, { encoding: 'utf8' });
+    await once(stream, 'open');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+    throw error;
+  }
+  let unreadable = 0;
+  for await (const line of createInterface({ input: stream, crlfDelay: Infinity })) {
+    if (line.trim() === '') continue;
+    try {
+      const value: unknown = JSON.parse(line);
+      if (isExchange(value)) visit(value);
+      else unreadable += 1;
+    } catch {
+      unreadable += 1;
+    }
+  }
+  return unreadable;
 }
