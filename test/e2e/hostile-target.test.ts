@@ -1,6 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,55 +7,147 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { runCli, type CliResult } from '../support/cli.ts';
 
 const TOKEN = 'asi_live_feedfacefeedfacefeedfacefeedface';
-/** Exit codes the README defines. */
-const README_EXIT_CODES = [0, 1, 2, 3];
-const REPORT_FILES = ['report.json', 'junit.xml', 'summary.md', 'report.html', 'transcript.har'];
 
 type Behaviour = (res: ServerResponse, req: IncomingMessage) => void;
 
-interface Target {
-  url: string;
-  hits: () => number;
-}
-
-const servers: Array<Server | NetServer> = [];
-afterAll(async () => {
-  for (const s of servers) {
-    if ('closeAllConnections' in s) s.closeAllConnections();
-    await new Promise((r) => s.close(r));
-  }
-});
-
-async function listen(server: Server | NetServer): Promise<string> {
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
-async function serve(behaviour: Behaviour): Promise<Target> {
+async function serve(behaviour: Behaviour): Promise<{ url: string; server: Server; hits: () => number }> {
   let hits = 0;
   const server = createServer((req, res) => {
     hits += 1;
     req.resume();
     behaviour(res, req);
   });
-  return { url: await listen(server), hits: () => hits };
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, server, hits: () => hits };
 }
+
+const servers: Server[] = [];
+
+/** Answers the preflight (GET /health and GET /me) as an ASI server would; true when it did. */
+function passesPreflight(req: IncomingMessage, res: ServerResponse): boolean {
+  if (req.url !== '/v1/health' && req.url !== '/v1/me') return false;
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end('{}');
+  return true;
+}
+afterAll(async () => {
+  for (const s of servers) {
+    s.closeAllConnections();
+    await new Promise((r) => s.close(r));
+  }
+});
+
+async function certifyAgainst(behaviour: Behaviour) {
+  const target = await serve(behaviour);
+  servers.push(target.server);
+  const out = mkdtempSync(join(tmpdir(), 'asi-hostile-'));
+  const started = Date.now();
+  const result = await runCli(['run', '--base-url', `${target.url}/v1`, '--suite', 'auth', '--suite', 'errors', '--suite', 'unauthenticated', '--timeout', '1', '--out', out, '-q'], {
+    env: { ASI_TOKEN: TOKEN },
+    timeoutMs: 90_000,
+  });
+  const runDir = readdirSync(out)[0];
+  const report = runDir === undefined ? undefined : (JSON.parse(readFileSync(join(out, runDir, 'report.json'), 'utf8')) as { outcome: string });
+  return { result, report, seconds: (Date.now() - started) / 1000, out: runDir === undefined ? out : join(out, runDir), target };
+}
+
+/** A hostile or broken target yields findings or inconclusive verdicts: never a crash, never a hang. */
+describe('a hostile target', () => {
+  test('that answers 200 with garbage gets failures, not a crash', async () => {
+    const { result, report } = await certifyAgainst((res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('\u0000\u00ff{not json at all');
+    });
+    expect(result.stderr).not.toContain('internal error');
+    expect(result.code).toBe(1);
+    expect(report?.outcome).toBe('not-conformant');
+  });
+
+  test('that sends a body larger than the cap is cut off, not read whole', async () => {
+    const chunk = Buffer.alloc(1024 * 1024, 'x');
+    const { result, report } = await certifyAgainst((res) => {
+      res.writeHead(401, { 'content-type': 'application/json' });
+      let sent = 0;
+      const pump = (): void => {
+        while (sent < 64 && res.write(chunk)) sent += 1;
+        if (sent < 64) res.once('drain', pump);
+        else res.end();
+      };
+      pump();
+    });
+    expect(result.stderr).not.toContain('internal error');
+    expect([1, 3]).toContain(result.code);
+    expect(report).toBeDefined();
+  });
+
+  test('that accepts connections and never answers is reported unreachable (exit 3)', async () => {
+    const { result, seconds } = await certifyAgainst(() => {
+      /* never answers */
+    });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/unreachable: ASI_DEADLINE/);
+    expect(seconds).toBeLessThan(60);
+  });
+
+  test('that answers /health but hangs on everything else ends inconclusive within the time budget', async () => {
+    const { result, report, seconds } = await certifyAgainst((res, req) => {
+      if (req.url === '/v1/health') res.end('{}');
+    });
+    expect(result.code).toBe(3);
+    expect(report?.outcome).toBe('inconclusive');
+    expect(seconds).toBeLessThan(60);
+  });
+
+  test('that redirects to another origin is not followed and gets no token', async () => {
+    const elsewhere = await serve((res) => res.end('{}'));
+    servers.push(elsewhere.server);
+    const { result, out } = await certifyAgainst((res) => {
+      res.writeHead(302, { location: `${elsewhere.url}/v1/me` });
+      res.end();
+    });
+    expect(result.stderr).not.toContain('internal error');
+    expect(result.code).toBe(1);
+    expect(elsewhere.hits()).toBe(0);
+    for (const f of readdirSync(out)) expect(readFileSync(join(out, f), 'utf8')).not.toContain(TOKEN);
+  });
+});
+
+// Issue 9: hostile targets, with what these tests need beyond the ones above.
+
+/** Exit codes the README defines. */
+const README_EXIT_CODES = [0, 1, 2, 3];
+const REPORT_FILES = ['report.json', 'junit.xml', 'summary.md', 'report.html', 'transcript.har'];
+
+interface Target {
+  url: string;
+}
+
+/** Serves `behaviour` until the file's servers are closed. */
+async function serveTarget(behaviour: Behaviour): Promise<Target> {
+  const target = await serve(behaviour);
+  servers.push(target.server);
+  return target;
+}
+
+const rawServers: NetServer[] = [];
+afterAll(async () => {
+  for (const s of rawServers) await new Promise((r) => s.close(r));
+});
 
 /** A target speaking raw bytes on each connection (what node:http would refuse to send). */
 async function serveRaw(onSocket: (socket: Socket) => void): Promise<Target> {
-  let hits = 0;
   const sockets = new Set<Socket>();
   const server = createNetServer((socket) => {
-    hits += 1;
     sockets.add(socket);
     socket.on('error', () => undefined);
     socket.on('close', () => sockets.delete(socket));
     onSocket(socket);
   });
+  rawServers.push(server);
   server.on('close', () => sockets.forEach((s) => s.destroy()));
-  const url = await listen(server);
-  return { url, hits: () => hits };
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
 /** Writes `chunk` every `ms` until the client goes away. */
@@ -103,7 +194,7 @@ function profileFor(url: string): string {
   return file;
 }
 
-async function certifyAgainst(target: Target, options: RunOptions = {}): Promise<Run> {
+async function runAgainst(target: Target, options: RunOptions = {}): Promise<Run> {
   const out = mkdtempSync(join(tmpdir(), 'asi-hostile-'));
   const where = options.profile === true ? ['--config', profileFor(target.url)] : ['--base-url', `${target.url}/v1`];
   const suites = (options.suites ?? ['auth', 'errors', 'unauthenticated']).flatMap((s) => ['--suite', s]);
@@ -125,70 +216,11 @@ function resultOf(run: Run, id: string): NonNullable<Run['report']>['results'][n
   return run.report?.results.find((r) => r.requirement.id === id);
 }
 
-/** A hostile or broken target yields findings or inconclusive verdicts: never a crash, never a hang. */
-describe('a hostile target', () => {
-  test('that answers 200 with garbage gets failures, not a crash', async () => {
-    const { result, report } = await certifyAgainst(
-      await serve((res) => {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end('\u0000\u00ff{not json at all');
-      }),
-    );
-    expect(result.stderr).not.toContain('internal error');
-    expect(result.code).toBe(1);
-    expect(report?.outcome).toBe('not-conformant');
-  });
-
-  test('that sends a body larger than the cap is cut off, not read whole', async () => {
-    const chunk = Buffer.alloc(1024 * 1024, 'x');
-    const { result, report } = await certifyAgainst(
-      await serve((res) => {
-        res.writeHead(401, { 'content-type': 'application/json' });
-        let sent = 0;
-        const pump = (): void => {
-          while (sent < 64 && res.write(chunk)) sent += 1;
-          if (sent < 64) res.once('drain', pump);
-          else res.end();
-        };
-        pump();
-      }),
-    );
-    expect(result.stderr).not.toContain('internal error');
-    expect([1, 3]).toContain(result.code);
-    expect(report).toBeDefined();
-  });
-
-  test('that accepts connections and never answers is reported unreachable (exit 3)', async () => {
-    const { result, seconds } = await certifyAgainst(
-      await serve(() => {
-        /* never answers */
-      }),
-    );
-    expect(result.code).toBe(3);
-    expect(result.stderr).toMatch(/unreachable: (UND_ERR_HEADERS_TIMEOUT|ASI_DEADLINE)/);
-    expect(seconds).toBeLessThan(60);
-  });
-
-  test('that redirects to another origin is not followed and gets no token', async () => {
-    const elsewhere = await serve((res) => res.end('{}'));
-    const { result, out } = await certifyAgainst(
-      await serve((res) => {
-        res.writeHead(302, { location: `${elsewhere.url}/v1/me` });
-        res.end();
-      }),
-    );
-    expect(result.stderr).not.toContain('internal error');
-    expect(result.code).toBe(1);
-    expect(elsewhere.hits()).toBe(0);
-    for (const f of filesOf(out)) expect(readFileSync(f, 'utf8')).not.toContain(TOKEN);
-  });
-});
-
 // Issue 9: time and memory are bounded whatever the target does.
 describe('a hostile target cannot stall the run or exhaust its memory', () => {
   test('a /health body dripped a byte a second is cut at the --timeout deadline (exit 3)', async () => {
-    const { result, seconds } = await certifyAgainst(
-      await serve((res) => {
+    const { result, seconds } = await runAgainst(
+      await serveTarget((res) => {
         res.writeHead(200, { 'content-type': 'application/json' });
         drip(res, ' ', 1000);
       }),
@@ -205,7 +237,7 @@ describe('a hostile target cannot stall the run or exhaust its memory', () => {
       const timer = setInterval(() => socket.write('HTTP/1.1 103 Early Hints\r\nlink: </style.css>; rel=preload\r\n\r\n'), 100);
       socket.on('close', () => clearInterval(timer));
     });
-    const { result, seconds } = await certifyAgainst(target, { timeoutS: 2, cliTimeoutMs: 30_000 });
+    const { result, seconds } = await runAgainst(target, { timeoutS: 2, cliTimeoutMs: 30_000 });
     expect(result.code).toBe(3);
     expect(result.stderr).toMatch(/unreachable: ASI_DEADLINE/);
     expect(seconds).toBeLessThan(15);
@@ -213,7 +245,8 @@ describe('a hostile target cannot stall the run or exhaust its memory', () => {
 
   test('a flood of tiny events on every route stays under 512 MiB and leaves bounded reports, no working files', async () => {
     const events = Buffer.from('data:x\n\n'.repeat(8192));
-    const target = await serve((res) => {
+    const target = await serveTarget((res, req) => {
+      if (passesPreflight(req, res)) return;
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       let open = true;
       res.on('close', () => (open = false));
@@ -223,7 +256,7 @@ describe('a hostile target cannot stall the run or exhaust its memory', () => {
       };
       pump();
     });
-    const run = await certifyAgainst(target, { profile: true, suites: ['auth', 'errors', 'conversation-stream'], timeoutS: 2, cliTimeoutMs: 60_000 });
+    const run = await runAgainst(target, { profile: true, suites: ['auth', 'errors', 'conversation-stream'], timeoutS: 2, cliTimeoutMs: 60_000 });
     expect(run.result.stderr).not.toContain('internal error');
     expect([1, 3]).toContain(run.result.code);
     expect(run.result.peakRssKiB ?? 0).toBeGreaterThan(0);
@@ -236,23 +269,12 @@ describe('a hostile target cannot stall the run or exhaust its memory', () => {
 
 // These mostly wait (on deadlines, on the pacer): side by side, they cost the file one of them.
 describe.concurrent('a hostile target that makes the run wait', () => {
-  test('that answers /health but hangs on everything else ends inconclusive within the time budget', async ({ expect }) => {
-    const { result, report, seconds } = await certifyAgainst(
-      await serve((res, req) => {
-        if (req.url === '/v1/health') res.end('{}');
-      }),
-    );
-    expect(result.code).toBe(3);
-    expect(report?.outcome).toBe('inconclusive');
-    expect(seconds).toBeLessThan(60);
-  });
-
   test('bodies dripped on every route but /health end the run inconclusive, with reports, within its budget', async ({ expect }) => {
-    const run = await certifyAgainst(
-      await serve((res, req) => {
+    const run = await runAgainst(
+      await serveTarget((res, req) => {
+        if (passesPreflight(req, res)) return;
         res.writeHead(200, { 'content-type': 'application/json' });
-        if (req.url === '/v1/health') res.end('{}');
-        else drip(res, ' ', 200);
+        drip(res, ' ', 200);
       }),
       { cliTimeoutMs: 40_000 },
     );
@@ -263,11 +285,8 @@ describe.concurrent('a hostile target that makes the run wait', () => {
 
   test('a Reset in year 5138 and an hour of Retry-After cost the run a window each, and are reported', async ({ expect }) => {
     // Reads: served, but "nothing left until 5138". Writes: refused, "come back in an hour".
-    const target = await serve((res, req) => {
-      if (req.url === '/v1/health') {
-        res.end('{}');
-        return;
-      }
+    const target = await serveTarget((res, req) => {
+      if (passesPreflight(req, res)) return;
       const write = req.method !== 'GET' && req.method !== 'HEAD';
       const headers = { 'content-type': 'application/json', 'x-ratelimit-pool': write ? 'write' : 'read', 'x-ratelimit-limit': write ? '60' : '600', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '99999999999' };
       if (write) {
@@ -278,7 +297,7 @@ describe.concurrent('a hostile target that makes the run wait', () => {
         res.end('{}');
       }
     });
-    const run = await certifyAgainst(target, { profile: true, suites: ['errors', 'ratelimit-recovery'], cliTimeoutMs: 45_000 });
+    const run = await runAgainst(target, { profile: true, suites: ['errors', 'ratelimit-recovery'], cliTimeoutMs: 45_000 });
     expect(README_EXIT_CODES).toContain(run.result.code);
     // One window of 2 s for the reads, at most the window and its margin (7 s) once for the writes.
     expect(run.seconds).toBeLessThan(35);
@@ -306,7 +325,8 @@ describe('target text cannot act on a terminal, a CI log or a rendered summary',
   const MARKDOWN = '`<img src=https://evil.example/pixel.gif>`` ![p](https://evil.example/p.png) [x](https://evil.example) @octocat <b>b</b> | cell |';
 
   test('console lines escape controls, never start with target text, and summary.md keeps it inside code', async () => {
-    const target = await serve((res, req) => {
+    const target = await serveTarget((res, req) => {
+      // GET /me answers too: with the token, 200 and the same text.
       if (req.url === '/v1/health') {
         res.end('{}');
         return;
@@ -315,7 +335,7 @@ describe('target text cannot act on a terminal, a CI log or a rendered summary',
       // Raw control bytes in the body (not JSON escapes): they reach the failure's body excerpt.
       res.end(`{"error":{"code":"${NASTY}","category":${JSON.stringify(MARKDOWN)},"message":"m","request_id":${JSON.stringify(MARKDOWN)}}}`);
     });
-    const run = await certifyAgainst(target, { suites: ['auth', 'errors'], quiet: false });
+    const run = await runAgainst(target, { suites: ['auth', 'errors'], quiet: false });
     expect(README_EXIT_CODES).toContain(run.result.code);
     const printed = `${run.result.stdout}\n${run.result.stderr}`;
     // Target text did reach the console, escaped.
@@ -364,11 +384,8 @@ describe('a target echoing the token in every encoding', () => {
   const JSON_ESCAPED = [...TOKEN].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
 
   test('never gets it into a report, a working file or a console line, and every report is written', async () => {
-    const target = await serve((res, req) => {
-      if (req.url === '/v1/health') {
-        res.end('{}');
-        return;
-      }
+    const target = await serveTarget((res, req) => {
+      if (passesPreflight(req, res)) return;
       const echo = req.headers.authorization === bearer;
       const headers = { 'content-type': 'application/json', 'x-echo': echo ? FORMS[1]! : 'none', 'x-request-id': 'r' };
       if (echo && req.method === 'POST') {
@@ -385,7 +402,7 @@ describe('a target echoing the token in every encoding', () => {
       res.writeHead(echo ? 200 : 401, headers);
       res.end(`{"error":{"code":"${echo ? JSON_ESCAPED : 'auth.token_missing'}","category":"permanent","message":"${FORMS.join(' ')}","request_id":"r"}}`);
     });
-    const run = await certifyAgainst(target, { profile: true, suites: ['auth', 'errors', 'conversation-stream'], quiet: false });
+    const run = await runAgainst(target, { profile: true, suites: ['auth', 'errors', 'conversation-stream'], quiet: false });
     expect(run.result.stderr).not.toMatch(/would contain secret|internal error/);
     expect(run.result.code).toBe(1);
     expect(readdirSync(run.out).sort()).toEqual([...REPORT_FILES].sort());
