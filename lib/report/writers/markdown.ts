@@ -29,8 +29,8 @@ const OUTCOME_MARK = { conformant: '✅', 'not-conformant': '❌', inconclusive:
 /**
  * The harness's own inline text (catalogue statements, run facts): its code spans stay as written;
  * outside them HTML is escaped, since GitHub and GitLab render raw tags. Pipes are escaped
- * everywhere (GFM needs it inside code spans too). Target text never goes here: it goes into
- * codeSpan, codeCell and fencedBlock (markdown-text.ts).
+ * everywhere (GFM needs it inside code spans too). Target text never goes here, but through
+ * code, cell and fenced (markdown-text.ts).
  */
 function inline(raw: string): string {
   const text = visibleControls(raw.replace(/\s+/g, ' ').trim());
@@ -41,13 +41,23 @@ function inline(raw: string): string {
     .replace(/\|/g, '\\|');
 }
 
-/** A table cell of text that may come from the target (expected and actual values, reasons). */
+/** A code span that holds any text (markdown-text.ts), cut to a cell's size. */
+function code(raw: string): string {
+  return codeSpan(raw, CELL_CHARS);
+}
+
+/** A table cell of text that may come from the target: a code span, pipes escaped. */
 function cell(raw: string): string {
   return codeCell(raw, CELL_CHARS);
 }
 
 function table(head: string[], rows: string[][]): string[] {
   return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)];
+}
+
+/** A fenced block whose fence is longer than any backtick run inside it (markdown-text.ts). */
+function fenced(info: string, content: string): string[] {
+  return fencedBlock(info, content);
 }
 
 function more(shown: number, total: number, what: string): string[] {
@@ -71,14 +81,14 @@ function reproduction(result: RequirementResult): string[] {
   const lines = [`#### \`${result.requirement.id}\``, '', inline(result.requirement.statement)];
   if (finding?.property !== undefined) {
     const p = finding.property;
-    const path = p.path === undefined ? '' : `, path ${codeSpan(p.path, CELL_CHARS)}`;
-    lines.push('', `Property: seed \`${p.seed}\`${path}; counterexample ${p.counterexample === undefined ? 'none' : codeSpan(p.counterexample, CELL_CHARS)}`);
+    const path = p.path === undefined ? '' : `, path ${code(p.path)}`;
+    lines.push('', `Property: seed \`${p.seed}\`${path}; counterexample ${p.counterexample === undefined ? 'none' : code(p.counterexample)}`);
   }
   const exchange = finding?.exchanges[finding.exchanges.length - 1];
   if (exchange === undefined) return [...lines, '', '_No request shows this failure._', ''];
-  const curl = excerpt(curlOf(exchange), CURL_CHARS);
+  const curl = excerpt(visibleControls(curlOf(exchange)), CURL_CHARS);
   const note = curl.omitted > 0 ? ['', `_The line is cut (${curl.omitted} more characters); report.html has it whole._`] : [];
-  return [...lines, '', ...fencedBlock('sh', curl.text), ...note, ''];
+  return [...lines, '', ...fenced('sh', curl.text), ...note, ''];
 }
 
 /**
@@ -91,7 +101,7 @@ export function summaryMarkdown(report: Report): string {
   const c = report.counts;
   const out: string[] = [];
   out.push(`## ${OUTCOME_MARK[report.outcome]} ASI v1: ${OUTCOME_LABEL[report.outcome].toLowerCase()}`, '');
-  out.push(`**${outcomeReason(report)}** · ${certificationText(meta)} · target ${codeSpan(meta.target.baseUrl)} · ${durationText(meta.durationMs)} · exit code ${report.exitCode}`, '');
+  out.push(`**${outcomeReason(report)}** · ${certificationText(meta)} · target \`${meta.target.baseUrl}\` · ${durationText(meta.durationMs)} · exit code ${report.exitCode}`, '');
   out.push(...table(VERDICT_ORDER.map((v) => VERDICT_LABEL[v]), [VERDICT_ORDER.map((v) => String(c[v]))]), '');
 
   const failures = report.results.filter((r) => r.verdict === 'fail');
@@ -120,7 +130,7 @@ export function summaryMarkdown(report: Report): string {
 
   if (report.runErrors.length > 0) {
     out.push(`### Run errors (${report.runErrors.length})`, '');
-    for (const e of report.runErrors.slice(0, TABLE_ROWS)) out.push(`- ${codeSpan(e, CELL_CHARS)}`);
+    for (const e of report.runErrors.slice(0, TABLE_ROWS)) out.push(`- ${cell(e)}`);
     out.push(...more(TABLE_ROWS, report.runErrors.length, 'run errors'), '');
   }
 
