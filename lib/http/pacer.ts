@@ -201,7 +201,11 @@ export class Pacer {
       // A reset in milliseconds or as a delta is a defect the rate-limit suites report; here the
       // pacer only needs a plausible instant, so it reads seconds and ignores the rest.
       if (reset !== undefined && reset > 1e9 && reset < 1e11) {
-        if (reset * 1000 - this.#options.now() <= this.#options.maxWaitMs) s.resetAtMs = reset * 1000;
+        // How far ahead the target says, on its own clock (its Date header) when it gives one.
+        const targetNow = Date.parse(res.headers['date'] ?? '');
+        const ahead = reset * 1000 - (Number.isNaN(targetNow) ? this.#options.now() : targetNow);
+        // On a clock that runs ahead of ours, the instant comes sooner than it reads.
+        if (ahead <= this.#options.maxWaitMs) s.resetAtMs = Math.min(reset * 1000, this.#options.now() + ahead);
         else {
           // > Pools refill on a 60-second rolling window: a refill further away cannot be true.
           this.#disbelieve(role, pool, 'x-ratelimit-reset', exchange, `assumed the ${this.#options.fallbackWindowMs / 1000} s window instead`);

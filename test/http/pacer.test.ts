@@ -176,6 +176,16 @@ describe('Pacer: a target whose word cannot be true (issue 9: bounded waits)', (
     expect(pacer.disbelieved).toMatchObject([{ role: 'primary', pool: 'read', header: 'x-ratelimit-reset', value: '99999999999', times: 1 }]);
   });
 
+  test('a Reset a minute ahead of a clock that runs ahead of ours is believed (the Date header places it)', async () => {
+    const { pacer, clock, sleeps } = fakePacer(window);
+    const skew = 30_000;
+    const reset = (clock.now + skew + 60_000) / 1000;
+    pacer.observe('primary', 'read', answer(200, { ...pool(600, 0, reset), date: new Date(clock.now + skew).toUTCString() }));
+    await pacer.before('primary', 'read');
+    expect(pacer.disbelieved).toEqual([]);
+    expect(sleeps).toEqual([60_050]);
+  });
+
   test('Remaining 0 on every answer with an absurd Reset costs one window, not one per request', async () => {
     const { pacer, sleeps } = fakePacer(window);
     const stuck = answer(200, pool(600, 0, 99_999_999_999));
