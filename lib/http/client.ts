@@ -333,8 +333,8 @@ function streamErrorCode(cut: 'total-timeout' | 'idle-timeout' | 'too-large'): s
 }
 
 /**
- * Reads a body up to `maxBytes`. A body that fails midway (the deadline, a reset) keeps what came
- * and says why it stopped, so that the headers and the first bytes stay in evidence.
+ * Reads a body up to `maxBytes`. A body that fails midway (the deadline, a reset) does not throw:
+ * the caller learns why it stopped and how many bytes came, and says so.
  */
 async function readCapped(
   body: AsyncIterable<Buffer> & { destroy: (err?: Error) => unknown },
