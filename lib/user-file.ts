@@ -23,5 +23,10 @@ export function readUserYaml(file: string, fail: (message: string) => Error): un
     const at = yamlError.linePos?.[0];
     throw fail(`is not valid YAML${at === undefined ? '' : ` at line ${at.line}, column ${at.col}`}: ${yamlError.message.split('\n')[0]}`);
   }
-  return doc.toJS() as unknown;
+  try {
+    return doc.toJS() as unknown;
+  } catch {
+    // yaml names the alias in its message, and an alias may be a pasted token: not printed back.
+    throw fail('is not valid YAML: an alias (*name) refers to no anchor (&name) set before it');
+  }
 }

@@ -1,4 +1,5 @@
 import { describe } from 'vitest';
+import { disbelievedHeadersFinding } from '../lib/checks/disbelieved-headers.ts';
 import { rollingWindowFinding } from '../lib/checks/rate-limit-counting.ts';
 import { poolHeaderAspectFinding } from '../lib/checks/rate-limit-headers.ts';
 import { replayOnceFinding, type Replay } from '../lib/checks/rate-limit-ledger.ts';
@@ -122,7 +123,10 @@ describe('§8.1 Request rate limits: the exhausted pools heal', () => {
     const { byReason } = kit.pacer.stats();
     const absorbed = kit.pacer.unplanned.map((u) => ({ role: u.role, pool: u.pool, retryAfterS: u.retryAfterS, exchange: u.exchange }));
     const waits = { slowDown: byReason['slow-down'], retryAfter: byReason['retry-after'], recovery: byReason.recovery };
-    return [unplannedRefusalsFinding(kit.ids[0]!, absorbed, waits, kit.pacer.perIpRefusals.length)];
+    return [
+      unplannedRefusalsFinding(kit.ids[0]!, absorbed, waits, kit.pacer.perIpRefusals.length),
+      disbelievedHeadersFinding(kit.ids[0]!, kit.pacer.disbelieved, kit.context.profile.limits.windowS),
+    ];
   });
 
   // > Every authenticated response carries the rate-limit headers (section 8).

@@ -1,5 +1,6 @@
 import { UsageError } from '../errors.ts';
 import { diffLines, diffReports, loadReportFile } from '../report/baseline-diff.ts';
+import { consoleText } from '../report/console-text.ts';
 import { DIFF_HELP } from './help.ts';
 import { parseOptions } from './parse-options.ts';
 
@@ -17,6 +18,6 @@ export async function diffCommand(args: string[]): Promise<number> {
   if (positionals.length !== 2) throw new UsageError(`diff: expected two report.json files (baseline, then new), got ${positionals.length}; see 'asi-conformance diff --help'`);
   const [beforeFile, afterFile] = positionals as [string, string];
   const diff = diffReports(loadReportFile(beforeFile), loadReportFile(afterFile));
-  process.stdout.write(values.json === true ? `${JSON.stringify(diff, null, 2)}\n` : `${diffLines(diff).join('\n')}\n`);
+  process.stdout.write(values.json === true ? `${JSON.stringify(diff, null, 2)}\n` : `${diffLines(diff).map(consoleText).join('\n')}\n`);
   return diff.regressed ? 1 : 0;
 }

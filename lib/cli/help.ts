@@ -65,8 +65,9 @@ Replay
   --replay ID=PATH     replay one property's shrink path (a failure prints the whole line to use)
 
 Target behaviour
-  --timeout S          seconds to wait for a response's headers or body (default 15); after 4 requests
-                       in a row without an answer the target counts as down and the run ends (exit 3)
+  --timeout S          seconds one exchange may take in all: headers and whole body, event streams
+                       included (default: 15 for the headers, 30 in all); after 4 requests in a row
+                       without a complete answer the target counts as down and the run ends (exit 3)
 
 Behind a gateway, a private CA or a proxy (also in the profile: headers, tls)
   --header 'N: V'      send this header with every request (repeatable). --header 'X-Key: $VAR' (in single

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HarnessError } from '../errors.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
+import { consoleText } from '../report/console-text.ts';
 import { calibrateCommand } from './calibrate-command.ts';
 import { diffCommand } from './diff-command.ts';
 import { faultCommand } from './fault-command.ts';
@@ -44,11 +45,12 @@ export async function main(argv: string[]): Promise<number> {
     return await handler(rest);
   } catch (err) {
     if (err instanceof HarnessError) {
-      process.stderr.write(`asi-conformance: ${err.message}\n`);
+      // An unreachable target's error may quote what it sent.
+      process.stderr.write(`asi-conformance: ${consoleText(err.message)}\n`);
       return err.exitCode;
     }
     const message = err instanceof Error ? err.message : String(err);
-    process.stderr.write(`asi-conformance: internal error: ${message}\n`);
+    process.stderr.write(`asi-conformance: internal error: ${consoleText(message)}\n`);
     if (process.env['ASI_DEBUG'] !== undefined && err instanceof Error) process.stderr.write(`${err.stack ?? ''}\n`);
     else process.stderr.write('(set ASI_DEBUG=1 for the stack trace, and please report it)\n');
     return 3;

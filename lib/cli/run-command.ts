@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { basename, isAbsolute, relative } from 'node:path';
+import { limitsForTimeout } from '../http/client.ts';
 import { Redactor } from '../http/redactor.ts';
 import { transportSecrets } from '../http/transport.ts';
 import { HarnessError, UsageError } from '../errors.ts';
@@ -150,7 +151,7 @@ export async function runCommand(args: string[]): Promise<number> {
       seed,
       failOn,
       replayPaths: parseReplay(values.replay ?? []),
-      ...(timeoutS === undefined ? {} : { httpLimits: { connectTimeoutMs: timeoutS * 1000, headersTimeoutMs: timeoutS * 1000, bodyTimeoutMs: timeoutS * 1000 } }),
+      ...(timeoutS === undefined ? {} : { httpLimits: limitsForTimeout(timeoutS) }),
       transport,
       progress,
       notice,

@@ -3,7 +3,7 @@ import type { Exchange, RecordedRequest, RecordedResponse, RequestTransport } fr
 import { poolOfMethod, type Pool } from '../spec-constants.ts';
 import { Redactor, type Secret } from './redactor.ts';
 import { pacingPoolOf } from './pacer.ts';
-import { readEventStream, type StreamBudget } from './event-stream-reader.ts';
+import { MAX_EVENTS, readEventStream, type StreamBudget } from './event-stream-reader.ts';
 import type { Pacer } from './pacer.ts';
 import { buildDispatcher } from './dispatcher.ts';
 import { requestTransportOf, transportSecrets, type TransportOptions } from './transport.ts';
@@ -11,7 +11,14 @@ import { requestTransportOf, transportSecrets, type TransportOptions } from './t
 export interface HttpLimits {
   connectTimeoutMs: number;
   headersTimeoutMs: number;
+  /** Longest silence between two chunks of a body. */
   bodyTimeoutMs: number;
+  /**
+   * Deadline of the whole exchange, from sending to the last byte of the body: a target that
+   * drips its body or sends endless `103 Early Hints` resets the other timers, never this one.
+   * An event stream is read within it, under `stream`. Past it the exchange carries `ASI_DEADLINE`.
+   */
+  totalMs: number;
   /** Bodies past this are cut and the exchange carries the error `ASI_BODY_TOO_LARGE`. */
   maxResponseBytes: number;
   stream: StreamBudget;
@@ -21,9 +28,30 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = {
   connectTimeoutMs: 5_000,
   headersTimeoutMs: 15_000,
   bodyTimeoutMs: 15_000,
+  totalMs: 30_000,
   maxResponseBytes: 4 * 1024 * 1024,
-  stream: { totalMs: 30_000, idleMs: 10_000, maxBytes: 2 * 1024 * 1024 },
+  stream: { totalMs: 30_000, idleMs: 10_000, maxBytes: 2 * 1024 * 1024, maxEvents: MAX_EVENTS },
 };
+
+/**
+ * The limits `--timeout S` sets: the whole of every exchange, event streams included, within S
+ * seconds. undici's own timers are backstops a second later, so that every overrun reads the same
+ * (ASI_DEADLINE) instead of whichever timer happened to fire first.
+ */
+export function limitsForTimeout(seconds: number): Partial<HttpLimits> {
+  const ms = seconds * 1000;
+  const stream = DEFAULT_HTTP_LIMITS.stream;
+  return {
+    connectTimeoutMs: ms + 1000,
+    headersTimeoutMs: ms + 1000,
+    bodyTimeoutMs: ms + 1000,
+    totalMs: ms,
+    stream: { ...stream, totalMs: ms, idleMs: Math.min(stream.idleMs, ms) },
+  };
+}
+
+/** The code of an exchange cut by its deadline (HttpLimits.totalMs). */
+export const DEADLINE_CODE = 'ASI_DEADLINE';
 
 export interface ClientOptions {
   baseUrl: string;
@@ -239,7 +267,9 @@ export class HttpClient {
    * end inconclusive.
    */
   #noteTransport(exchange: Exchange): void {
-    const timedOut = exchange.response === undefined && /TIMEOUT|ECONNREFUSED|ECONNRESET|UND_ERR_SOCKET/.test(exchange.error?.code ?? '');
+    const code = exchange.error?.code ?? '';
+    // A body dripped past the deadline is as good as no answer: it counts as silence too.
+    const timedOut = code === DEADLINE_CODE || (exchange.response === undefined && /TIMEOUT|ECONNREFUSED|ECONNRESET|UND_ERR_SOCKET/.test(code));
     this.#silentInARow = timedOut ? this.#silentInARow + 1 : 0;
     if (this.#silentInARow >= UNRESPONSIVE_AFTER && this.#unresponsive === undefined) {
       this.#unresponsive = exchange.error?.code ?? 'no response';
@@ -289,38 +319,60 @@ export class HttpClient {
     };
     if (role !== undefined && pool !== undefined) exchange.pool = pool;
     const started = Date.now();
+    const deadline = new AbortController();
+    const deadlineError = Object.assign(new Error(`no complete answer within the deadline of ${this.limits.totalMs} ms`), { code: DEADLINE_CODE });
+    // Before the headers, the deadline says so; after them, the body's message adds what came.
+    const noHeaders = Object.assign(new Error(`no response within the deadline of ${this.limits.totalMs} ms`), { code: DEADLINE_CODE });
+    let headersCame = false;
+    const timer = setTimeout(() => deadline.abort(headersCame ? deadlineError : noHeaders), this.limits.totalMs);
     try {
       const res = await request(url, {
         method: method as 'GET',
         headers,
         body: body ?? null,
         dispatcher: this.#agent,
+        signal: deadline.signal,
       });
       exchange.timings.headersMs = Date.now() - started;
+      headersCame = true;
       const resHeaders = this.#redactor.redactHeaders(flattenHeaders(res.headers));
       const isStream = asStream || (resHeaders['content-type'] ?? '').toLowerCase().startsWith('text/event-stream');
       const response: RecordedResponse = { status: res.statusCode, headers: resHeaders, body: '', bodyBytes: 0, truncated: false };
       if (isStream && method !== 'HEAD') {
-        const reading = await readEventStream(res.body, started, this.limits.stream);
-        response.body = this.#redactor.redact(reading.text);
+        // The reader keeps its own budget, cut to what is left of the deadline, and stops cleanly.
+        clearTimeout(timer);
+        const budget = { ...this.limits.stream, totalMs: Math.min(this.limits.stream.totalMs, this.limits.totalMs) };
+        const reading = await readEventStream(res.body, started, budget);
+        const redacted = this.#redactor.redactStream(reading.text, reading.events);
+        response.body = redacted.text;
         response.bodyBytes = reading.bytes;
-        response.events = reading.events.map((e) => ({ ...e, data: this.#redactor.redact(e.data) }));
+        response.events = redacted.events;
         response.chunkTimes = reading.chunkTimes;
         response.streamClosed = reading.closed;
         if (reading.cutShort !== undefined) {
           response.truncated = reading.cutShort === 'too-large';
-          exchange.error = { code: streamErrorCode(reading.cutShort), message: `event stream ${reading.cutShort} after ${reading.bytes} bytes` };
+          const what = reading.tooManyEvents === true ? ` (more than ${budget.maxEvents ?? 0} events)` : '';
+          exchange.error = { code: streamErrorCode(reading.cutShort), message: `event stream ${reading.cutShort} after ${reading.bytes} bytes${what}` };
         }
       } else {
-        const { text, bytes, truncated } = await readCapped(res.body, this.limits.maxResponseBytes);
+        const { text, bytes, cut } = await readCapped(res.body, this.limits.maxResponseBytes);
+        if (cut !== undefined && cut !== 'too-large') {
+          // Half a body is no answer to judge: the exchange has no response, as when the headers never came.
+          const e = describeTransportError(cut.error, this.#redactor);
+          exchange.error = { code: e.code, message: `${e.message} (HTTP ${res.statusCode}, ${bytes} bytes of body received)` };
+          exchange.timings.totalMs = Date.now() - started;
+          return exchange;
+        }
         response.body = this.#redactor.redact(text);
         response.bodyBytes = bytes;
-        response.truncated = truncated;
-        if (truncated) exchange.error = { code: 'ASI_BODY_TOO_LARGE', message: `response body exceeds ${this.limits.maxResponseBytes} bytes` };
+        response.truncated = cut === 'too-large';
+        if (cut === 'too-large') exchange.error = { code: 'ASI_BODY_TOO_LARGE', message: `response body exceeds ${this.limits.maxResponseBytes} bytes` };
       }
       exchange.response = response;
     } catch (err) {
       exchange.error = describeTransportError(err, this.#redactor);
+    } finally {
+      clearTimeout(timer);
     }
     exchange.timings.totalMs = Date.now() - started;
     return exchange;
@@ -335,22 +387,30 @@ function streamErrorCode(cut: 'total-timeout' | 'idle-timeout' | 'too-large'): s
   return cut === 'too-large' ? 'ASI_STREAM_TOO_LARGE' : cut === 'idle-timeout' ? 'ASI_STREAM_STALLED' : 'ASI_STREAM_TIMEOUT';
 }
 
+/**
+ * Reads a body up to `maxBytes`. A body that fails midway (the deadline, a reset) does not throw:
+ * the caller learns why it stopped and how many bytes came, and says so.
+ */
 async function readCapped(
   body: AsyncIterable<Buffer> & { destroy: (err?: Error) => unknown },
   maxBytes: number,
-): Promise<{ text: string; bytes: number; truncated: boolean }> {
+): Promise<{ text: string; bytes: number; cut?: 'too-large' | { error: unknown } }> {
   const chunks: Buffer[] = [];
   let bytes = 0;
-  for await (const chunk of body) {
-    bytes += chunk.length;
-    if (bytes > maxBytes) {
-      chunks.push(chunk.subarray(0, Math.max(0, chunk.length - (bytes - maxBytes))));
-      body.destroy(new Error('response too large'));
-      return { text: Buffer.concat(chunks).toString('utf8'), bytes, truncated: true };
+  try {
+    for await (const chunk of body) {
+      bytes += chunk.length;
+      if (bytes > maxBytes) {
+        chunks.push(chunk.subarray(0, Math.max(0, chunk.length - (bytes - maxBytes))));
+        body.destroy(new Error('response too large'));
+        return { text: Buffer.concat(chunks).toString('utf8'), bytes, cut: 'too-large' };
+      }
+      chunks.push(chunk);
     }
-    chunks.push(chunk);
+  } catch (error) {
+    return { text: Buffer.concat(chunks).toString('utf8'), bytes, cut: { error } };
   }
-  return { text: Buffer.concat(chunks).toString('utf8'), bytes, truncated: false };
+  return { text: Buffer.concat(chunks).toString('utf8'), bytes };
 }
 
 function describeTransportError(err: unknown, redactor: Redactor): { code: string; message: string } {

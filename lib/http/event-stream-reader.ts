@@ -9,6 +9,11 @@ export interface StreamBudget {
   idleMs: number;
   maxBytes: number;
   /**
+   * Most events kept: a flood of tiny events costs far more memory than its bytes. Past it,
+   * reading stops as `too-large`. Default MAX_EVENTS.
+   */
+  maxEvents?: number;
+  /**
    * After a terminal event (§6 `done` or `error`), how long to wait for the server to close before
    * reading stops anyway. Default AFTER_TERMINAL_MS.
    */
@@ -19,6 +24,8 @@ export interface StreamBudget {
 export const TERMINAL_EVENTS: readonly string[] = ['done', 'error'];
 /** Default grace for the close after a terminal event: a prompt close is a matter of milliseconds. */
 export const AFTER_TERMINAL_MS = 2_000;
+/** Default cap on events per stream: far more than a turn sends, far less than a flood. */
+export const MAX_EVENTS = 10_000;
 
 export interface StreamReading {
   text: string;
@@ -35,6 +42,8 @@ export interface StreamReading {
    * budget cut: the events were complete).
    */
   openAfterTerminal?: boolean;
+  /** The `too-large` cut came from the event count (StreamBudget.maxEvents), not the bytes. */
+  tooManyEvents?: boolean;
 }
 
 type Next = IteratorResult<Buffer> | 'timeout';
@@ -69,8 +78,11 @@ export async function readEventStream(
   let text = '';
   let bytes = 0;
   let terminalAt: number | undefined;
+  const maxEvents = budget.maxEvents ?? MAX_EVENTS;
   const parser = createParser({
     onEvent(message: EventSourceMessage) {
+      // One past the cap is enough to know the stream went over it.
+      if (events.length > maxEvents) return;
       const record: SseEventRecord = { event: message.event ?? 'message', data: message.data, atMs: Date.now() - startedAt };
       if (message.id !== undefined) record.id = message.id;
       events.push(record);
@@ -113,7 +125,7 @@ export async function readEventStream(
     const decoded = decoder.decode(chunk, { stream: true });
     text += decoded;
     parser.feed(decoded);
-    if (bytes > budget.maxBytes) {
+    if (bytes > budget.maxBytes || events.length > maxEvents) {
       cutShort = 'too-large';
       break;
     }
@@ -130,5 +142,9 @@ export async function readEventStream(
   const reading: StreamReading = { text, bytes, events, chunkTimes, closed };
   if (cutShort !== undefined) reading.cutShort = cutShort;
   if (openAfterTerminal) reading.openAfterTerminal = true;
+  if (events.length > maxEvents) {
+    reading.tooManyEvents = true;
+    events.length = maxEvents;
+  }
   return reading;
 }

@@ -1,4 +1,5 @@
 import type { Exchange } from '../model/exchange.ts';
+import { trimExchange, type RecordBudget } from '../suite/evidence-trim.ts';
 import { SLOW_DOWN_FRACTION, UNAUTHENTICATED_PATHS, WINDOW_SECONDS, type Pool } from '../spec-constants.ts';
 
 /**
@@ -28,6 +29,30 @@ interface PoolState {
   refusedInARow: number;
   /** Resolves the callers waiting for fresh headers once a response arrives. */
   fresh: Array<() => void>;
+  /** End of a wait of a whole window this pool's headers asked for (Unix ms), to judge the next answer by. */
+  fullWindowWaitEndedAt?: number;
+  /** The pool's numbers proved false: it is no longer slowed down on their word. */
+  distrusted: boolean;
+  /** Waiting proved useless (retries spent, or refused again after a capped wait): 429s go to the caller at once. */
+  stormy: boolean;
+}
+
+/**
+ * A rate-limit header the pacer did not act on as it asked, because it could not be true: a Reset
+ * or Retry-After beyond the window (plus a margin), or a Remaining still exhausted after a whole
+ * window of waiting. Each is reported (ratelimit/8.1/unplanned-429) and the run moves on.
+ */
+export interface DisbelievedClaim {
+  role: string;
+  pool: Pool;
+  header: 'x-ratelimit-reset' | 'retry-after' | 'x-ratelimit-remaining';
+  value: string;
+  /** What the pacer did instead. */
+  instead: string;
+  /** The first response that made the claim (a light copy). */
+  exchange: Exchange;
+  /** Responses that made it on this pool, the first included. */
+  times: number;
 }
 
 /** An unplanned 429 the pacer absorbed: recorded as INFO, never a failure of another requirement. */
@@ -48,13 +73,18 @@ export interface PacerStats {
   waitedMs: number;
   byReason: Record<WaitReason, number>;
   unplanned: number;
+  /** Rate-limit headers not acted on as they asked (DisbelievedClaim). */
+  disbelieved: number;
 }
 
 /** Every response the pacer sees: paced requests and the unpaced ones the rate-limit suites send. */
 export type ExchangeWatcher = (role: string, pool: Pool, exchange: Exchange) => void;
 
 export interface PacerOptions {
-  /** Longest single wait the pacer accepts from a Retry-After header or a reset before it gives up. */
+  /**
+   * Longest single wait the pacer takes on the target's word (a Retry-After or a Reset): the
+   * window plus a margin. A claim beyond it is disbelieved and reported.
+   */
   maxWaitMs: number;
   /** Unplanned 429s in a row on one pool after which the pacer hands the 429 to the caller. */
   maxRetries: number;
@@ -65,6 +95,15 @@ export interface PacerOptions {
 }
 
 const BACKOFF_CAP = 8;
+/** Added to the window for the longest wait the pacer takes on the target's word: clocks differ. */
+export const WAIT_MARGIN_MS = 5_000;
+
+/** The pacer's waits for a target whose pools refill over `windowS` seconds (the profile's window). */
+export function windowPacing(windowS: number): Partial<PacerOptions> {
+  return { maxWaitMs: windowS * 1000 + WAIT_MARGIN_MS, fallbackWindowMs: windowS * 1000 };
+}
+/** What the pacer keeps of an exchange it records: enough to show the headers and the envelope. */
+const KEPT: RecordBudget = { bodyChars: 2_000, events: 0, eventDataChars: 0, chunkTimes: 0 };
 const FRESH_HEADERS_TIMEOUT_MS = 1_000;
 
 /**
@@ -83,11 +122,12 @@ export class Pacer {
   readonly unplanned: UnplannedRateLimit[] = [];
   /** 429s of the per-IP limiter, absorbed the same way: legal whatever their number, so kept apart. */
   readonly perIpRefusals: UnplannedRateLimit[] = [];
+  readonly disbelieved: DisbelievedClaim[] = [];
   waitedMs = 0;
 
   constructor(options: Partial<PacerOptions> = {}) {
     this.#options = {
-      maxWaitMs: options.maxWaitMs ?? 65_000,
+      maxWaitMs: options.maxWaitMs ?? WINDOW_SECONDS * 1000 + WAIT_MARGIN_MS,
       maxRetries: options.maxRetries ?? 5,
       fallbackWindowMs: options.fallbackWindowMs ?? WINDOW_SECONDS * 1000,
       now: options.now ?? Date.now,
@@ -99,7 +139,7 @@ export class Pacer {
     const k = `${role}:${pool}`;
     let s = this.#state.get(k);
     if (s === undefined) {
-      s = { inFlight: 0, turnstile: Promise.resolve(), refusedInARow: 0, fresh: [] };
+      s = { inFlight: 0, turnstile: Promise.resolve(), refusedInARow: 0, fresh: [], distrusted: false, stormy: false };
       this.#state.set(k, s);
     }
     return s;
@@ -123,7 +163,7 @@ export class Pacer {
 
   async #admit(s: PoolState): Promise<void> {
     for (;;) {
-      if (s.remaining === undefined) return;
+      if (s.remaining === undefined || s.distrusted || s.stormy) return;
       const available = s.remaining - s.inFlight;
       // > slow down when X-RateLimit-Remaining falls below 10% of the limit
       // A pool known only from a 429 (no headers: the per-IP limiter may send none) waits for the
@@ -131,7 +171,9 @@ export class Pacer {
       if (available >= (s.limit ?? 1) * SLOW_DOWN_FRACTION) return;
       const now = this.#options.now();
       // Without a usable Reset header, assume the spec's window from now (once, so it can pass).
+      const assumed = s.resetAtMs === undefined;
       s.resetAtMs ??= now + this.#options.fallbackWindowMs;
+      if (assumed && available <= 0) s.fullWindowWaitEndedAt = s.resetAtMs + 50;
       const untilReset = s.resetAtMs - now;
       if (untilReset <= 0) {
         // The refill moment has passed: send one request and learn the new numbers from it.
@@ -159,6 +201,12 @@ export class Pacer {
     });
   }
 
+  #disbelieve(role: string, pool: Pool, header: DisbelievedClaim['header'], exchange: Exchange, instead: string): void {
+    const seen = this.disbelieved.find((c) => c.role === role && c.pool === pool && c.header === header);
+    if (seen !== undefined) seen.times += 1;
+    else this.disbelieved.push({ role, pool, header, value: exchange.response?.headers[header] ?? '', instead, exchange: trimExchange(exchange, KEPT), times: 1 });
+  }
+
   #learn(role: string, pool: Pool, s: PoolState, exchange: Exchange): void {
     const res = exchange.response;
     if (res !== undefined) {
@@ -169,10 +217,36 @@ export class Pacer {
       if (remaining !== undefined) s.remaining = remaining;
       // A reset in milliseconds or as a delta is a defect the rate-limit suites report; here the
       // pacer only needs a plausible instant, so it reads seconds and ignores the rest.
-      if (reset !== undefined && reset > 1e9 && reset < 1e11) s.resetAtMs = reset * 1000;
+      if (reset !== undefined && reset > 1e9 && reset < 1e11) {
+        // How far ahead the target says, on its own clock (its Date header) when it gives one.
+        const targetNow = Date.parse(res.headers['date'] ?? '');
+        const ahead = reset * 1000 - (Number.isNaN(targetNow) ? this.#options.now() : targetNow);
+        // On a clock that runs ahead of ours, the instant comes sooner than it reads.
+        if (ahead <= this.#options.maxWaitMs) s.resetAtMs = Math.min(reset * 1000, this.#options.now() + ahead);
+        else {
+          // > Pools refill on a 60-second rolling window: a refill further away cannot be true.
+          this.#disbelieve(role, pool, 'x-ratelimit-reset', exchange, `assumed the ${this.#options.fallbackWindowMs / 1000} s window instead`);
+          s.resetAtMs = undefined;
+        }
+      }
     }
     for (const wake of s.fresh.splice(0)) wake();
     for (const watch of this.#watchers) watch(role, pool, exchange);
+  }
+
+  /**
+   * After waiting a whole window on a pool's word, a request sent later that still finds the pool
+   * under 10% shows its numbers false (a rolling window has given every point back by then): the
+   * pool is no longer slowed down, so one false header costs the run one window, not one per request.
+   */
+  #judgeFullWindowWait(role: string, pool: Pool, s: PoolState, exchange: Exchange): void {
+    const endedAt = s.fullWindowWaitEndedAt;
+    const remaining = intHeader(exchange.response?.headers['x-ratelimit-remaining']);
+    if (endedAt === undefined || s.limit === undefined || remaining === undefined || this.#options.now() < endedAt) return;
+    s.fullWindowWaitEndedAt = undefined;
+    if (exchange.response?.status === 429 || remaining >= s.limit * SLOW_DOWN_FRACTION) return;
+    s.distrusted = true;
+    this.#disbelieve(role, pool, 'x-ratelimit-remaining', exchange, `still under 10% after a whole window of waiting: no longer slowed down by it`);
   }
 
   /**
@@ -183,17 +257,26 @@ export class Pacer {
     const s = this.#pool(role, pool);
     s.inFlight = Math.max(0, s.inFlight - 1);
     this.#learn(role, pool, s, exchange);
+    this.#judgeFullWindowWait(role, pool, s, exchange);
     if (exchange.response?.status !== 429) {
       s.refusedInARow = 0;
+      s.stormy = false;
       return undefined;
     }
     const retryAfterS = intHeader(exchange.response.headers['retry-after']);
-    (role === PER_IP_ROLE ? this.perIpRefusals : this.unplanned).push({ role, pool, retryAfterS, at: new Date(this.#options.now()).toISOString(), seq: exchange.seq, exchange });
+    const refusal = { role, pool, retryAfterS, at: new Date(this.#options.now()).toISOString(), seq: exchange.seq, exchange: trimExchange(exchange, KEPT) };
+    (role === PER_IP_ROLE ? this.perIpRefusals : this.unplanned).push(refusal);
+    const absurd = retryAfterS !== undefined && retryAfterS * 1000 > this.#options.maxWaitMs;
+    // Refused again although the last wait already covered a whole window: waiting does not help.
+    if (absurd && s.refusedInARow > 0) s.stormy = true;
     s.refusedInARow += 1;
-    if (s.refusedInARow > this.#options.maxRetries) {
+    if (s.refusedInARow > this.#options.maxRetries) s.stormy = true;
+    if (s.stormy) {
       s.refusedInARow = 0;
+      if (absurd) this.#disbelieve(role, pool, 'retry-after', exchange, 'handed to the caller without waiting');
       return undefined;
     }
+    if (absurd) this.#disbelieve(role, pool, 'retry-after', exchange, `waited at most ${this.#options.maxWaitMs / 1000} s instead; 429s handed to the caller once waiting proved useless`);
     // > on 429, sleep for Retry-After seconds and retry the same request; on repeated 429s add a
     // > backoff multiplier on top of Retry-After
     const multiplier = Math.min(BACKOFF_CAP, 2 ** (s.refusedInARow - 1));
@@ -231,7 +314,7 @@ export class Pacer {
   }
 
   stats(): PacerStats {
-    return { waitedMs: this.waitedMs, byReason: { ...this.#waited }, unplanned: this.unplanned.length };
+    return { waitedMs: this.waitedMs, byReason: { ...this.#waited }, unplanned: this.unplanned.length, disbelieved: this.disbelieved.length };
   }
 }
 

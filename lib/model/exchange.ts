@@ -42,10 +42,14 @@ export interface RecordedResponse {
   body: string;
   bodyBytes: number;
   truncated: boolean;
-  /** For event streams: events in arrival order. */
+  /** For event streams: events in arrival order (a record may keep only the first ones). */
   events?: SseEventRecord[];
+  /** Events received and left out of this record (evidence and transcript keep a bounded number). */
+  eventsOmitted?: number;
   /** For event streams: arrival of each chunk, ms since the request was sent. */
   chunkTimes?: number[];
+  /** Chunk arrivals left out of this record. */
+  chunkTimesOmitted?: number;
   /** For event streams: whether the server closed the stream within the read budget. */
   streamClosed?: boolean;
 }

@@ -5,6 +5,7 @@ import { ProfileError } from '../errors.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
 import { readUserYaml } from '../user-file.ts';
 import type { ProfileFile } from './profile-file.ts';
+import { describeSecret, keyText, looksLikeToken } from './secret-text.ts';
 
 export const PROFILE_SCHEMA_FILE = join(PACKAGE_ROOT, 'config', 'profile.schema.json');
 
@@ -18,25 +19,19 @@ function validate(value: unknown): ErrorObject[] {
   return validator(value) ? [] : [...(validator.errors ?? [])];
 }
 
-/** `/messages/routes/0/path` → `messages.routes[0].path` */
+/** `/messages/routes/0/path` → `messages.routes[0].path`; a key that looks like a token is not shown. */
 export function keyOf(instancePath: string): string {
   return instancePath
     .split('/')
     .slice(1)
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((s) => keyText(s.replace(/~1/g, '/').replace(/~0/g, '~')))
     .reduce((acc, seg) => (/^\d+$/.test(seg) ? `${acc}[${seg}]` : acc === '' ? seg : `${acc}.${seg}`), '');
 }
 
-/** How a bad value under `tokens` is shown: its kind only, since the value may be a token. */
-function describeSecret(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'a list';
-  if (typeof value === 'object') return `a mapping with keys ${Object.keys(value).join(', ') || '(none)'}`;
-  return `a ${typeof value} (value not shown)`;
-}
-
+/** A bad value as an error shows it: quoted, unless it holds what looks like a token (then kind and length). */
 function describe(value: unknown): string {
   const text = JSON.stringify(value);
+  if (text !== undefined && looksLikeToken(text)) return describeSecret(value);
   return text === undefined ? String(value) : text.length > 60 ? `${text.slice(0, 60)}…` : text;
 }
 
@@ -56,7 +51,7 @@ function explain(errors: ErrorObject[]): { key: string; message: string } {
   const parent = e.parentSchema as { properties?: Record<string, unknown>; description?: string } | undefined;
   switch (e.keyword) {
     case 'additionalProperties': {
-      const unknown = (e.params as { additionalProperty: string }).additionalProperty;
+      const unknown = keyText((e.params as { additionalProperty: string }).additionalProperty);
       const allowed = Object.keys(parent?.properties ?? {});
       return { key: key === '' ? unknown : `${key}.${unknown}`, message: `unknown key; expected one of ${allowed.join(', ')}` };
     }

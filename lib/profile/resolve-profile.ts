@@ -2,6 +2,7 @@ import { ProfileError, MissingTokenError } from '../errors.ts';
 import type { Secret } from '../http/redactor.ts';
 import { READ_LIMIT, WINDOW_SECONDS, WRITE_LIMIT } from '../spec-constants.ts';
 import { TOKEN_ROLES, type ProfileFile, type TokenSource } from './profile-file.ts';
+import { describeSecret, looksLikeToken } from './secret-text.ts';
 import type { FaultName, MessageRoute, ResolvedProfile } from './resolved-profile.ts';
 
 export interface ResolvedTarget {
@@ -44,6 +45,10 @@ export function resolveProfile(file: string, raw: ProfileFile, env: NodeJS.Proce
     if (source === undefined) {
       missingTokens[role] = `the profile names no ${role} token (tokens.${role})`;
       continue;
+    }
+    if ('env' in source && looksLikeToken(source.env)) {
+      // A token pasted where the variable's name belongs: say so without printing it back.
+      throw new ProfileError(file, `tokens.${role}.env`, `expected the name of an environment variable, got what looks like a token (${describeSecret(source.env)}); write { env: ASI_TOKEN } and export ASI_TOKEN=<token>`);
     }
     const secret = resolveToken(role, source, env);
     if ('value' in secret) {

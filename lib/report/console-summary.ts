@@ -1,4 +1,5 @@
 import { diffLines } from './baseline-diff.ts';
+import { consoleText } from './console-text.ts';
 import { waiverText } from './expectations.ts';
 import { formatFailure } from './format-failure.ts';
 import type { Report, RequirementResult } from './report-model.ts';
@@ -44,7 +45,7 @@ export function notPassedLines(report: Report): string[] {
   for (const r of rows) {
     const state = r.waiver !== undefined && r.waiver.state !== 'unmet' ? r.waiver.state : r.verdict;
     const label = `${MARK[state] ?? '-'} ${state.padEnd(12)} ${r.requirement.id.padEnd(width)} ${r.requirement.level.padEnd(6)}`;
-    lines.push(`  ${label} ${shorten(oneLineReason(r), LINE_CHARS)}`);
+    lines.push(`  ${label} ${consoleText(shorten(oneLineReason(r), LINE_CHARS))}`);
   }
   return lines;
 }
@@ -59,14 +60,14 @@ export function consoleSummary(report: Report, reportsLine: string): string {
   }
   const notPassed = notPassedLines(report);
   if (notPassed.length > 0) lines.push(...notPassed, '');
-  if (report.baselineDiff !== undefined) lines.push(...diffLines(report.baselineDiff), '');
-  for (const e of report.runErrors) lines.push(`run error: ${e}`);
+  if (report.baselineDiff !== undefined) lines.push(...diffLines(report.baselineDiff).map(consoleText), '');
+  for (const e of report.runErrors) lines.push(`run error: ${consoleText(e)}`);
   const tail = `${c.pass} pass, ${c.fail} fail, ${c.warn} warn, ${c.inconclusive} inconclusive, ${c['not-run']} not run, ${c.uncovered} uncovered of ${report.results.length} requirements in ${(report.meta.durationMs / 1000).toFixed(1)}s (seed ${report.meta.seed})`;
   const why = report.meta.certifying || report.outcome === 'partial' ? '' : ` (${(report.meta.notCertifyingBecause ?? []).join('; ') || 'not a certification'})`;
   lines.push(`${HEADLINE[report.outcome]}${report.outcome === 'conformant' ? why : ''}: ${tail}`);
   if (report.outcome === 'incomplete') {
     const ids = report.incomplete.filter((i) => i.id !== undefined).map((i) => i.id);
-    if (report.cutShort !== undefined) lines.push(`incomplete: ${report.cutShort}`);
+    if (report.cutShort !== undefined) lines.push(`incomplete: ${consoleText(report.cutShort)}`);
     if (ids.length > 0) lines.push(`incomplete: no verdict for ${ids.length} MUST requirement${ids.length === 1 ? '' : 's'} (listed above): a run is conformant only when every MUST has one`);
   }
   if (report.baselineDiff !== undefined) lines.push(`baseline: ${report.baselineDiff.regressed ? 'regressed' : 'no regression'} (exit ${report.exitCode})`);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { SecretInReportError } from '../errors.ts';
 import { hideLocalPaths } from './local-paths.ts';
 import type { Report } from './report-model.ts';
-import { transcriptHar } from './writers/har.ts';
+import { HAR_CONTENT_CHARS, transcriptHar } from './writers/har.ts';
 import { reportHtml } from './writers/html.ts';
 import { reportJson } from './writers/json.ts';
 import { junitXml } from './writers/junit.ts';
@@ -72,7 +72,7 @@ async function render(format: ReportFormat, report: Report, transcriptFile: stri
     case 'html':
       return reportHtml(report);
     case 'har':
-      return transcriptHar(report, await readTranscript(transcriptFile));
+      return transcriptHar(report, await readTranscript(transcriptFile, { keepChars: HAR_CONTENT_CHARS }));
   }
 }
 

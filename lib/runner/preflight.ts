@@ -1,6 +1,6 @@
 import { parseEnvelope } from '../checks/error-envelope.ts';
 import { PreflightError, TargetUnreachableError } from '../errors.ts';
-import { HttpClient, type HttpLimits } from '../http/client.ts';
+import { HttpClient, limitsForTimeout, type HttpLimits } from '../http/client.ts';
 import { connectionHint } from '../http/connection-hint.ts';
 import type { TransportOptions } from '../http/transport.ts';
 import type { Exchange } from '../model/exchange.ts';
@@ -42,8 +42,9 @@ function redirected(exchange: Exchange): string | undefined {
  */
 export async function preflight(target: ResolvedTarget, options: PreflightOptions = {}): Promise<void> {
   const baseUrl = target.profile.baseUrl;
-  const timeout = Math.min(options.limits?.headersTimeoutMs ?? PREFLIGHT_TIMEOUT_MS, PREFLIGHT_TIMEOUT_MS);
-  const limits: Partial<HttpLimits> = { ...options.limits, connectTimeoutMs: Math.min(timeout, 5_000), headersTimeoutMs: timeout, bodyTimeoutMs: timeout };
+  // Every exchange of the preflight ends within its deadline: the run's --timeout, at most 10 s.
+  const deadline = Math.min(options.limits?.totalMs ?? PREFLIGHT_TIMEOUT_MS, PREFLIGHT_TIMEOUT_MS);
+  const limits: Partial<HttpLimits> = { ...options.limits, ...limitsForTimeout(deadline / 1000) };
   const transport = options.transport;
   const client = new HttpClient({ baseUrl, tokens: target.tokens, limits, ...(transport === undefined ? {} : { transport }) });
   try {

@@ -1,5 +1,6 @@
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import { requirementById } from '../catalogue/index.ts';
+import { consoleText } from '../report/console-text.ts';
 import { combineVerdicts, levelAdjusted } from '../report/report-model.ts';
 import type { TestRecord } from '../suite/test-record.ts';
 import { findingsOf } from './findings-collector.ts';
@@ -32,8 +33,9 @@ export class ProgressReporter implements Reporter {
       combineVerdicts(findings.map((f) => levelAdjusted(f.verdict, requirementById(f.requirement)?.level ?? 'MUST', this.#failOn))) ?? 'inconclusive';
     const ms = testCase.diagnostic()?.duration;
     const elapsed = Math.round((Date.now() - this.#started) / 1000);
-    this.#write(`  ${MARK[verdict]} ${testCase.name}${ms === undefined ? '' : ` (${Math.round(ms)} ms)`}  [${this.#done} done, ${elapsed}s]`);
+    this.#write(`  ${MARK[verdict]} ${consoleText(testCase.name)}${ms === undefined ? '' : ` (${Math.round(ms)} ms)`}  [${this.#done} done, ${elapsed}s]`);
     const why = findings.find((f) => f.verdict === verdict && f.note !== undefined)?.note;
-    if ((verdict === 'not-run' || verdict === 'inconclusive') && why !== undefined) this.#write(`      ${why}`);
+    // The note may quote the target: it never starts a line of its own (console-text.ts).
+    if ((verdict === 'not-run' || verdict === 'inconclusive') && why !== undefined) this.#write(`      why: ${consoleText(why)}`);
   }
 }

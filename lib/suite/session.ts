@@ -1,8 +1,9 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { inject } from 'vitest';
 import { HttpClient } from '../http/client.ts';
-import { Pacer } from '../http/pacer.ts';
+import { Pacer, windowPacing } from '../http/pacer.ts';
 import type { Exchange } from '../model/exchange.ts';
+import { TRANSCRIPT_BUDGET, trimExchange } from './evidence-trim.ts';
 import { pacerStatsFile, targetDownFile } from './worker-files.ts';
 import type { RunContext } from './run-context.ts';
 
@@ -20,20 +21,18 @@ export interface Session {
 
 let current: Session | undefined;
 
-/** Trims an exchange for the transcript: bodies past 64 KiB are cut (the HAR carries excerpts). */
+/**
+ * An exchange as one transcript line, within TRANSCRIPT_BUDGET: a flood of events or a huge body
+ * costs the file a bounded line, and what was left out is counted. Lines go to disk as they come.
+ */
 function transcriptLine(exchange: Exchange): string {
-  const res = exchange.response;
-  const trimmed =
-    res !== undefined && res.body.length > 65_536
-      ? { ...exchange, response: { ...res, body: res.body.slice(0, 65_536), truncated: true } }
-      : exchange;
-  return `${JSON.stringify(trimmed)}\n`;
+  return `${JSON.stringify(trimExchange(exchange, TRANSCRIPT_BUDGET))}\n`;
 }
 
 export function session(): Session {
   if (current !== undefined) return current;
   const context = inject('asi');
-  const pacer = new Pacer();
+  const pacer = new Pacer(windowPacing(context.profile.limits.windowS));
   let count = 0;
   let waitedReported = 0;
   const client = new HttpClient({

@@ -108,6 +108,17 @@ describe('readEventStream: bounded reading', () => {
     expect(reading.bytes).toBeGreaterThan(10_000);
   });
 
+  test('a flood of tiny events stops at the event budget, keeping that many', async () => {
+    async function* flood(): AsyncGenerator<Buffer> {
+      for (;;) yield Buffer.from('data:x\n\n'.repeat(1000));
+    }
+    const reading = await readEventStream(flood(), Date.now(), { totalMs: 5_000, idleMs: 1_000, maxBytes: 1 << 20, maxEvents: 2_500 });
+    expect(reading.cutShort).toBe('too-large');
+    expect(reading.tooManyEvents).toBe(true);
+    expect(reading.events).toHaveLength(2_500);
+    expect(reading.bytes).toBeLessThan(40_000);
+  });
+
   test('a stream left open after its terminal event stops after the grace, with its events complete', async () => {
     const started = Date.now();
     const reading = await readEventStream(stalling('event: done\ndata: {"conversation_id":"c","messages":[]}\n\n'), started, {

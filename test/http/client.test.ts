@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { HttpClient } from '../../lib/http/client.ts';
+import { HttpClient, limitsForTimeout } from '../../lib/http/client.ts';
 import { Pacer } from '../../lib/http/pacer.ts';
 import type { Exchange } from '../../lib/model/exchange.ts';
 
@@ -33,6 +33,11 @@ function handler(req: IncomingMessage, res: ServerResponse): void {
     if (!refused) lastHealth = now;
     res.writeHead(refused ? 429 : 200, refused ? { 'content-type': 'application/json', 'retry-after': '1' } : { 'content-type': 'application/json' });
     res.end(JSON.stringify(refused ? { error: { code: 'rate_limit.exceeded', category: 'rate_limited', message: 'Slow down.', request_id: 'r' } } : { status: 'ok' }));
+  } else if (path.startsWith('/v1/drip')) {
+    // Headers at once, then a byte every 50 ms for ever: no timer between chunks ever fires.
+    res.writeHead(200, { 'content-type': 'application/json' });
+    const timer = setInterval(() => res.write(' '), 50);
+    res.on('close', () => clearInterval(timer));
   } else if (path.startsWith('/v1/redirect')) {
     res.writeHead(302, { location: 'http://127.0.0.1:9/elsewhere' });
     res.end();
@@ -94,12 +99,38 @@ describe('HttpClient', () => {
     await c.close();
   });
 
+  test('a body dripped a byte at a time is cut at the deadline: no response, ASI_DEADLINE, what came in words', async () => {
+    const { client: c } = client({ bodyTimeoutMs: 1_000, totalMs: 300 });
+    const started = Date.now();
+    const ex = await c.send({ path: '/drip' });
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(ex.response).toBeUndefined();
+    expect(ex.error?.code).toBe('ASI_DEADLINE');
+    expect(ex.error?.message).toMatch(/^no complete answer within the deadline of 300 ms \(HTTP 200, \d+ bytes of body received\)$/);
+    await c.close();
+  });
+
+  test('limitsForTimeout: the deadline is the timeout, undici\'s timers back it up a second later', async () => {
+    const { client: c } = client(limitsForTimeout(1));
+    const ex = await c.send({ path: '/slow' });
+    expect(ex.error).toEqual({ code: 'ASI_DEADLINE', message: 'no response within the deadline of 1000 ms' });
+    expect(limitsForTimeout(2)).toMatchObject({ totalMs: 2000, headersTimeoutMs: 3000, stream: { totalMs: 2000 } });
+    await c.close();
+  });
+
   test('redirects are recorded, never followed', async () => {
     const { client: c } = client();
     seenAuth = [];
     const ex = await c.send({ path: '/redirect', token: 'primary' });
     expect(ex.response?.status).toBe(302);
     expect(seenAuth).toHaveLength(1);
+    await c.close();
+  });
+
+  test('bodies dripped past the deadline count as silence too', async () => {
+    const { client: c } = client({ totalMs: 100 });
+    for (let i = 0; i < 4; i++) await c.send({ path: '/drip' });
+    expect((await c.send({ path: '/echo' })).error?.code).toBe('ASI_TARGET_UNRESPONSIVE');
     await c.close();
   });
 

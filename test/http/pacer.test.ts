@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { PER_IP_ROLE, Pacer, pacingPoolOf } from '../../lib/http/pacer.ts';
+import { PER_IP_ROLE, Pacer, pacingPoolOf, windowPacing, type PacerOptions } from '../../lib/http/pacer.ts';
 import type { Exchange } from '../../lib/model/exchange.ts';
 
 let seq = 0;
@@ -19,10 +19,11 @@ function pool(limit: number, remaining: number, resetS: number): Record<string, 
 }
 
 /** A pacer on a hand-moved clock whose sleeps only move the clock. */
-function fakePacer(): { pacer: Pacer; clock: { now: number }; sleeps: number[] } {
+function fakePacer(options: Partial<PacerOptions> = {}): { pacer: Pacer; clock: { now: number }; sleeps: number[] } {
   const clock = { now: 1_800_000_000_000 };
   const sleeps: number[] = [];
   const pacer = new Pacer({
+    ...options,
     now: () => clock.now,
     sleep: async (ms) => {
       sleeps.push(ms);
@@ -114,7 +115,7 @@ describe('Pacer: 429s it did not provoke', () => {
     expect(pacer.after('primary', 'read', refused)).toBe(6000);
     expect(pacer.after('primary', 'read', refused)).toBe(12_000);
     expect(pacer.unplanned.map((u) => u.retryAfterS)).toEqual([3, 3, 3]);
-    expect(pacer.unplanned[0]?.exchange).toBe(refused);
+    expect(pacer.unplanned[0]?.exchange).toEqual(refused);
     expect(pacer.stats()).toMatchObject({ unplanned: 3, byReason: { 'retry-after': 21_000 } });
   });
 
@@ -189,5 +190,69 @@ describe('Pacer: the per-IP limiter of the unauthenticated routes (§4.2)', () =
     pacer.after(PER_IP_ROLE, 'read', answer(200, {}));
     await pacer.before(PER_IP_ROLE, 'read');
     expect(sleeps).toEqual([5_050]);
+  });
+});
+
+describe('Pacer: a target whose word cannot be true (issue 9: bounded waits)', () => {
+  const window = windowPacing(60);
+
+  test('a Reset beyond the window and its margin is disbelieved: the window is assumed instead', async () => {
+    const { pacer, sleeps } = fakePacer(window);
+    pacer.observe('primary', 'read', answer(200, pool(600, 0, 99_999_999_999)));
+    await pacer.before('primary', 'read');
+    expect(sleeps).toEqual([60_050]);
+    expect(pacer.disbelieved).toMatchObject([{ role: 'primary', pool: 'read', header: 'x-ratelimit-reset', value: '99999999999', times: 1 }]);
+  });
+
+  test('a Reset a minute ahead of a clock that runs ahead of ours is believed (the Date header places it)', async () => {
+    const { pacer, clock, sleeps } = fakePacer(window);
+    const skew = 30_000;
+    const reset = (clock.now + skew + 60_000) / 1000;
+    pacer.observe('primary', 'read', answer(200, { ...pool(600, 0, reset), date: new Date(clock.now + skew).toUTCString() }));
+    await pacer.before('primary', 'read');
+    expect(pacer.disbelieved).toEqual([]);
+    expect(sleeps).toEqual([60_050]);
+  });
+
+  test('Remaining 0 on every answer with an absurd Reset costs one window, not one per request', async () => {
+    const { pacer, sleeps } = fakePacer(window);
+    const stuck = answer(200, pool(600, 0, 99_999_999_999));
+    for (let i = 0; i < 5; i += 1) {
+      await pacer.before('primary', 'read');
+      pacer.after('primary', 'read', stuck);
+    }
+    expect(sleeps).toEqual([60_050]);
+    expect(pacer.disbelieved.map((c) => [c.header, c.times])).toEqual([
+      ['x-ratelimit-reset', 5],
+      ['x-ratelimit-remaining', 1],
+    ]);
+  });
+
+  test('a Retry-After of an hour is waited at most the window and its margin, once', () => {
+    const { pacer } = fakePacer(window);
+    const refused = answer(429, { 'retry-after': '3600' });
+    expect(pacer.after('primary', 'read', refused)).toBe(65_000);
+    // Refused again after a whole window: waiting does not help, the caller gets the 429.
+    expect(pacer.after('primary', 'read', refused)).toBeUndefined();
+    expect(pacer.after('primary', 'read', refused)).toBeUndefined();
+    expect(pacer.disbelieved).toMatchObject([{ header: 'retry-after', value: '3600', times: 3 }]);
+    expect(pacer.stats().byReason['retry-after']).toBe(65_000);
+    // A served answer ends the storm: the next 429 is honoured again.
+    pacer.after('primary', 'read', answer(200, {}));
+    expect(pacer.after('primary', 'read', answer(429, { 'retry-after': '2' }))).toBe(2000);
+  });
+
+  test('once its retries are spent on a pool, later 429s there go to the caller without waiting', async () => {
+    const { pacer, clock, sleeps } = fakePacer(window);
+    const refused = answer(429, { ...pool(600, 0, (clock.now + 30_000) / 1000), 'retry-after': '1' });
+    for (let i = 0; i < 5; i += 1) expect(pacer.after('primary', 'read', refused)).toBeTypeOf('number');
+    expect(pacer.after('primary', 'read', refused)).toBeUndefined();
+    expect(pacer.after('primary', 'read', refused)).toBeUndefined();
+    await pacer.before('primary', 'read');
+    expect(sleeps).toEqual([]);
+  });
+
+  test('windowPacing: the longest wait is the window plus the margin', () => {
+    expect(windowPacing(2)).toEqual({ maxWaitMs: 7_000, fallbackWindowMs: 2_000 });
   });
 });

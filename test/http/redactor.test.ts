@@ -1,5 +1,9 @@
-import { expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { Redactor } from '../../lib/http/redactor.ts';
+import type { SseEventRecord } from '../../lib/model/exchange.ts';
+
+const TOKEN = 'asi_live_0123456789abcdef0123456789abcdef';
+const redactor = new Redactor([{ value: TOKEN, placeholder: '$ASI_TOKEN' }]);
 
 test('replaces every occurrence of every token, longest first', () => {
   const r = new Redactor([
@@ -12,4 +16,112 @@ test('replaces every occurrence of every token, longest first', () => {
 
 test('an empty secret redacts nothing', () => {
   expect(new Redactor([{ value: '', placeholder: '$X' }]).redact('abc')).toBe('abc');
+});
+
+function percentEncodeAll(text: string): string {
+  return [...Buffer.from(text)].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
+}
+
+function jsonEscapeAll(text: string): string {
+  return [...text].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+}
+
+describe('a token echoed in another form is redacted', () => {
+  const forms: Array<[string, string]> = [
+    ['upper case', TOKEN.toUpperCase()],
+    ['mixed case', [...TOKEN].map((c, i) => (i % 2 === 0 ? c.toUpperCase() : c)).join('')],
+    ['percent-encoded, every byte', percentEncodeAll(TOKEN)],
+    ['percent-encoded, upper-case hex, some bytes', TOKEN.replace(/_/g, '%5F').replace(/a/g, '%61')],
+    ['percent-encoded upper case', percentEncodeAll(TOKEN.toUpperCase()).toUpperCase()],
+    ['JSON-escaped, every character', jsonEscapeAll(TOKEN)],
+    ['JSON-escaped twice', jsonEscapeAll(TOKEN).replace(/\\/g, '\\\\')],
+    ['HTML character references', [...TOKEN].map((c) => `&#x${c.charCodeAt(0).toString(16)};`).join('')],
+    ['hex', Buffer.from(TOKEN).toString('hex')],
+    ['hex, upper case', Buffer.from(TOKEN).toString('hex').toUpperCase()],
+  ];
+  test.each(forms)('%s', (_name, form) => {
+    const out = redactor.redact(`{"message":"echo ${form} end"}`);
+    expect(out).toBe('{"message":"echo $ASI_TOKEN end"}');
+  });
+
+  const contexts = ['', 'x', 'xy', 'Authorization: ', 'user:'];
+  test.each(contexts)('base64 and base64url inside longer text, after %j', (prefix) => {
+    for (const text of [`${prefix}${TOKEN}`, `${prefix}Bearer ${TOKEN}`, `${prefix}${TOKEN}!tail`]) {
+      for (const encoded of [Buffer.from(text).toString('base64'), Buffer.from(text).toString('base64url')]) {
+        const out = redactor.redact(`data=${encoded};`);
+        expect(out).toContain('$ASI_TOKEN');
+        // What is left of the encoding no longer decodes to anything holding the token.
+        const rest = out.replace('data=', '').replace(';', '').split('$ASI_TOKEN').join('');
+        expect(Buffer.from(rest, 'base64').toString('latin1').toLowerCase()).not.toContain(TOKEN.slice(9, 25));
+      }
+    }
+  });
+});
+
+test('text that only resembles a token is left alone', () => {
+  const text = 'asi_live_0123456789abcdef0123456789abcdee and 0123456789abcdef and YXNpX2xpdmVf';
+  expect(redactor.redact(text)).toBe(text);
+});
+
+describe('a token split across the events of a stream', () => {
+  const half = 20;
+  function stream(parts: string[]): { text: string; events: SseEventRecord[] } {
+    const events = parts.map((p, i) => ({ event: 'text_delta', data: JSON.stringify({ content: p }), atMs: i }));
+    return { text: events.map((e) => `event: ${e.event}\ndata: ${e.data}\n\n`).join(''), events };
+  }
+
+  test('two text deltas: each part is replaced in the events and in the text', () => {
+    const s = stream(['the token is ', TOKEN.slice(0, half), TOKEN.slice(half), ' bye']);
+    const out = redactor.redactStream(s.text, s.events);
+    for (const e of out.events) expect(e.data).not.toMatch(/0123456789|asi_live/);
+    expect(out.events[1]!.data).toBe('{"content":"$ASI_TOKEN"}');
+    expect(out.events[0]!.data).toBe('{"content":"the token is "}');
+    expect(out.text).not.toMatch(/0123456789|asi_live/);
+    expect(out.text).toContain('the token is ');
+  });
+
+  test('many one-character deltas in upper case', () => {
+    const s = stream([...TOKEN.toUpperCase()]);
+    const out = redactor.redactStream(s.text, s.events);
+    const joined = out.events.map((e) => (JSON.parse(e.data) as { content: string }).content).join('');
+    expect(joined.toLowerCase()).not.toContain('0123456789');
+    expect(out.text.toLowerCase()).not.toMatch(/"content":"[0-9a-f]"/);
+  });
+
+  test('raw data lines, not JSON', () => {
+    const events = [{ event: 'message', data: TOKEN.slice(0, half), atMs: 0 }, { event: 'message', data: TOKEN.slice(half), atMs: 1 }];
+    const text = events.map((e) => `data: ${e.data}\n\n`).join('');
+    const out = redactor.redactStream(text, events);
+    expect(out.events.map((e) => e.data)).toEqual(['$ASI_TOKEN', '$ASI_TOKEN']);
+    expect(out.text).toBe('data: $ASI_TOKEN\n\ndata: $ASI_TOKEN\n\n');
+  });
+
+  test('a part written as JSON escapes: the data of that event goes whole, in the events and in the text', () => {
+    const escaped = [...TOKEN.slice(half)].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+    const events = [
+      { event: 'text_delta', data: '{"content":"x"}', atMs: 0 },
+      { event: 'text_delta', data: JSON.stringify({ content: TOKEN.slice(0, half) }), atMs: 1 },
+      { event: 'text_delta', data: `{"content":"${escaped}"}`, atMs: 2 },
+    ];
+    const text = `event: text_delta\r\ndata:{"content":"x"}\r\n\r\n${events.slice(1).map((e) => `data: ${e.data}\n\n`).join('')}`;
+    const out = redactor.redactStream(text, events);
+    expect(out.events.map((e) => e.data)).toEqual(['{"content":"x"}', '{"content":"$ASI_TOKEN"}', '$ASI_TOKEN']);
+    expect(out.text).toBe('event: text_delta\r\ndata:{"content":"x"}\r\n\r\ndata: {"content":"$ASI_TOKEN"}\n\ndata: $ASI_TOKEN\n\n');
+  });
+
+  test('events that hold no token are returned as they were', () => {
+    const s = stream(['hello ', 'world']);
+    expect(redactor.redactStream(s.text, s.events)).toEqual(s);
+  });
+});
+
+test('stays cheap: 4 MiB of JSON in well under a second', () => {
+  const body = JSON.stringify({ operations: Array.from({ length: 20_000 }, (_, i) => ({ operation_uuid: `op_${i}_abcdef`, feature: 'chat', credits: i / 7, metadata: { note: 'x'.repeat(150) } })) });
+  redactor.redact(body.slice(0, 10_000));
+  const started = performance.now();
+  const out = redactor.redact(body);
+  const ms = performance.now() - started;
+  expect(out).toBe(body);
+  expect(body.length).toBeGreaterThan(3_500_000);
+  expect(ms).toBeLessThan(750);
 });

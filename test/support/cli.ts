@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export const BIN = fileURLToPath(new URL('../../bin/asi-conformance.js', import.meta.url));
@@ -8,6 +9,19 @@ export interface CliResult {
   code: number | null;
   stdout: string;
   stderr: string;
+  /** Peak resident set size of the CLI process in KiB (Linux VmHWM, sampled), when it could be read. */
+  peakRssKiB?: number;
+}
+
+/** The process's peak resident set so far (VmHWM, in KiB), or undefined off Linux or once it exited. */
+function peakRss(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const m = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m === null ? undefined : Number(m[1]);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Runs the built CLI as a user would (`npm test` builds dist/ first), with a hard time limit. */
@@ -20,15 +34,23 @@ export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; timeo
     });
     let stdout = '';
     let stderr = '';
+    // VmHWM only grows: the last reading before the exit is the peak, give or take the last 50 ms.
+    let peak: number | undefined;
+    const sampler = setInterval(() => {
+      peak = peakRss(child.pid) ?? peak;
+    }, 50);
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const timer = setTimeout(() => {
+      clearInterval(sampler);
       child.kill('SIGKILL');
       reject(new Error(`asi-conformance ${args.join(' ')} did not finish within ${options.timeoutMs ?? 120_000} ms\n${stderr}`));
     }, options.timeoutMs ?? 120_000);
+    child.on('exit', () => clearInterval(sampler));
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve({ code, stdout, stderr });
+      clearInterval(sampler);
+      resolve({ code, stdout, stderr, ...(peak === undefined ? {} : { peakRssKiB: peak }) });
     });
   });
 }

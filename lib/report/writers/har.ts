@@ -3,6 +3,15 @@ import type { Exchange } from '../../model/exchange.ts';
 import type { Report } from '../report-model.ts';
 import type { Transcript } from './transcript.ts';
 
+/**
+ * Characters of bodies and event data transcript.har keeps in all (read with this budget): a run
+ * against a flooding target still writes a HAR of bounded size. Later exchanges keep their request
+ * line, status and headers, and say that their content was left out.
+ */
+export const HAR_CONTENT_CHARS = 32 * 1024 * 1024;
+
+const LEFT_OUT = `content left out: transcript.har keeps at most ${HAR_CONTENT_CHARS / 1024 / 1024} Mi characters of bodies and events in all`;
+
 /** HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/), the subset this harness can fill. */
 interface HarNameValue {
   name: string;
@@ -25,7 +34,7 @@ function mimeTypeOf(headers: Record<string, string>, fallback: string): string {
   return headers['content-type'] ?? fallback;
 }
 
-function request(exchange: Exchange): Record<string, unknown> {
+function request(exchange: Exchange, leftOut: boolean): Record<string, unknown> {
   const req = exchange.request;
   const har: Record<string, unknown> = {
     method: req.method,
@@ -38,10 +47,11 @@ function request(exchange: Exchange): Record<string, unknown> {
     bodySize: req.body === undefined ? 0 : Buffer.byteLength(req.body),
   };
   if (req.body !== undefined) har['postData'] = { mimeType: mimeTypeOf(req.headers, 'application/octet-stream'), text: req.body };
+  if (leftOut) har['comment'] = LEFT_OUT;
   return har;
 }
 
-function response(exchange: Exchange): Record<string, unknown> {
+function response(exchange: Exchange, leftOut: boolean): Record<string, unknown> {
   const res = exchange.response;
   // HAR requires a response; a transport failure has none (status 0, as browsers record it).
   if (res === undefined) {
@@ -59,7 +69,8 @@ function response(exchange: Exchange): Record<string, unknown> {
     };
   }
   const content: Record<string, unknown> = { size: res.bodyBytes, mimeType: mimeTypeOf(res.headers, 'x-unknown'), text: res.body };
-  if (res.truncated) content['comment'] = `body cut: the transcript keeps the first ${res.body.length} characters of ${res.bodyBytes} bytes`;
+  if (leftOut) content['comment'] = LEFT_OUT;
+  else if (res.truncated) content['comment'] = `body cut: the transcript keeps the first ${res.body.length} characters of ${res.bodyBytes} bytes`;
   return {
     status: res.status,
     statusText: STATUS_CODES[res.status] ?? '',
@@ -86,18 +97,20 @@ function asiFields(exchange: Exchange): Record<string, unknown> {
   if (res !== undefined) {
     fields['truncated'] = res.truncated;
     if (res.events !== undefined) fields['events'] = res.events;
+    if (res.eventsOmitted !== undefined) fields['eventsOmitted'] = res.eventsOmitted;
     if (res.chunkTimes !== undefined) fields['chunkTimes'] = res.chunkTimes;
+    if (res.chunkTimesOmitted !== undefined) fields['chunkTimesOmitted'] = res.chunkTimesOmitted;
     if (res.streamClosed !== undefined) fields['streamClosed'] = res.streamClosed;
   }
   return fields;
 }
 
-function entry(exchange: Exchange): Record<string, unknown> {
+function entry(exchange: Exchange, leftOut: boolean): Record<string, unknown> {
   return {
     startedDateTime: exchange.startedAt,
     time: Math.max(0, exchange.timings.totalMs),
-    request: request(exchange),
-    response: response(exchange),
+    request: request(exchange, leftOut),
+    response: response(exchange, leftOut),
     cache: {},
     timings: timings(exchange),
     _asi: asiFields(exchange),
@@ -108,12 +121,14 @@ function entry(exchange: Exchange): Record<string, unknown> {
 export function transcriptHar(report: Report, transcript: Transcript): string {
   const comment = [`run ${report.meta.runId} against ${report.meta.target.baseUrl}`];
   if (transcript.unreadableLines > 0) comment.push(`${transcript.unreadableLines} transcript lines could not be read`);
+  const leftOut = transcript.contentOmitted ?? new Set<number>();
+  if (leftOut.size > 0) comment.push(`${leftOut.size} exchanges without their content (${LEFT_OUT})`);
   const har = {
     log: {
       version: '1.2',
       creator: { name: report.meta.tool.name, version: report.meta.tool.version },
       comment: comment.join('; '),
-      entries: transcript.exchanges.map(entry),
+      entries: transcript.exchanges.map((e) => entry(e, leftOut.has(e.seq))),
     },
   };
   return `${JSON.stringify(har)}\n`;

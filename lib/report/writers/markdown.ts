@@ -12,7 +12,8 @@ import {
   resultsByArea,
   runFacts,
 } from './run-facts.ts';
-import { excerpt, shorten, visibleControls } from './text.ts';
+import { codeCell, codeSpan, fencedBlock } from './markdown-text.ts';
+import { excerpt, visibleControls } from './text.ts';
 import { diffLines } from '../baseline-diff.ts';
 import { notPassed, oneLineReason } from '../console-summary.ts';
 
@@ -27,8 +28,10 @@ const CELL_CHARS = 140;
 const OUTCOME_MARK = { conformant: '✅', partial: '☑️', 'not-conformant': '❌', incomplete: '⚠️' } as const;
 
 /**
- * Inline text for a table cell: code spans stay as written; outside them HTML is escaped, since
- * GitHub and GitLab render raw tags. Pipes are escaped everywhere (GFM needs it inside code spans too).
+ * The harness's own inline text (catalogue statements, run facts): its code spans stay as written;
+ * outside them HTML is escaped, since GitHub and GitLab render raw tags. Pipes are escaped
+ * everywhere (GFM needs it inside code spans too). Target text never goes here, but through
+ * code, cell and fenced (markdown-text.ts).
  */
 function inline(raw: string): string {
   const text = visibleControls(raw.replace(/\s+/g, ' ').trim());
@@ -39,27 +42,23 @@ function inline(raw: string): string {
     .replace(/\|/g, '\\|');
 }
 
-/** A code span that holds any text: its fence is longer than any backtick run inside. */
+/** A code span that holds any text (markdown-text.ts), cut to a cell's size. */
 function code(raw: string): string {
-  const text = visibleControls(shorten(raw, CELL_CHARS));
-  const fence = '`'.repeat(Math.max(0, ...(text.match(/`+/g) ?? []).map((m) => m.length)) + 1);
-  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
-  return `${fence}${pad}${text}${pad}${fence}`;
+  return codeSpan(raw, CELL_CHARS);
 }
 
+/** A table cell of text that may come from the target: a code span, pipes escaped. */
 function cell(raw: string): string {
-  return inline(shorten(raw, CELL_CHARS));
+  return codeCell(raw, CELL_CHARS);
 }
 
 function table(head: string[], rows: string[][]): string[] {
   return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)];
 }
 
-/** A fenced block whose fence is longer than any backtick run inside it. */
+/** A fenced block whose fence is longer than any backtick run inside it (markdown-text.ts). */
 function fenced(info: string, content: string): string[] {
-  const longest = Math.max(2, ...(content.match(/`+/g) ?? []).map((m) => m.length));
-  const fence = '`'.repeat(longest + 1);
-  return [`${fence}${info}`, content, fence];
+  return fencedBlock(info, content);
 }
 
 function more(shown: number, total: number, what: string): string[] {

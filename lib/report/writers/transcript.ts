@@ -1,7 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
-import { readFile } from 'node:fs/promises';
 import type { Exchange } from '../../model/exchange.ts';
 
 export interface Transcript {
@@ -9,6 +8,16 @@ export interface Transcript {
   exchanges: Exchange[];
   /** Lines that were not an exchange (a run cut off mid-write leaves a partial last line). */
   unreadableLines: number;
+  /** Sequence numbers of the exchanges whose bodies and events were left out to keep within `keepChars`. */
+  contentOmitted?: Set<number>;
+}
+
+export interface ReadTranscriptOptions {
+  /**
+   * Characters of bodies and event data kept over the whole transcript, in the order lines were
+   * written; later exchanges keep their request line, status and headers only. Unbounded if unset.
+   */
+  keepChars?: number;
 }
 
 function isExchange(value: unknown): value is Exchange {
@@ -18,33 +27,50 @@ function isExchange(value: unknown): value is Exchange {
   return typeof v['seq'] === 'number' && typeof req === 'object' && req !== null && typeof req['method'] === 'string' && typeof req['url'] === 'string';
 }
 
+/** Characters of content (bodies and event data) an exchange holds. */
+function contentChars(exchange: Exchange): number {
+  const res = exchange.response;
+  const request = exchange.request.body?.length ?? 0;
+  if (res === undefined) return request;
+  return request + res.body.length + (res.events ?? []).reduce((n, e) => n + e.data.length, 0);
+}
+
+/** The exchange without its bodies and events, counted as left out. */
+function withoutContent(exchange: Exchange): Exchange {
+  const res = exchange.response;
+  const request = { ...exchange.request };
+  delete request.body;
+  if (res === undefined) return { ...exchange, request };
+  const { events, chunkTimes, ...head } = res;
+  const response = { ...head, body: '', truncated: true };
+  if (events !== undefined) response.eventsOmitted = (res.eventsOmitted ?? 0) + events.length;
+  if (chunkTimes !== undefined) response.chunkTimesOmitted = (res.chunkTimesOmitted ?? 0) + chunkTimes.length;
+  return { ...exchange, request, response };
+}
+
 /**
  * Reads the run's transcript (JSON lines, one redacted Exchange each, appended as requests
- * complete). A run that sent nothing leaves no file: that is an empty transcript, not an error.
+ * complete), line by line and within `keepChars` of content. A run that sent nothing leaves no
+ * file: that is an empty transcript, not an error.
  */
-export async function readTranscript(file: string): Promise<Transcript> {
-  let content: string;
-  try {
-    content = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { exchanges: [], unreadableLines: 0 };
-    throw error;
-  }
+export async function readTranscript(file: string, options: ReadTranscriptOptions = {}): Promise<Transcript> {
   const exchanges: Exchange[] = [];
-  let unreadableLines = 0;
-  for (const line of content.split('\n')) {
-    if (line.trim() === '') continue;
-    try {
-      const value: unknown = JSON.parse(line);
-      if (isExchange(value)) exchanges.push(value);
-      else unreadableLines += 1;
-    } catch {
-      unreadableLines += 1;
+  const budget = options.keepChars ?? Infinity;
+  const contentOmitted = new Set<number>();
+  let kept = 0;
+  const unreadableLines = await eachExchange(file, (exchange) => {
+    const chars = contentChars(exchange);
+    if (kept + chars <= budget) {
+      kept += chars;
+      exchanges.push(exchange);
+    } else {
+      contentOmitted.add(exchange.seq);
+      exchanges.push(withoutContent(exchange));
     }
-  }
+  });
   // Lines are appended when responses complete; requests were sent in sequence order.
   exchanges.sort((a, b) => a.seq - b.seq);
-  return { exchanges, unreadableLines };
+  return { exchanges, unreadableLines, contentOmitted };
 }
 
 /**

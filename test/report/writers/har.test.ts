@@ -1,6 +1,10 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, test } from 'vitest';
 import { transcriptHar } from '../../../lib/report/writers/har.ts';
+import { readTranscript } from '../../../lib/report/writers/transcript.ts';
 import { BASE_URL, sampleReport, sampleTranscript } from '../report-fixtures.ts';
 
 interface HarEntry {
@@ -140,5 +144,19 @@ describe('transcript.har', () => {
     const h = har([cut], 2).log;
     expect(h.entries[0]!.response.content.comment).toBe('body cut: the transcript keeps the first 3 characters of 70000 bytes');
     expect(h.comment).toContain('2 transcript lines could not be read');
+  });
+
+  test('past its content budget, exchanges keep their head and say their content was left out', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'asi-har-'));
+    const file = join(dir, '.transcript.jsonl');
+    const lines = sampleTranscript().map((e) => ({ ...e, response: e.response === undefined ? undefined : { ...e.response, body: 'b'.repeat(100) } }));
+    writeFileSync(file, lines.map((e) => JSON.stringify(e)).join('\n'));
+    const transcript = await readTranscript(file, { keepChars: 150 });
+    const h = JSON.parse(transcriptHar(sampleReport(), transcript)) as ReturnType<typeof har>;
+    const leftOut = h.log.entries.filter((e) => e.response.content.comment?.startsWith('content left out'));
+    expect(leftOut.length).toBeGreaterThan(0);
+    expect(leftOut.every((e) => e.response.content.text === '' || e.response.status === 0)).toBe(true);
+    expect(h.log.comment).toMatch(/\d+ exchanges without their content/);
+    expect(h.log.entries).toHaveLength(lines.length);
   });
 });

@@ -137,7 +137,9 @@ describe('report.schema.json follows the model', () => {
     ['RecordedRequest', keys<RecordedRequest>()({ method: true, url: true, headers: true, body: true, tokenRole: true, transport: true })],
     [
       'RecordedResponse',
-      keys<RecordedResponse>()({ status: true, headers: true, body: true, bodyBytes: true, truncated: true, events: true, chunkTimes: true, streamClosed: true }),
+      keys<RecordedResponse>()({
+        status: true, headers: true, body: true, bodyBytes: true, truncated: true, events: true, eventsOmitted: true, chunkTimes: true, chunkTimesOmitted: true, streamClosed: true,
+      }),
     ],
     ['SseEventRecord', keys<SseEventRecord>()({ event: true, data: true, id: true, atMs: true })],
   ];

@@ -19,11 +19,11 @@ describe('summary.md', () => {
     expect(md).toContain('| fail | inconclusive | warn | pass | not run | uncovered |\n|---|---|---|---|---|---|\n| 1 | 1 | 1 | 1 | 1 | 1 |');
   });
 
-  test('lists every requirement that did not pass with its level, verdict and escaped one-line reason', () => {
+  test('lists every requirement that did not pass with its level, verdict and one-line reason inside a code span', () => {
     expect(md).toContain('### Not passed (5)\n\n| Requirement | Level | Verdict | Why |');
     const row = md.split('\n').find((l) => l.startsWith(`| \`${requirementsOf.fail.id}\``));
     expect(row).toBe(
-      `| \`${requirementsOf.fail.id}\` | MUST | fail | expected exactly one terminal event (\`done\` or \`error\`) \\| then the stream closes; actual two \`done\` events &lt;after&gt; one another |`,
+      `| \`${requirementsOf.fail.id}\` | MUST | fail | \`\`expected exactly one terminal event (\`done\` or \`error\`) \\| then the stream closes; actual two \`done\` events <after> one another\`\` |`,
     );
   });
 
@@ -33,16 +33,16 @@ describe('summary.md', () => {
   });
 
   test('lists the inconclusive, not-run and uncovered requirements with their reasons, and the warning', () => {
-    expect(md).toContain(`| \`${requirementsOf.inconclusive.id}\` | MUST | inconclusive | the test broke: Headers Timeout Error |`);
-    expect(md).toContain(`| \`${requirementsOf.notRun.id}\` | ${requirementsOf.notRun.level} | not run | the profile names no secondary token |`);
-    expect(md).toContain(`| \`${requirementsOf.uncovered.id}\` | ${requirementsOf.uncovered.level} | uncovered | no test in this run checks this requirement |`);
-    expect(md).toContain(`| \`${requirementsOf.warn.id}\` | SHOULD | warn | expected rows newest first; actual row 2 is older than row 3 |`);
+    expect(md).toContain(`| \`${requirementsOf.inconclusive.id}\` | MUST | inconclusive | \`the test broke: Headers Timeout Error\` |`);
+    expect(md).toContain(`| \`${requirementsOf.notRun.id}\` | ${requirementsOf.notRun.level} | not run | \`the profile names no secondary token\` |`);
+    expect(md).toContain(`| \`${requirementsOf.uncovered.id}\` | ${requirementsOf.uncovered.level} | uncovered | \`no test in this run checks this requirement\` |`);
+    expect(md).toContain(`| \`${requirementsOf.warn.id}\` | SHOULD | warn | \`expected rows newest first; actual row 2 is older than row 3\` |`);
   });
 
   test('shows waived results as such', () => {
     const report = sampleReport();
     report.results[1]!.waiver = { status: 'fail', reason: 'known gateway bug', issue: 'https://example.com/1', expires: '2030-01-01', state: 'waived' };
-    expect(summaryMarkdown(report)).toContain('| waived (fail) | waived: fail expected until 2030-01-01: known gateway bug (https://example.com/1) |');
+    expect(summaryMarkdown(report)).toContain('| waived (fail) | `waived: fail expected until 2030-01-01: known gateway bug (https://example.com/1)` |');
   });
 
   test('ends with counts per area and the run metadata', () => {

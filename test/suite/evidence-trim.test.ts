@@ -1,0 +1,45 @@
+import { expect, test } from 'vitest';
+import type { Exchange } from '../../lib/model/exchange.ts';
+import { EVIDENCE_BUDGET, TRANSCRIPT_BUDGET, trimExchange } from '../../lib/suite/evidence-trim.ts';
+
+function streamed(events: number, dataChars: number): Exchange {
+  return {
+    seq: 1,
+    startedAt: new Date(0).toISOString(),
+    request: { method: 'POST', url: 'http://t.invalid/v1/m', headers: {} },
+    response: {
+      status: 200,
+      headers: { 'content-type': 'text/event-stream' },
+      body: 'x'.repeat(200_000),
+      bodyBytes: 200_000,
+      truncated: false,
+      events: Array.from({ length: events }, (_, i) => ({ event: 'text_delta', data: 'd'.repeat(dataChars), atMs: i })),
+      chunkTimes: Array.from({ length: events }, (_, i) => i),
+    },
+    timings: { totalMs: 1 },
+  };
+}
+
+test('a flood of events keeps the first ones within the budget and counts the rest', () => {
+  const res = trimExchange(streamed(10_000, 5), TRANSCRIPT_BUDGET).response!;
+  expect(res.events).toHaveLength(TRANSCRIPT_BUDGET.events);
+  expect(res.eventsOmitted).toBe(10_000 - TRANSCRIPT_BUDGET.events);
+  expect(res.chunkTimes).toHaveLength(TRANSCRIPT_BUDGET.chunkTimes);
+  expect(res.chunkTimesOmitted).toBe(10_000 - TRANSCRIPT_BUDGET.chunkTimes);
+  expect(res.body).toHaveLength(TRANSCRIPT_BUDGET.bodyChars);
+  expect(res.truncated).toBe(true);
+});
+
+test('large events are kept up to the budget of data characters, the last one cut', () => {
+  const res = trimExchange(streamed(10, 5_000)).response!;
+  const chars = res.events!.reduce((n, e) => n + e.data.replace(/…$/, '').length, 0);
+  expect(chars).toBe(EVIDENCE_BUDGET.eventDataChars);
+  expect(res.events!.at(-1)!.data.endsWith('…')).toBe(true);
+  expect(res.eventsOmitted).toBe(10 - res.events!.length);
+});
+
+test('a small exchange is kept as it is', () => {
+  const ex = streamed(3, 5);
+  ex.response!.body = 'short';
+  expect(trimExchange(ex)).toEqual(ex);
+});
