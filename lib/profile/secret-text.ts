@@ -12,7 +12,7 @@ export function looksLikeToken(text: string): boolean {
 /** A value's kind and size, never its content. */
 export function describeSecret(value: unknown): string {
   if (value === null) return 'null';
-  if (Array.isArray(value)) return `a list of ${value.length} items`;
+  if (Array.isArray(value)) return `a list of ${value.length} item${value.length === 1 ? '' : 's'}`;
   if (typeof value === 'string') return `a string of ${value.length} characters (value not shown)`;
   if (typeof value === 'object') {
     const keys = Object.keys(value);

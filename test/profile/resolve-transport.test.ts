@@ -205,7 +205,7 @@ describe('the profile keys headers and tls', () => {
   test.each([
     ['a header value of another type', 'headers: { X-Key: 5 }', 'headers.X-Key: expected string, got a number (value not shown)'],
     ['a header source with a wrong key', 'headers: { X-Key: { envv: A } }', 'headers.X-Key.envv: unknown key; expected one of env'],
-    ['a list of headers', 'headers: [ "X-Key: gw-0123456789abcdef" ]', 'headers: expected object, got a list of 1 items'],
+    ['a list of headers', 'headers: [ "X-Key: gw-0123456789abcdef" ]', 'headers: expected object, got a list of 1 item'],
     ['an unknown tls key', 'tls: { ca: ca.pem }', 'tls.ca: unknown key; expected one of ca_file, cert_file, key_file, passphrase'],
     ['a passphrase written in the profile', 'tls: { passphrase: gw-0123456789abcdef }', 'tls.passphrase: expected object, got a string of 19 characters (value not shown)'],
   ])('%s names the key and never echoes the value', (_what, text, message) => {
