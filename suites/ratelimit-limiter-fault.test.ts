@@ -1,11 +1,11 @@
 import { describe } from 'vitest';
-import { failClosedFinding, limiterDownFinding, limiterRecoversFinding } from '../lib/checks/rate-limit-limiter-down.ts';
-import type { LedgerCount } from '../lib/checks/rate-limit-ledger.ts';
+import { failClosedFinding, limiterDownFinding, limiterRecoversFinding, type FaultRows } from '../lib/checks/rate-limit-limiter-down.ts';
+import { spanMs, type LedgerCount } from '../lib/checks/rate-limit-ledger.ts';
 import type { Exchange } from '../lib/model/exchange.ts';
 import { LEDGER_PATH, ME_PATH } from '../lib/spec-constants.ts';
 import { hasFault, withFault } from '../lib/suite/fault-hooks.ts';
 import { probesSettled } from '../lib/suite/rate-limit-state.ts';
-import { countLedgerRows } from '../lib/suite/rate-limit-ledger-count.ts';
+import { countLedgerRows, measureBackground } from '../lib/suite/ledger-snapshot.ts';
 import { requirementTest } from '../lib/suite/requirement-test.ts';
 
 /**
@@ -45,7 +45,14 @@ describe('§7 the limiter store down (faults.limiter_store_down)', () => {
         if (answer.response !== undefined && answer.response.status < 500) break;
         if (backoff !== undefined) await new Promise((r) => setTimeout(r, backoff));
       }
-      const rows = before === undefined ? undefined : { before, after: await countLedgerRows(client) };
+      let rows: FaultRows | undefined;
+      if (before !== undefined) {
+        const afterRows = await countLedgerRows(client);
+        // The ledger grew: other clients of the workspace may have written meanwhile; measure them.
+        const grew = before.ok && afterRows.ok && afterRows.rows > before.rows;
+        const background = grew ? await measureBackground(client, spanMs(before, afterRows)) : undefined;
+        rows = { before, after: afterRows, ...(background === undefined ? {} : { background }) };
+      }
       return [
         limiterDownFinding('ratelimit/7/limiter-down-503', during),
         failClosedFinding('ratelimit/7/limiter-down-fail-closed', during, rows),

@@ -2,7 +2,7 @@ import type { Exchange } from '../model/exchange.ts';
 import { fail, inconclusive, pass, type Finding } from '../model/finding.ts';
 import { expectError } from './error-envelope.ts';
 import { exchangeLabel } from './rate-limit-headers.ts';
-import type { LedgerCount } from './rate-limit-ledger.ts';
+import { backgroundAllowance, spanMs, type Background, type LedgerCount } from './rate-limit-ledger.ts';
 
 const STORE_DOWN = { status: 503, code: 'system.rate_limit_unavailable', category: 'transient' } as const;
 
@@ -16,20 +16,31 @@ export function limiterDownFinding(requirement: string, during: readonly Exchang
   return pass(requirement, during.slice(0, 1), `${during.length} authenticated requests answered 503 system.rate_limit_unavailable`);
 }
 
+/** The ledger counted around a fault, and other clients' rows measured when it grew. */
+export interface FaultRows {
+  before: LedgerCount;
+  after: LedgerCount;
+  background?: Background;
+}
+
 /**
  * §7 "The limiter is fail-closed": while the store is down no request is served, and a message
- * POST sent then leaves no ledger row (counted once the store is back).
+ * POST sent then leaves no ledger row (counted once the store is back) beyond what other clients
+ * of the workspace add meanwhile.
  */
-export function failClosedFinding(requirement: string, during: readonly Exchange[], rows?: { before: LedgerCount; after: LedgerCount }): Finding {
+export function failClosedFinding(requirement: string, during: readonly Exchange[], rows?: FaultRows): Finding {
   if (during.length === 0) return inconclusive(requirement, 'no request was sent while the limiter store was down');
   const passed = during.find((e) => e.response !== undefined && e.response.status < 400);
   if (passed !== undefined) return fail(requirement, 'nothing served while the limiter store is down (fail-closed)', `${exchangeLabel(passed)}: the limiter failed open`, [passed]);
   if (rows === undefined) return pass(requirement, during.slice(0, 1), 'no request was served (no message route configured to test the ledger)');
   if (!rows.before.ok || !rows.after.ok) return inconclusive(requirement, 'the ledger could not be counted around the fault', during.slice(0, 1));
   const grew = rows.after.rows - rows.before.rows;
-  if (grew > 0) {
-    return fail(requirement, 'no ledger row from the message POST sent while the limiter store was down', `the ledger grew by ${grew} rows`, [...during, ...rows.after.pages.slice(0, 1)]);
+  const allowance = backgroundAllowance(rows.background, spanMs(rows.before, rows.after));
+  if (grew > allowance) {
+    const others = allowance === 0 ? '' : `, more than the ${allowance} that other clients' rows (${rows.background!.rows} in ${(rows.background!.spanMs / 1000).toFixed(1)} s) explain`;
+    return fail(requirement, 'no ledger row from the message POST sent while the limiter store was down', `the ledger grew by ${grew} rows${others}`, [...during, ...rows.after.pages.slice(0, 1)]);
   }
+  if (grew > 0) return pass(requirement, during.slice(0, 1), `no request was served; the ledger grew by ${grew} rows, within the ${allowance} that other clients' rows explain`);
   return pass(requirement, during.slice(0, 1), 'no request was served and the ledger did not grow');
 }
 

@@ -9,7 +9,7 @@ export interface LedgerShape {
   generatedRows: number;
   /** At most this many rows on any page, whatever `limit` says; null for no cap. */
   pageCap: number | null;
-  /** Background writers append rows, stamped with the server's clock, while the server runs. */
+  /** Background writers append rows, stamped with the server's clock, while the server runs (variants `ledger-background-writers`, `ratelimit-background-writers`). */
   writers: boolean;
 }
 
@@ -23,6 +23,6 @@ export function ledgerShapeOf(options: Partial<LedgerShape> | undefined, variant
   return {
     generatedRows: options?.generatedRows ?? (variants.has('ledger-busy-100k') ? BUSY_LEDGER_ROWS : 0),
     pageCap: options?.pageCap ?? (variants.has('ledger-page-cap-25') ? PAGE_CAP : null),
-    writers: options?.writers ?? variants.has('ledger-background-writers'),
+    writers: options?.writers ?? (variants.has('ledger-background-writers') || variants.has('ratelimit-background-writers')),
   };
 }

@@ -1,11 +1,11 @@
 import { integerHeader, receivedAtMs } from '../checks/pool-headers.ts';
-import type { LedgerCount, RefusedBatch } from '../checks/rate-limit-ledger.ts';
+import { rowsLeftByRefused, spanMs, type LedgerCount, type RefusedBatch, type RefusedTrial } from '../checks/rate-limit-ledger.ts';
 import { isRefusal, isServed } from '../checks/rate-limit-refusal.ts';
 import type { SendOptions } from '../http/client.ts';
 import type { Exchange } from '../model/exchange.ts';
 import type { AsyncJobSettings, Limits, MessageRoute } from '../profile/resolved-profile.ts';
 import { LEDGER_PATH, ME_PATH, type Pool } from '../spec-constants.ts';
-import { countLedgerRows, countLedgerRowsSettled } from './rate-limit-ledger-count.ts';
+import { countLedgerRows, countLedgerRowsSettled, measureBackground } from './ledger-snapshot.ts';
 import type { Session } from './session.ts';
 
 /** The token the rate-limit suites exhaust; no other area may count on its budget during a run. */
@@ -13,6 +13,16 @@ export const EXHAUSTED_ROLE = 'secondary';
 
 /** Message POSTs sent beyond the write pool, to be refused and replayed later. */
 export const EXTRA_REFUSED_POSTS = 3;
+
+/**
+ * Rounds of the refused trial: each sends every refused form once (plain, streamed, the other
+ * routes, the job mode), so a form that does work when refused leaves this many rows, enough to
+ * stand out of other clients' rows over the trial's short span.
+ */
+const TRIAL_ROUNDS = 8;
+
+/** Served POSTs from which rows per message can be read off the batch when the first bracket read high. */
+const RATE_FROM_BATCH_MIN = 10;
 
 /** Requests in flight at once while a pool is being exhausted. */
 const READ_CONCURRENCY = 16;
@@ -70,18 +80,23 @@ function lastReceived(exchanges: readonly Exchange[]): Exchange | undefined {
   return best;
 }
 
-/** Sends `count` requests, `concurrency` at a time, and returns them in the order they were sent. */
-async function sendMany(s: Session, count: number, concurrency: number, request: SendOptions): Promise<Exchange[]> {
-  const out: Exchange[] = new Array<Exchange>(count);
+/** Sends `requests`, `concurrency` at a time, and returns them in the order they were sent. */
+async function sendAll(s: Session, requests: readonly SendOptions[], concurrency: number): Promise<Exchange[]> {
+  const out: Exchange[] = new Array<Exchange>(requests.length);
   let next = 0;
   const worker = async (): Promise<void> => {
-    while (next < count) {
+    while (next < requests.length) {
       const i = next++;
-      out[i] = await s.client.send(request);
+      out[i] = await s.client.send(requests[i]!);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
+  await Promise.all(Array.from({ length: Math.min(concurrency, requests.length) }, worker));
   return out;
+}
+
+/** Sends `count` copies of one request, `concurrency` at a time, and returns them in the order they were sent. */
+function sendMany(s: Session, count: number, concurrency: number, request: SendOptions): Promise<Exchange[]> {
+  return sendAll(s, new Array<SendOptions>(count).fill(request), concurrency);
 }
 
 /**
@@ -98,6 +113,30 @@ async function exhaust(s: Session, limit: number, last: Exchange, extra: number,
     sent.push(...(await sendMany(s, Math.min(step, cap - sent.length), concurrency, request)));
   }
   return sent;
+}
+
+/**
+ * Refused forms sent round after round while the write pool is still spent, the ledger counted
+ * around them, then other clients' rows measured over a pause twice as long (§8.1 rule 5 on a
+ * ledger others write to).
+ */
+async function refusedTrial(s: Session, forms: readonly SendOptions[]): Promise<RefusedTrial> {
+  const before = await countLedgerRows(s.client);
+  const posts = await sendAll(s, Array.from({ length: TRIAL_ROUNDS }, () => forms).flat(), WRITE_CONCURRENCY);
+  const after = await countLedgerRows(s.client);
+  const background = before.ok && after.ok ? await measureBackground(s.client, spanMs(before, after)) : undefined;
+  return { posts, before, after, ...(background === undefined ? {} : { background }) };
+}
+
+/**
+ * Rows per message read off the batch's many served POSTs, when the first POST's bracket read
+ * more (other clients' rows landed in it): never more than the bracket said.
+ */
+function rowsPerMessageOf(bracket: number | undefined, posts: readonly Exchange[], before: LedgerCount, after: LedgerCount): number | undefined {
+  const served = posts.filter(isServed).length;
+  if (bracket === undefined || !before.ok || !after.ok || served < RATE_FROM_BATCH_MIN) return bracket;
+  const fromBatch = Math.floor((after.rows - before.rows) / served);
+  return fromBatch >= 1 && fromBatch < bracket ? fromBatch : bracket;
 }
 
 async function sendEach(s: Session, requests: readonly SendOptions[]): Promise<Exchange[]> {
@@ -144,7 +183,7 @@ async function runWrites(s: Session, limits: Limits, routes: readonly MessageRou
   const before = await countLedgerRows(s.client);
   const first = await s.client.send(post);
   const after = before.ok && isServed(first) ? await countLedgerRowsSettled(s.client, before.rows + 1) : await countLedgerRows(s.client);
-  const rowsPerMessage = before.ok && after.ok && isServed(first) ? after.rows - before.rows : undefined;
+  const bracket = before.ok && after.ok && isServed(first) ? after.rows - before.rows : undefined;
   const second = await s.client.send(post);
   sequence.push(first, second);
   const primaryBefore = await s.client.send({ ...post, token: 'primary', unpaced: false });
@@ -155,8 +194,13 @@ async function runWrites(s: Session, limits: Limits, routes: readonly MessageRou
   const primaryAfter = await s.client.send({ ...post, token: 'primary' });
   // Every POST between the counts, the primary token's among them: their served rows are expected.
   const posts = [second, primaryBefore, ...burst, ...routeRefusals, primaryAfter];
-  const servedRows = posts.filter(isServed).length * (rowsPerMessage ?? 0);
+  const servedRows = posts.filter(isServed).length * (bracket ?? 0);
   const afterBatch = after.ok ? await countLedgerRowsSettled(s.client, after.rows + servedRows) : await countLedgerRows(s.client);
+  const rowsPerMessage = rowsPerMessageOf(bracket, posts, after, afterBatch);
+  const batch: RefusedBatch = { rowsPerMessage, posts, before: after, after: afterBatch };
+  // Rows the served POSTs do not explain: refused work, or other clients' rows; a trial tells which.
+  const unexplained = rowsLeftByRefused(batch);
+  if (unexplained !== undefined && unexplained > 0 && rowsPerMessage !== undefined && rowsPerMessage > 0) batch.trial = await refusedTrial(s, [post, streamed, ...others, ...jobPost]);
   const refusal = lastReceived([...burst, ...routeRefusals].filter(isRefusal));
   return {
     pool: 'write',
@@ -169,7 +213,7 @@ async function runWrites(s: Session, limits: Limits, routes: readonly MessageRou
     primaryBefore,
     primaryAfter,
     firstRows: { before, after },
-    batch: { rowsPerMessage, posts, before: after, after: afterBatch },
+    batch,
   };
 }
 

@@ -1,5 +1,5 @@
 import { receivedAtMs, sentAtMs } from '../checks/pool-headers.ts';
-import type { Replay } from '../checks/rate-limit-ledger.ts';
+import { spanMs, type Replay } from '../checks/rate-limit-ledger.ts';
 import { isLimiterUnavailable } from '../checks/rate-limit-headers.ts';
 import { isRefusal, isServed, retryAfterSeconds } from '../checks/rate-limit-refusal.ts';
 import { resetPassesAtMs, retryAfterElapsesAtMs, type Probe } from '../checks/rate-limit-retry.ts';
@@ -7,7 +7,7 @@ import type { SendOptions } from '../http/client.ts';
 import type { Exchange } from '../model/exchange.ts';
 import { ME_PATH } from '../spec-constants.ts';
 import { EXHAUSTED_ROLE, EXTRA_REFUSED_POSTS, type WriteRun } from './rate-limit-campaign.ts';
-import { countLedgerRows, countLedgerRowsSettled } from './rate-limit-ledger-count.ts';
+import { countLedgerRows, countLedgerRowsSettled, measureBackground } from './ledger-snapshot.ts';
 import type { Session } from './session.ts';
 
 /** Margin after a promised instant before a probe goes, so the promise has surely come due. */
@@ -145,5 +145,7 @@ export async function replayRefusedPosts(s: Session, write: WriteRun, windowMs: 
   const served = finals.filter(isServed).length;
   const perMessage = write.batch.rowsPerMessage ?? 0;
   const after = before.ok ? await countLedgerRowsSettled(s.client, before.rows + served * perMessage) : await countLedgerRows(s.client);
-  return { replay: { finals, before, after }, ...(probe === undefined ? {} : { probe }) };
+  // More rows than the replay's messages leave: other clients' rows are measured to tell.
+  const background = before.ok && after.ok && after.rows - before.rows > served * perMessage ? await measureBackground(s.client, spanMs(before, after)) : undefined;
+  return { replay: { finals, before, after, ...(background === undefined ? {} : { background }) }, ...(probe === undefined ? {} : { probe }) };
 }

@@ -21,9 +21,20 @@ describe('the limiter-down drill', () => {
     expect(f.actual).toMatch(/failed open/);
   });
 
-  test('a ledger row from the POST sent during the fault: fail', () => {
-    const rows = { before: { ok: true as const, rows: 3, pages: [] }, after: { ok: true as const, rows: 4, pages: [] } };
+  const count = (rows: number, atMs: number) => ({ ok: true as const, rows, pages: [], startedMs: atMs, endedMs: atMs + 50 });
+
+  test('a ledger row from the POST sent during the fault on a quiet ledger: fail', () => {
+    const rows = { before: count(3, 0), after: count(4, 600) };
     expect(failClosedFinding('ratelimit/7/limiter-down-fail-closed', [storeDown()], rows).verdict).toBe('fail');
+  });
+
+  test('rows within what other clients add meanwhile: pass; far beyond: fail', () => {
+    const background = { rows: 20, spanMs: 2_000 };
+    const within = failClosedFinding('ratelimit/7/limiter-down-fail-closed', [storeDown()], { before: count(3, 0), after: count(10, 600), background });
+    expect(within).toMatchObject({ verdict: 'pass' });
+    expect(within.note).toMatch(/grew by 7 rows, within the 21 /);
+    const beyond = failClosedFinding('ratelimit/7/limiter-down-fail-closed', [storeDown()], { before: count(3, 0), after: count(40, 600), background });
+    expect(beyond.verdict).toBe('fail');
   });
 
   test('still 503 once the store is back: fail', () => {

@@ -245,4 +245,12 @@ export const ratelimitVariants: VariantSwitch[] = [
     description: 'X-RateLimit-Reset names the moment every spent point is back, not the moment the oldest one is.',
     limits: FAST,
   },
+  {
+    // The checks that count ledger rows around refused, replayed and fail-closed POSTs, on a ledger
+    // other clients write to (the writers of `ledger-background-writers`).
+    name: 'ratelimit-background-writers',
+    suites: [...RATE_LIMIT_SUITES, ...LIMITER_DRILL],
+    description: 'Other clients of the workspace append ledger rows (about ten a second) while refused, replayed and fail-closed POSTs are counted.',
+    limits: FAST,
+  },
 ];
