@@ -77,9 +77,19 @@ export function defaultWindowFindings(sample: LedgerSample): Finding[] {
   }
   if (findings.length > 0) return findings;
   if (listed.length === 0 && expected.length === 0) return [inconclusive(DEFAULT_WINDOW, 'the ledger shows no row in the last 30 days: nothing to tell the windows apart', [first])];
+  // Pages that stop short of an edge leave it unseen: say which edges they reach, never imply both.
+  const nearOldEdge = instantFromMs(end - (DEFAULT_WINDOW_DAYS - 1) * DAY_MS);
+  const nearNewEdge = instantFromMs(start - DAY_MS);
+  const reachedOld = listed.some((r) => r.instant !== undefined && compareInstants(r.instant, nearOldEdge) < 0);
+  const reachedNew = listed.some((r) => r.instant !== undefined && compareInstants(r.instant, nearNewEdge) >= 0);
+  const edgeNames = [reachedOld ? 'the old edge (rows over 29 days old)' : undefined, reachedNew ? 'the new edge (rows under a day old)' : undefined].filter((e) => e !== undefined);
+  const edges =
+    edgeNames.length === 2
+      ? 'they reach both edges of the window'
+      : `they reach ${edgeNames[0] ?? 'neither edge'} only (the order of rows is not fixed), so only that edge was judged`;
   const note = whole
     ? `${listed.length} rows, walked whole; ${expected.length} rows known from walks with bounds all listed`
-    : `the first ${d.pages.length} pages (${listed.length} rows) hold no row out of the window; the rest was not walked (request budget), so a missing row is not judged; ` +
+    : `the first ${d.pages.length} pages (${listed.length} rows) hold no row out of the window; ${edges}; the rest was not walked (request budget), so a missing row is not judged; ` +
       `${expected.length - missing.length} of ${expected.length} rows known from walks with bounds were among them`;
   return [pass(DEFAULT_WINDOW, [first], note)];
 }

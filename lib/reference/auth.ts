@@ -43,20 +43,45 @@ export function authenticate(ctx: ExchangeContext): AuthOutcome {
   return { ok: true, token };
 }
 
+/** The `access_token` cookie of a Cookie header, if any. */
+function cookieToken(cookie: string | undefined): string | undefined {
+  for (const pair of (cookie ?? '').split(';')) {
+    const [name, ...value] = pair.split('=');
+    if (name?.trim() === 'access_token') return value.join('=').trim();
+  }
+  return undefined;
+}
+
 /**
  * Defects that serve a request with no Authorization header at all: streamed message POSTs
  * (`Accept: text/event-stream`) and job polls skip authentication as the primary token, and a
- * token in the `access_token` query parameter is taken as if it were the header.
+ * token in the `access_token` query parameter, cookie or JSON body field is taken as if it were
+ * the header.
  */
 function withoutHeaderDefect(ctx: ExchangeContext): TokenRecord | undefined {
   const d = ctx.state.defects;
   const primary = ctx.state.tokens.records[0];
   if (d.has('auth-stream-skips-auth') && ctx.method === 'POST' && (ctx.header('accept') ?? '').includes('text/event-stream')) return primary;
   if (d.has('auth-job-poll-skips-auth') && ctx.path.startsWith('/message-jobs/')) return primary;
-  const fromQuery = ctx.url.searchParams.get('access_token');
-  if (d.has('auth-query-token-accepted') && fromQuery !== null) {
-    const token = ctx.state.tokens.lookup(fromQuery);
-    return token?.state === 'active' ? token : undefined;
+  const misplaced =
+    (d.has('auth-query-token-accepted') ? (ctx.url.searchParams.get('access_token') ?? undefined) : undefined) ??
+    (d.has('auth-cookie-token-accepted') ? cookieToken(ctx.header('cookie')) : undefined) ??
+    (d.has('auth-body-token-accepted') ? ctx.bodyFieldToken : undefined);
+  if (misplaced === undefined) return undefined;
+  const token = ctx.state.tokens.lookup(misplaced);
+  return token?.state === 'active' ? token : undefined;
+}
+
+/** Defect `auth-body-token-accepted`: reads a POST body's `access_token` field before authentication. */
+export async function readBodyFieldToken(ctx: ExchangeContext): Promise<void> {
+  if (!ctx.state.defects.has('auth-body-token-accepted') || ctx.method !== 'POST' || ctx.header('authorization') !== undefined) return;
+  const body = await ctx.readBody();
+  if (!body.ok) return;
+  try {
+    const parsed: unknown = JSON.parse(body.text);
+    const field = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>)['access_token'] : undefined;
+    if (typeof field === 'string') ctx.bodyFieldToken = field;
+  } catch {
+    // Not JSON: no field to take a token from.
   }
-  return undefined;
 }

@@ -17,6 +17,8 @@ export class ExchangeContext {
   /** Pool the request was charged to, once the limiter ran. */
   pool: 'read' | 'write' | undefined;
   params: Record<string, string> = {};
+  /** The JSON body's `access_token` field (defect `auth-body-token-accepted` only). */
+  bodyFieldToken: string | undefined;
 
   constructor(
     readonly req: IncomingMessage,
@@ -63,8 +65,16 @@ export class ExchangeContext {
     this.sendJson(wireStatus, routeError && defects.has('errors-envelope-flat') ? error : { error }, extra);
   }
 
-  /** Reads the request body, refusing more than MAX_REQUEST_BODY_BYTES. */
+  /** The body as read once (a defect may read it before the route does). */
+  private body: Promise<BodyResult> | undefined;
+
+  /** Reads the request body, refusing more than MAX_REQUEST_BODY_BYTES; later calls get the same read. */
   readBody(): Promise<BodyResult> {
+    this.body ??= this.readBodyOnce();
+    return this.body;
+  }
+
+  private readBodyOnce(): Promise<BodyResult> {
     return new Promise((resolve) => {
       const chunks: Buffer[] = [];
       let size = 0;

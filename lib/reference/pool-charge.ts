@@ -159,10 +159,28 @@ function appendRefusedMessage(ctx: ExchangeContext): void {
   ctx.state.ledger.append(ctx.token!.workspace, { operation_type: 'agent_message', feature, credits: 1, metadata: {} }, ctx.state.now());
 }
 
+/**
+ * Defect `ratelimit-refused-job-does-work`: a refused job-mode POST (`"async": true` in its body)
+ * still queues its job, whose row lands once the body is read, a moment after the 429.
+ */
+function appendRefusedJob(ctx: ExchangeContext): void {
+  if (ctx.method !== 'POST' || !MESSAGE_ROUTE.test(ctx.path)) return;
+  void ctx.readBody().then((body) => {
+    if (!body.ok) return;
+    try {
+      const parsed: unknown = JSON.parse(body.text);
+      if (typeof parsed === 'object' && parsed !== null && (parsed as Record<string, unknown>)['async'] === true) appendRefusedMessage(ctx);
+    } catch {
+      // Not JSON: no job.
+    }
+  });
+}
+
 function refuse(ctx: ExchangeContext, pool: PoolName, decision: LimitDecision): void {
   const { state } = ctx;
   const d = state.defects;
   if (d.has('ratelimit-refused-post-does-work') || (d.has('ratelimit-refused-stream-does-work') && isStreamedPost(ctx))) appendRefusedMessage(ctx);
+  else if (d.has('ratelimit-refused-job-does-work')) appendRefusedJob(ctx);
   const extra: Record<string, string> = {};
   const bare = d.has('ratelimit-ledger-429-bare') && isLedgerRead(ctx);
   // Defect: the ledger's own 429 has the envelope but neither the pool headers nor Retry-After.

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
-import { authenticate } from './auth.ts';
+import { authenticate, readBodyFieldToken } from './auth.ts';
 import { adminRoutes, isLoopback } from './admin-routes.ts';
 import { DEFECT_NAMES, VARIANT_NAMES } from './defects/index.ts';
 import { ExchangeContext, type Route } from './exchange-context.ts';
@@ -133,6 +133,7 @@ async function handle(state: ReferenceState, routes: CompiledRoute[], admin: Com
     return publicHit.route.handler(ctx);
   }
 
+  await readBodyFieldToken(ctx);
   const auth = authenticate(ctx);
   if (!auth.ok) {
     const header = ctx.header('authorization') ?? '';

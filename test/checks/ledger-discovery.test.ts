@@ -136,7 +136,12 @@ describe('the default window on a ledger too big to walk whole', () => {
     const asc = pagedServer({ instantOf: busy, count: 200_000, now: NOW, order: 'asc', defaultFrom: longer });
     expect(defaultWindowFindings(await discoverLedger(asc, () => NOW))[0]?.actual).toContain('older rows');
     const desc = pagedServer({ instantOf: busy, count: 200_000, now: NOW, order: 'desc', defaultFrom: longer });
-    expect(defaultWindowFindings(await discoverLedger(desc, () => NOW))[0]?.verdict).toBe('pass');
+    expect(defaultWindowFindings(await discoverLedger(desc, () => NOW))[0]).toMatchObject({ verdict: 'pass', note: expect.stringContaining('they reach the new edge (rows under a day old) only') });
+  });
+
+  test('the pass note says whether the pages read reached the old edge', async () => {
+    const asc = pagedServer({ instantOf: busy, count: 200_000, now: NOW, order: 'asc', defaultFrom: calendarDays });
+    expect(defaultWindowFindings(await discoverLedger(asc, () => NOW))[0]?.note).toContain('they reach the old edge (rows over 29 days old) only');
   });
 });
 

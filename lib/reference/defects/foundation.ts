@@ -57,6 +57,18 @@ export const foundationDefects: DefectSwitch[] = [
     description: 'With no Authorization header, a valid token in the `access_token` query parameter authenticates.',
   },
   {
+    name: 'auth-cookie-token-accepted',
+    breaks: ['auth/5.3/token-outside-header'],
+    suites: ['auth'],
+    description: 'With no Authorization header, a valid token in an `access_token` cookie authenticates.',
+  },
+  {
+    name: 'auth-body-token-accepted',
+    breaks: ['auth/5.3/token-outside-header'],
+    suites: ['auth'],
+    description: 'With no Authorization header, a valid token in the `access_token` field of a POST\'s JSON body authenticates.',
+  },
+  {
     name: 'auth-stream-skips-auth',
     breaks: ['auth/5.3/missing-header'],
     suites: ['auth'],

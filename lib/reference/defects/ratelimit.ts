@@ -217,6 +217,13 @@ export const ratelimitDefects: DefectSwitch[] = [
     limits: FAST,
   },
   {
+    name: 'ratelimit-refused-job-does-work',
+    breaks: ['ratelimit/8.1/refused-no-work'],
+    suites: ['ratelimit-exhaust'],
+    description: 'A job-mode message POST (`"async": true`) refused with 429 still queues its job and appends its ledger row.',
+    limits: FAST,
+  },
+  {
     name: 'ratelimit-write-retry-after-short',
     breaks: ['ratelimit/8.1/retry-after-true', 'ratelimit/8.1/replay-once'],
     suites: RATE_LIMIT_SUITES,
