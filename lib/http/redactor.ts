@@ -149,9 +149,10 @@ export class Redactor {
     return text.replace(this.#pattern, (...args: unknown[]) => this.#placeholderOf(args.slice(1, this.#secrets.length + 1)));
   }
 
+  /** Names as well as values: a target may echo a token in a header's name. */
   redactHeaders(headers: Record<string, string>): Record<string, string> {
     const out: Record<string, string> = {};
-    for (const [k, v] of Object.entries(headers)) out[k] = this.redact(v);
+    for (const [k, v] of Object.entries(headers)) out[this.redact(k)] = this.redact(v);
     return out;
   }
 

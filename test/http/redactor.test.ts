@@ -12,6 +12,8 @@ test('replaces every occurrence of every token, longest first', () => {
   ]);
   expect(r.redact('Bearer asi_live_abcdef and asi_live_abc, asi_live_abc')).toBe('Bearer $ASI_TOKEN_2 and $ASI_TOKEN, $ASI_TOKEN');
   expect(r.redactHeaders({ authorization: 'Bearer asi_live_abc' })).toEqual({ authorization: 'Bearer $ASI_TOKEN' });
+  // A header whose name carries the token, as a hostile target may send.
+  expect(r.redactHeaders({ 'x-echo-asi_live_abc': '1' })).toEqual({ 'x-echo-$ASI_TOKEN': '1' });
 });
 
 test('an empty secret redacts nothing', () => {
