@@ -13,5 +13,10 @@ if (!existsSync(fileURLToPath(main))) {
   );
   process.exit(2);
 }
+// A reader that stops early (`asi-conformance list | head`) closes the pipe: that ends the output, not the tool.
+process.stdout.on('error', (err) => {
+  if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw err;
+});
 const { main: run } = await import(main.href);
 process.exitCode = await run(process.argv.slice(2));

@@ -68,6 +68,10 @@ export function consoleSummary(report: Report, reportsLine: string): string {
   if (report.outcome === 'incomplete') {
     const ids = report.incomplete.filter((i) => i.id !== undefined).map((i) => i.id);
     if (report.cutShort !== undefined) lines.push(`incomplete: ${consoleText(report.cutShort)}`);
+    // Reasons of the run as a whole (run errors are printed above as such).
+    for (const item of report.incomplete) {
+      if (item.id === undefined && item.reason !== report.cutShort && !item.reason.startsWith('run error: ')) lines.push(`incomplete: ${consoleText(item.reason)}`);
+    }
     if (ids.length > 0) lines.push(`incomplete: no verdict for ${ids.length} MUST requirement${ids.length === 1 ? '' : 's'} (listed above): a run is conformant only when every MUST has one`);
   }
   if (report.baselineDiff !== undefined) lines.push(`baseline: ${report.baselineDiff.regressed ? 'regressed' : 'no regression'} (exit ${report.exitCode})`);

@@ -47,6 +47,11 @@ function firstProblem(errors: ErrorObject[]): { key: string; message: string } {
   }
 }
 
+function isCalendarDate(text: string): boolean {
+  const ms = Date.parse(`${text}T00:00:00Z`);
+  return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 10) === text;
+}
+
 /**
  * Reads and validates an expectations file (--expect). Every problem is one line naming the key;
  * an id the catalogue does not know is refused with the nearest ids, since a misspelt waiver would
@@ -60,6 +65,10 @@ export function loadExpectations(file: string): Expectations {
     throw new ExpectationsError(file, key, message);
   }
   const expectations = (value as { expectations: Expectations }).expectations;
+  for (const [id, e] of Object.entries(expectations)) {
+    // The pattern takes 2027-02-30; a date that is not on the calendar would never expire as meant.
+    if (e.expires !== undefined && !isCalendarDate(e.expires)) throw new ExpectationsError(file, `expectations.${id}.expires`, `${e.expires} is not a date on the calendar`);
+  }
   for (const id of Object.keys(expectations)) {
     if (requirementById(id) !== undefined) continue;
     const hints = didYouMean(id);

@@ -34,10 +34,21 @@ export function hideLocalPaths(text: string, cwd = process.cwd()): string {
   return out;
 }
 
+/** Any absolute path left after the stand-ins, cut to `…/` and its file name. */
+const OTHER_ABSOLUTE = /(^|=)\/(?:[^/\s]+\/)+([^/\s]+)$/;
+
+/**
+ * A file the user named (profile, expectations, baseline, TLS material) as a report shows it:
+ * a known folder as its stand-in, any other absolute path (a profile in /srv) as `…/` and its name.
+ */
+export function pathForReport(path: string, cwd = process.cwd()): string {
+  return hideLocalPaths(path, cwd).replace(OTHER_ABSOLUTE, (_m, lead: string, name: string) => `${lead}…/${name}`);
+}
+
 /**
  * The command line as a report shows it: known folders as stand-ins, and any other absolute path
  * (a CA bundle under /etc, a profile in /srv) cut to `…/` and its file name.
  */
 export function argvForReport(argv: readonly string[], cwd = process.cwd()): string[] {
-  return argv.map((arg) => hideLocalPaths(arg, cwd).replace(/(^|=)\/(?:[^/\s]+\/)+([^/\s]+)$/, (_m, lead: string, name: string) => `${lead}…/${name}`));
+  return argv.map((arg) => pathForReport(arg, cwd));
 }

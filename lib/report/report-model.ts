@@ -190,6 +190,11 @@ export function incompleteItems(inputs: OutcomeInputs): IncompleteItem[] {
     if (!levels.includes(r.requirement.level) || !counts(r) || !blocking.includes(r.verdict)) continue;
     items.push({ id: r.requirement.id, verdict: r.verdict, reason: r.reason ?? r.verdict });
   }
+  // A partial run that judged nothing it chose (every chosen requirement not run) shows no evidence
+  // at all: never green.
+  if (inputs.partial && !inputs.results.some((r) => r.verdict === 'pass' || r.verdict === 'fail' || r.verdict === 'warn')) {
+    items.push({ reason: 'nothing this partial run chose could be judged: every chosen requirement was not run (listed above)' });
+  }
   return items;
 }
 

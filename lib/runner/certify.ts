@@ -11,7 +11,7 @@ import type { ResolvedTarget } from '../profile/resolve-profile.ts';
 import { diffReports, type ComparableReport } from '../report/baseline-diff.ts';
 import { buildReport } from '../report/build-report.ts';
 import type { Expectations } from '../report/expectations.ts';
-import { argvForReport, hideLocalPaths } from '../report/local-paths.ts';
+import { argvForReport, hideLocalPaths, pathForReport } from '../report/local-paths.ts';
 import { Observer } from '../report/observed.ts';
 import type { Report, RequestCount } from '../report/report-model.ts';
 import { writeReports, type ReportFormat } from '../report/write-reports.ts';
@@ -97,14 +97,14 @@ function profileView(target: ResolvedTarget, transport: TransportOptions | undef
   const headers = Object.fromEntries((transport?.headers ?? []).map((h) => [h.name, h.placeholder ?? h.value]));
   const proxy = [transport?.proxy?.https, transport?.proxy?.http].flatMap((p) => (p === undefined ? [] : [`$${p.variable}`]));
   const view = {
-    source: profile.source,
+    source: pathForReport(profile.source),
     base_url: profile.baseUrl,
     tokens,
     messages: profile.messages,
     limits: profile.limits,
     faults: profile.faults,
     ...(Object.keys(headers).length === 0 ? {} : { headers }),
-    ...(transport?.tls === undefined ? {} : { tls: transport.tls.files }),
+    ...(transport?.tls === undefined ? {} : { tls: Object.fromEntries(Object.entries(transport.tls.files).map(([k, v]) => [k, typeof v === 'string' ? pathForReport(v) : v])) }),
     ...(proxy.length === 0 ? {} : { proxy: [...new Set(proxy)] }),
   };
   return JSON.parse(hideLocalPaths(JSON.stringify(view))) as unknown;
@@ -165,7 +165,7 @@ export async function certify(options: CertifyOptions): Promise<CertifyResult> {
         startedAt: startedAt.toISOString(),
         finishedAt: finishedAt.toISOString(),
         durationMs: finishedAt.getTime() - startedAt.getTime(),
-        target: { baseUrl: target.profile.baseUrl, embedded: options.embedded, profile: hideLocalPaths(target.profile.source) },
+        target: { baseUrl: target.profile.baseUrl, embedded: options.embedded, profile: pathForReport(target.profile.source) },
         ...(options.implementation === undefined ? {} : { implementation: options.implementation }),
         certifying: target.profile.certifying,
         notCertifyingBecause: limitsReasons(target.profile.limits),
@@ -179,8 +179,8 @@ export async function certify(options: CertifyOptions): Promise<CertifyResult> {
         ...pacingOf(transcriptFile),
         argv: argvForReport(options.argv),
         profile: profileView(target, options.transport),
-        ...(options.expectations === undefined ? {} : { expectations: hideLocalPaths(options.expectations.file) }),
-        ...(options.baseline === undefined ? {} : { baseline: { file: hideLocalPaths(options.baseline.file), runId: options.baseline.report.meta.runId } }),
+        ...(options.expectations === undefined ? {} : { expectations: pathForReport(options.expectations.file) }),
+        ...(options.baseline === undefined ? {} : { baseline: { file: pathForReport(options.baseline.file), runId: options.baseline.report.meta.runId } }),
       },
       tests,
       runErrors,
@@ -193,7 +193,9 @@ export async function certify(options: CertifyOptions): Promise<CertifyResult> {
     if (options.baseline !== undefined) {
       report.baselineDiff = diffReports(options.baseline.report, report);
       // A baseline gate fails on regressions only: what failed before and still fails is known.
-      if (report.exitCode === 1 && !report.baselineDiff.regressed) report.exitCode = 0;
+      // An expired waiver fails the run whatever the baseline says: the waiver is what ran out.
+      const expired = report.results.some((r) => r.waiver?.state === 'expired');
+      if (report.exitCode === 1 && !report.baselineDiff.regressed && !expired) report.exitCode = 0;
       if (report.exitCode !== 3 && report.baselineDiff.regressed) report.exitCode = 1;
     }
     const files = await writeReports(report, {

@@ -1,4 +1,5 @@
 import { parseEnvelope } from '../checks/error-envelope.ts';
+import { jsonBody } from '../checks/json-body.ts';
 import { PreflightError, TargetUnreachableError } from '../errors.ts';
 import { HttpClient, limitsForTimeout, type HttpLimits } from '../http/client.ts';
 import { connectionHint } from '../http/connection-hint.ts';
@@ -75,8 +76,12 @@ export async function preflight(target: ResolvedTarget, options: PreflightOption
       const code = envelope.ok ? envelope.error.code : 'no error envelope';
       throw new PreflightError(`token rejected: 401 ${code} at GET ${ME_PATH}; check ${token}: it must be a live token of this server's workspace`);
     }
-    if (status === 404 || status === 410 || (isHtml(me) && status < 300)) {
-      const what = status < 300 ? `a web page (${me.response.headers['content-type']})` : String(status);
+    // A web page at any status (a sign-in page, a gateway's or a firewall's block page) or a body
+    // that is not JSON at all is not this interface: every answer of §4 and §7 is JSON. A 5xx or a
+    // 429 may come from anything in between and is left to the suites.
+    const notJson = status < 500 && status !== 429 && !jsonBody(me).ok;
+    if (status === 404 || status === 410 || isHtml(me) || notJson) {
+      const what = isHtml(me) ? `${status} with a web page (${me.response.headers['content-type']})` : notJson ? `${status} with a body that is not JSON` : String(status);
       throw new PreflightError(`${baseUrl} does not look like an ASI v1 server: GET ${ME_PATH} with ${token} answered ${what}; §4.3 names GET /me (token introspection) under base_url`);
     }
     options.progress?.(`preflight: GET /health ${health.response.status}, GET ${ME_PATH} ${status} with the primary token`);

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +18,17 @@ function expectOneLine(stderr: string): void {
   expect(lines).toHaveLength(1);
   expect(stderr).not.toMatch(/\n\s+at /);
 }
+
+describe('output into a pipe closed early', () => {
+  test('`list | head -1` ends quietly with exit 0', () => {
+    const bin = new URL('../../bin/asi-conformance.js', import.meta.url).pathname;
+    // pipefail: the exit code is the harness's, not head's; its stderr must stay empty (no EPIPE stack).
+    const out = execFileSync('bash', ['-c', `set -o pipefail; "${process.execPath}" "${bin}" list 2>&1 | head -1 >/dev/null; echo "rc=$?"; "${process.execPath}" "${bin}" list 2>&1 >/dev/null | head -c 200`], {
+      encoding: 'utf8',
+    });
+    expect(out.trim()).toBe('rc=0');
+  });
+});
 
 describe('CLI usage errors', () => {
   test('an unknown flag names the flag and exits 2', async () => {

@@ -121,7 +121,26 @@ describe('preflight', () => {
     const r = await runCli(['run', '--base-url', `http://127.0.0.1:${port}/v1`, '-q'], { env: { ASI_TOKEN: 'asi_live_00' } });
     page.close();
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('does not look like an ASI v1 server: GET /me with tokens.primary ($ASI_TOKEN) answered a web page (text/html; charset=utf-8)');
+    expect(r.stderr).toContain('does not look like an ASI v1 server: GET /me with tokens.primary ($ASI_TOKEN) answered 200 with a web page (text/html; charset=utf-8)');
+  });
+
+  test('a firewall that blocks /me with a page, or a text answer, is refused too (exit 2)', async () => {
+    for (const [type, body, expected] of [
+      ['text/html', '<h1>Request blocked</h1>', 'answered 403 with a web page (text/html)'],
+      ['text/plain', 'Forbidden', 'answered 403 with a body that is not JSON'],
+    ] as const) {
+      const waf = createServer((req, res) => {
+        if (req.url?.endsWith('/health')) return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
+        res.writeHead(403, { 'content-type': type });
+        res.end(body);
+      });
+      await new Promise<void>((resolve) => waf.listen(0, '127.0.0.1', resolve));
+      const { port } = waf.address() as AddressInfo;
+      const r = await runCli(['run', '--base-url', `http://127.0.0.1:${port}/v1`, '-q'], { env: { ASI_TOKEN: 'asi_live_00' } });
+      waf.close();
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(expected);
+    }
   });
 
   test('a rejected token ends the run within seconds with one line (exit 2)', async () => {
@@ -179,6 +198,7 @@ describe('waivers (--expect)', () => {
     ['an unknown id', '  auth/5.3/missing-headr:\n    status: fail\n    reason: x y z\n', 'expectations.auth/5.3/missing-headr: is not a requirement id; did you mean auth/5.3/missing-header?'],
     ['a bad status', `  ${id}:\n    status: broken\n    reason: x y z\n`, `expectations.${id}.status: expected one of fail, warn, not-run`],
     ['a bad date', `  ${id}:\n    status: fail\n    reason: x y z\n    expires: next week\n`, `expectations.${id}.expires: expected a date YYYY-MM-DD`],
+    ['a date not on the calendar', `  ${id}:\n    status: fail\n    reason: x y z\n    expires: 2027-02-30\n`, `expectations.${id}.expires: 2027-02-30 is not a date on the calendar`],
   ])('a file with %s is refused naming the key (exit 2)', async (_what, body, message) => {
     const file = join(mkdtempSync(join(tmpdir(), 'asi-expect-')), 'e.yaml');
     writeFileSync(file, `expectations:\n${body}`);
@@ -200,6 +220,13 @@ describe('baselines (--baseline, diff)', () => {
     expect(same.code, same.stdout).toBe(0);
     expect(same.stdout).toContain('still failing: auth/5.3/missing-header');
     expect(same.stdout).toContain('baseline: no regression (exit 0)');
+
+    // The same known failure under an expired waiver: the waiver ran out, so the gate fails.
+    const waivers = join(mkdtempSync(join(tmpdir(), 'asi-expect-')), 'expectations.yaml');
+    writeFileSync(waivers, 'expectations:\n  auth/5.3/missing-header:\n    status: fail\n    reason: old bug\n    expires: 2020-01-31\n');
+    const lapsed = await runCli(['run', '--config', before.profile, ...only, '--baseline', baselineFile, '--expect', waivers, '--out', mkdtempSync(join(tmpdir(), 'asi-base-e-'))], { env: before.env });
+    expect(lapsed.code, lapsed.stdout).toBe(1);
+    expect(lapsed.stdout).toContain('baseline: no regression (exit 1)');
 
     const worse = await target({ defects: ['auth-missing-as-invalid', 'errors-category-unknown'] });
     const outC = mkdtempSync(join(tmpdir(), 'asi-base-c-'));

@@ -1,6 +1,6 @@
 import { homedir, tmpdir } from 'node:os';
 import { describe, expect, test } from 'vitest';
-import { argvForReport, hideLocalPaths } from '../../lib/report/local-paths.ts';
+import { argvForReport, hideLocalPaths, pathForReport } from '../../lib/report/local-paths.ts';
 import { PACKAGE_ROOT } from '../../lib/package-root.ts';
 
 describe('hideLocalPaths', () => {
@@ -31,5 +31,13 @@ describe('argvForReport', () => {
       '…/out',
       'https://x/v1',
     ]);
+  });
+});
+
+describe('pathForReport', () => {
+  test('a file under a known folder reads with its stand-in; any other keeps only its name', () => {
+    expect(pathForReport('/srv/work/profiles/p.yaml', '/srv/work')).toBe('./profiles/p.yaml');
+    expect(pathForReport('/srv/elsewhere/p.yaml', '/srv/work')).toBe('…/p.yaml');
+    expect(pathForReport('relative/p.yaml', '/srv/work')).toBe('relative/p.yaml');
   });
 });

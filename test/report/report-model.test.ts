@@ -84,6 +84,14 @@ describe('verdicts', () => {
     expect(failed.results.find((x) => x.requirement.id === 'errors/7/envelope')?.reason).toMatch(/--suite/);
   });
 
+  test('a partial run that judged nothing it chose is incomplete, never green', () => {
+    const selection = { suites: [], only: ['auth/5.4/revoked-token'], skip: [] };
+    const r = build([collected([notRun('auth/5.4/revoked-token', 'tokens.revoked: ASI_TOKEN_REVOKED is set but empty')])], { selection });
+    expect(r.outcome).toBe('incomplete');
+    expect(r.exitCode).toBe(3);
+    expect(r.incomplete.at(-1)?.reason).toMatch(/^nothing this partial run chose could be judged/);
+  });
+
   test('with --fail-on should an unjudged SHOULD makes the run incomplete too', () => {
     const should = catalogue.find((r) => r.level === 'SHOULD')!.id;
     const tests = [collected([...all.filter((f) => f.requirement !== should), inconclusive(should, 'x')])];
