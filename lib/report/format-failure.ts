@@ -32,7 +32,7 @@ export function formatFailure(finding: Finding): string {
   if (finding.note !== undefined) lines.push(`  Note:     ${consoleText(finding.note)}`);
   const p = finding.property;
   if (p !== undefined) {
-    lines.push(`  Property: seed ${p.seed}${p.path === undefined ? '' : `, path ${consoleText(p.path)}`}, ${p.numRuns} runs, ${p.requests} requests`);
+    lines.push(`  Property: fast-check seed ${p.seed}${p.path === undefined ? '' : `, path ${consoleText(p.path)}`}, ${p.numRuns} runs, ${p.requests} requests`);
     if (p.counterexample !== undefined) lines.push(`  Counterexample: ${consoleText(p.counterexample)}`);
     if (p.replay !== undefined) lines.push(`  Replay:   asi-conformance run ... ${consoleText(p.replay)}`);
   }

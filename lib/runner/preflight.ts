@@ -57,10 +57,12 @@ export async function preflight(target: ResolvedTarget, options: PreflightOption
     if (health.response.status === 404 || health.response.status === 410) {
       let hint = 'base_url is the API root with the version segment last, e.g. https://api.example.com/v1 (§4, §9.1)';
       if (!/\/v1$/.test(baseUrl)) {
-        const versioned = new HttpClient({ baseUrl: `${baseUrl}/v1`, tokens: {}, limits, ...(transport === undefined ? {} : { transport }) });
+        // Another version segment (…/v2) is replaced, not extended.
+        const v1 = `${baseUrl.replace(/\/v\d+$/, '')}/v1`;
+        const versioned = new HttpClient({ baseUrl: v1, tokens: {}, limits, ...(transport === undefined ? {} : { transport }) });
         const probe = await versioned.send({ path: '/health' }).finally(() => versioned.close());
-        if (probe.response !== undefined && probe.response.status >= 200 && probe.response.status < 300) hint = `did you mean --base-url ${baseUrl}/v1 ? (GET ${baseUrl}/v1/health answers ${probe.response.status})`;
-        else hint = `base_url ends in the version segment, e.g. ${baseUrl}/v1 (§4, §9.1)`;
+        if (probe.response !== undefined && probe.response.status >= 200 && probe.response.status < 300) hint = `did you mean --base-url ${v1} ? (GET ${v1}/health answers ${probe.response.status})`;
+        else hint = `base_url ends in the version segment, e.g. ${v1} (§4, §9.1)`;
       }
       throw new PreflightError(`no ASI v1 server at ${baseUrl}: GET ${baseUrl}/health answered ${health.response.status}; ${hint}`);
     }

@@ -159,6 +159,10 @@ describe('preflight', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`GET ${origin}/health answered 404`);
     expect(r.stderr).toContain(`did you mean --base-url ${origin}/v1 ?`);
+    // Another version segment is replaced, not extended.
+    const v2 = await runCli(['run', '--base-url', `${origin}/v2`, '-q'], { env: t.env });
+    expect(v2.code).toBe(2);
+    expect(v2.stderr).toContain(`did you mean --base-url ${origin}/v1 ?`);
   });
 });
 

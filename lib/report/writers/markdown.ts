@@ -81,7 +81,7 @@ function reproduction(result: RequirementResult): string[] {
   if (finding?.property !== undefined) {
     const p = finding.property;
     const path = p.path === undefined ? '' : `, path ${code(p.path)}`;
-    lines.push('', `Property: seed \`${p.seed}\`${path}; counterexample ${p.counterexample === undefined ? 'none' : code(p.counterexample)}`);
+    lines.push('', `Property: fast-check seed \`${p.seed}\`${path}; counterexample ${p.counterexample === undefined ? 'none' : code(p.counterexample)}`);
     if (p.replay !== undefined) lines.push('', `Replay: ${code(`asi-conformance run ... ${p.replay}`)}`);
   }
   const exchange = finding?.exchanges[finding.exchanges.length - 1];

@@ -29,7 +29,7 @@ describe('summary.md', () => {
 
   test('reproduces the failure with its curl line in a fenced block, and the property seed', () => {
     expect(md).toContain(`\`\`\`sh\n${curlOf(streamExchange(3))}\n\`\`\``);
-    expect(md).toContain('Property: seed `-1029384756`, path `3:1:0`; counterexample `{"message":"<script>x</script>"}`');
+    expect(md).toContain('Property: fast-check seed `-1029384756`, path `3:1:0`; counterexample `{"message":"<script>x</script>"}`');
   });
 
   test('lists the inconclusive, not-run and uncovered requirements with their reasons, and the warning', () => {
