@@ -7,7 +7,7 @@ import type { SseEventRecord } from '../model/exchange.ts';
  *
  * A target may echo a token in another form than it was sent, so each is matched in every form
  * a reader could turn back into it: any case; each character as itself, percent-encoded, a JSON,
- * JavaScript or HTML escape (mixed freely, as a fuzzer or an encoder may leave them); the hex of
+ * JavaScript, YAML or HTML numeric escape (mixed freely, as a fuzzer or an encoder may leave them); the hex of
  * its bytes; base64 and base64url of the token and of `Bearer <token>` at every alignment. All
  * forms of all tokens are one case-insensitive regular expression, built once.
  */
@@ -40,6 +40,9 @@ function characterForms(c: string): string {
     forms.add(units.map((u) => `\\\\+u${hex(u, 4)}`).join(''));
     const point = v.codePointAt(0)!;
     if (point < 0x100) forms.add(`\\\\+x${hex(point, 2)}`);
+    // YAML's and Python's `\U00000061`, JavaScript's `\u{61}`.
+    forms.add(`\\\\+U${hex(point, 8)}`);
+    forms.add(`\\\\+u\\{0*${point.toString(16)}\\}`);
     // HTML character references, with or without leading zeros.
     forms.add(`&#x0*${point.toString(16)};`);
     forms.add(`&#0*${point};`);

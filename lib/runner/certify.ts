@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { contractDigest } from '../contract/contract-document.ts';
 import type { HttpLimits } from '../http/client.ts';
 import type { PacerStats } from '../http/pacer.ts';
+import { Redactor } from '../http/redactor.ts';
 import { transportSecrets, type TransportOptions } from '../http/transport.ts';
 import type { Exchange } from '../model/exchange.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
@@ -13,6 +14,7 @@ import { buildReport } from '../report/build-report.ts';
 import type { Expectations } from '../report/expectations.ts';
 import { argvForReport, hideLocalPaths, pathForReport } from '../report/local-paths.ts';
 import { Observer } from '../report/observed.ts';
+import { redactReport } from '../report/redact-report.ts';
 import type { Report, RequestCount } from '../report/report-model.ts';
 import { writeReports, type ReportFormat } from '../report/write-reports.ts';
 import { eachExchange } from '../report/writers/transcript.ts';
@@ -157,7 +159,8 @@ export async function certify(options: CertifyOptions): Promise<CertifyResult> {
     const finishedAt = new Date();
     const suites = options.files.map(suiteName);
     const { requests, observer } = await readTranscriptFacts(transcriptFile, target);
-    const report = buildReport({
+    const secrets = [...Object.values(target.tokens), ...transportSecrets(options.transport)];
+    const built = buildReport({
       meta: {
         runId,
         tool: { name: 'asi-conformance', version: packageVersion() },
@@ -190,6 +193,7 @@ export async function certify(options: CertifyOptions): Promise<CertifyResult> {
       ...(cutShort === undefined ? {} : { cutShort }),
       observed: observer.result(),
     });
+    const report = redactReport(built, new Redactor(secrets));
     if (options.baseline !== undefined) {
       report.baselineDiff = diffReports(options.baseline.report, report);
       // A baseline gate fails on regressions only: what failed before and still fails is known.
@@ -202,7 +206,7 @@ export async function certify(options: CertifyOptions): Promise<CertifyResult> {
       dir,
       formats: options.formats,
       transcriptFile,
-      secrets: [...Object.values(target.tokens), ...transportSecrets(options.transport)].map((t) => t.value),
+      secrets: secrets.map((t) => t.value),
     });
     return { report, dir, files };
   } finally {

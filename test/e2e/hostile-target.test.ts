@@ -416,12 +416,20 @@ describe('a target echoing the token in every encoding', () => {
     Buffer.from(TOKEN).toString('hex'),
   ];
   const JSON_ESCAPED = [...TOKEN].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+  // YAML's 8-digit escapes: the YAML parser decodes them, and a check quotes the decoded value.
+  const YAML_ESCAPED = [...TOKEN].map((c) => `\\U${c.charCodeAt(0).toString(16).padStart(8, '0')}`).join('');
 
   test('never gets it into a report, a working file or a console line, and every report is written', async () => {
     const target = await serveTarget((res, req) => {
       if (passesPreflight(req, res)) return;
+      if (req.url === '/v1/openapi.yaml') {
+        res.writeHead(200, { 'content-type': 'application/yaml' });
+        res.end(`openapi: "${YAML_ESCAPED}"\ninfo: { title: x, version: "1" }\npaths: {}\n`);
+        return;
+      }
       const echo = req.headers.authorization === bearer;
-      const headers = { 'content-type': 'application/json', 'x-echo': echo ? FORMS[1]! : 'none', 'x-request-id': 'r' };
+      // The token in a header's name as well as in a value.
+      const headers = { 'content-type': 'application/json', 'x-echo': echo ? FORMS[1]! : 'none', 'x-request-id': 'r', ...(echo ? { [`x-echo-${TOKEN}`]: '1' } : {}) };
       if (echo && req.method === 'POST') {
         // The token streamed as three text deltas, the middle one JSON-escaped.
         res.writeHead(200, { ...headers, 'content-type': 'text/event-stream' });
@@ -436,7 +444,7 @@ describe('a target echoing the token in every encoding', () => {
       res.writeHead(echo ? 200 : 401, headers);
       res.end(`{"error":{"code":"${echo ? JSON_ESCAPED : 'auth.token_missing'}","category":"permanent","message":"${FORMS.join(' ')}","request_id":"r"}}`);
     });
-    const run = await runAgainst(target, { profile: true, suites: ['auth', 'errors', 'conversation-stream'], quiet: false });
+    const run = await runAgainst(target, { profile: true, suites: ['auth', 'errors', 'conversation-stream', 'openapi'], quiet: false });
     expect(run.result.stderr).not.toMatch(/would contain secret|internal error/);
     expect(run.result.code).toBe(1);
     expect(readdirSync(run.out).sort()).toEqual([...REPORT_FILES].sort());
@@ -445,7 +453,7 @@ describe('a target echoing the token in every encoding', () => {
     expect(texts.join('\n')).toContain('$ASI_TOKEN');
     for (const text of texts) {
       expect(text.toLowerCase()).not.toContain('feedface');
-      for (const form of [...FORMS, JSON_ESCAPED, JSON_ESCAPED.replace(/\\/g, '\\\\')]) expect(text).not.toContain(form);
+      for (const form of [...FORMS, JSON_ESCAPED, JSON_ESCAPED.replace(/\\/g, '\\\\'), YAML_ESCAPED, YAML_ESCAPED.replace(/\\/g, '\\\\')]) expect(text).not.toContain(form);
     }
   });
 });

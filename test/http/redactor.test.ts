@@ -127,3 +127,10 @@ test('stays cheap: 4 MiB of JSON in well under a second', () => {
   expect(body.length).toBeGreaterThan(3_500_000);
   expect(ms).toBeLessThan(750);
 });
+
+test('YAML and JavaScript code point escapes of the token are redacted', () => {
+  const yaml = [...TOKEN].map((c) => `\\U${c.charCodeAt(0).toString(16).padStart(8, '0')}`).join('');
+  const js = [...TOKEN].map((c) => `\\u{${c.charCodeAt(0).toString(16)}}`).join('');
+  expect(redactor.redact(`openapi: "${yaml}"`)).toBe('openapi: "$ASI_TOKEN"');
+  expect(redactor.redact(`x = "${js}"`)).toBe('x = "$ASI_TOKEN"');
+});
