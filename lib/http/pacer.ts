@@ -29,8 +29,13 @@ interface PoolState {
   refusedInARow: number;
   /** Resolves the callers waiting for fresh headers once a response arrives. */
   fresh: Array<() => void>;
-  /** End of a wait of a whole window this pool's headers asked for (Unix ms), to judge the next answer by. */
-  fullWindowWaitEndedAt?: number;
+  /**
+   * Since the pool was last seen at 10% or more: the time paced requests waited on its word, and
+   * the requests sent to it (paced or not). A rolling window gives back, within one window, every
+   * point not spent since; numbers still low after a window of waiting must be explained by them.
+   */
+  lowWaitedMs: number;
+  lowSent: number;
   /** The pool's numbers proved false: it is no longer slowed down on their word. */
   distrusted: boolean;
   /** Waiting proved useless (retries spent, or refused again after a capped wait): 429s go to the caller at once. */
@@ -139,7 +144,7 @@ export class Pacer {
     const k = `${role}:${pool}`;
     let s = this.#state.get(k);
     if (s === undefined) {
-      s = { inFlight: 0, turnstile: Promise.resolve(), refusedInARow: 0, fresh: [], distrusted: false, stormy: false };
+      s = { inFlight: 0, turnstile: Promise.resolve(), refusedInARow: 0, fresh: [], lowWaitedMs: 0, lowSent: 0, distrusted: false, stormy: false };
       this.#state.set(k, s);
     }
     return s;
@@ -171,24 +176,28 @@ export class Pacer {
       if (available >= (s.limit ?? 1) * SLOW_DOWN_FRACTION) return;
       const now = this.#options.now();
       // Without a usable Reset header, assume the spec's window from now (once, so it can pass).
-      const assumed = s.resetAtMs === undefined;
       s.resetAtMs ??= now + this.#options.fallbackWindowMs;
-      if (assumed && available <= 0) s.fullWindowWaitEndedAt = s.resetAtMs + 50;
       const untilReset = s.resetAtMs - now;
       if (untilReset <= 0) {
         // The refill moment has passed: send one request and learn the new numbers from it.
-        if (s.inFlight === 0) return;
+        if (s.inFlight === 0) return this.#sendLow(s);
         await this.#freshHeaders(s);
         continue;
       }
       // Spread what is left evenly until the reset; with nothing left, wait for the reset itself.
       const wait = Math.min(this.#options.maxWaitMs, available <= 0 ? untilReset + 50 : untilReset / (available + 1));
       this.#count('slow-down', wait);
+      s.lowWaitedMs += wait;
       await this.#options.sleep(wait);
       // With points left, this request has waited its share; with none, the loop now finds the
       // reset passed and lets one request through to learn the new numbers.
-      if (available > 0) return;
+      if (available > 0) return this.#sendLow(s);
     }
+  }
+
+  /** A request admitted while the pool is under 10%: it may be what keeps the pool low. */
+  #sendLow(s: PoolState): void {
+    s.lowSent += 1;
   }
 
   #freshHeaders(s: PoolState): Promise<void> {
@@ -215,6 +224,10 @@ export class Pacer {
       const reset = intHeader(res.headers['x-ratelimit-reset']);
       if (limit !== undefined) s.limit = limit;
       if (remaining !== undefined) s.remaining = remaining;
+      if (remaining !== undefined && s.limit !== undefined && remaining >= s.limit * SLOW_DOWN_FRACTION) {
+        s.lowWaitedMs = 0;
+        s.lowSent = 0;
+      }
       // A reset in milliseconds or as a delta is a defect the rate-limit suites report; here the
       // pacer only needs a plausible instant, so it reads seconds and ignores the rest.
       if (reset !== undefined && reset > 1e9 && reset < 1e11) {
@@ -235,16 +248,18 @@ export class Pacer {
   }
 
   /**
-   * After waiting a whole window on a pool's word, a request sent later that still finds the pool
-   * under 10% shows its numbers false (a rolling window has given every point back by then): the
-   * pool is no longer slowed down, so one false header costs the run one window, not one per request.
+   * A rolling window gives back within one window every point not spent since: once paced requests
+   * have waited a whole window in all on a pool's word, a pool still under 10% must owe it to the
+   * requests sent meanwhile. When they cannot account for it (fewer than 90% of the limit), the
+   * numbers are false and the pool is no longer slowed down: a false header costs the run about
+   * one window per pool, however it is dressed (no Reset, a Reset always a window away, Remaining
+   * stuck at 0 or 1).
    */
-  #judgeFullWindowWait(role: string, pool: Pool, s: PoolState, exchange: Exchange): void {
-    const endedAt = s.fullWindowWaitEndedAt;
+  #judgeLongSlowdown(role: string, pool: Pool, s: PoolState, exchange: Exchange): void {
     const remaining = intHeader(exchange.response?.headers['x-ratelimit-remaining']);
-    if (endedAt === undefined || s.limit === undefined || remaining === undefined || this.#options.now() < endedAt) return;
-    s.fullWindowWaitEndedAt = undefined;
-    if (exchange.response?.status === 429 || remaining >= s.limit * SLOW_DOWN_FRACTION) return;
+    if (s.distrusted || s.limit === undefined || remaining === undefined || exchange.response?.status === 429) return;
+    if (remaining >= s.limit * SLOW_DOWN_FRACTION || s.lowWaitedMs < this.#options.fallbackWindowMs) return;
+    if (s.lowSent >= s.limit * (1 - SLOW_DOWN_FRACTION)) return;
     s.distrusted = true;
     this.#disbelieve(role, pool, 'x-ratelimit-remaining', exchange, `still under 10% after a whole window of waiting: no longer slowed down by it`);
   }
@@ -257,7 +272,7 @@ export class Pacer {
     const s = this.#pool(role, pool);
     s.inFlight = Math.max(0, s.inFlight - 1);
     this.#learn(role, pool, s, exchange);
-    this.#judgeFullWindowWait(role, pool, s, exchange);
+    this.#judgeLongSlowdown(role, pool, s, exchange);
     if (exchange.response?.status !== 429) {
       s.refusedInARow = 0;
       s.stormy = false;
@@ -293,7 +308,10 @@ export class Pacer {
    * planned and is not recorded.
    */
   observe(role: string, pool: Pool, exchange: Exchange): void {
-    this.#learn(role, pool, this.#pool(role, pool), exchange);
+    const s = this.#pool(role, pool);
+    // Spent points all the same: they may be why the pool stays low.
+    if (s.remaining !== undefined && s.limit !== undefined && s.remaining < s.limit * SLOW_DOWN_FRACTION) this.#sendLow(s);
+    this.#learn(role, pool, s, exchange);
   }
 
   /** Calls `watcher` with every response the pacer sees; returns the function that stops it. */

@@ -55,7 +55,9 @@ async function certifyAgainst(behaviour: Behaviour) {
 /** A hostile or broken target yields findings or inconclusive verdicts: never a crash, never a hang. */
 describe('a hostile target', () => {
   test('that answers 200 with garbage gets failures, not a crash', async () => {
-    const { result, report } = await certifyAgainst((res) => {
+    // Past the preflight (which refuses a /me that is not JSON with one line), garbage everywhere.
+    const { result, report } = await certifyAgainst((res, req) => {
+      if (passesPreflight(req, res)) return;
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end('\u0000\u00ff{not json at all');
     });
@@ -359,11 +361,8 @@ describe('target text cannot act on a terminal, a CI log or a rendered summary',
 
   test('console lines escape controls, never start with target text, and summary.md keeps it inside code', async () => {
     const target = await serveTarget((res, req) => {
-      // GET /me answers too: with the token, 200 and the same text.
-      if (req.url === '/v1/health') {
-        res.end('{}');
-        return;
-      }
+      // Past the preflight, every route answers with the text.
+      if (passesPreflight(req, res)) return;
       res.writeHead(req.headers.authorization === undefined ? 400 : 200, { 'content-type': 'application/json', 'x-request-id': '::error::forged ##[warning]x' });
       // Raw control bytes in the body (not JSON escapes): they reach the failure's body excerpt.
       res.end(`{"error":{"code":"${NASTY}","category":${JSON.stringify(MARKDOWN)},"message":"m","request_id":${JSON.stringify(MARKDOWN)}}}`);

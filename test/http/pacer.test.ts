@@ -228,6 +228,43 @@ describe('Pacer: a target whose word cannot be true (issue 9: bounded waits)', (
     ]);
   });
 
+  test('Remaining 0 with a believable Reset always a window away costs one window, not one per request', async () => {
+    const { pacer, clock, sleeps } = fakePacer(window);
+    for (let i = 0; i < 20; i += 1) {
+      await pacer.before('primary', 'read');
+      pacer.after('primary', 'read', answer(200, pool(600, 0, Math.ceil((clock.now + 60_000) / 1000))));
+    }
+    const waited = sleeps.reduce((a, b) => a + b, 0);
+    expect(waited).toBeGreaterThanOrEqual(60_000);
+    expect(waited).toBeLessThan(2 * 60_000);
+    expect(pacer.disbelieved.map((c) => c.header)).toEqual(['x-ratelimit-remaining']);
+  });
+
+  test('Remaining stuck at 1 with a Reset a window away costs about one window too', async () => {
+    const { pacer, clock, sleeps } = fakePacer(window);
+    for (let i = 0; i < 20; i += 1) {
+      await pacer.before('primary', 'read');
+      pacer.after('primary', 'read', answer(200, pool(600, 1, Math.ceil((clock.now + 60_000) / 1000))));
+    }
+    expect(sleeps.reduce((a, b) => a + b, 0)).toBeLessThan(2 * 60_000);
+  });
+
+  test('a pool kept low by the harness\'s own requests is believed, however long it is paced', async () => {
+    // A rolling window of 30 points that the requests themselves keep spending as fast as they are
+    // let go: each answer shows the points spent within the last window, under 10% again and again.
+    const { pacer, clock, sleeps } = fakePacer(windowPacing(4));
+    const sent: number[] = [];
+    for (let i = 0; i < 200; i += 1) {
+      await pacer.before('primary', 'read');
+      sent.push(clock.now);
+      const spent = sent.filter((t) => t > clock.now - 4_000).length;
+      const oldest = sent.find((t) => t > clock.now - 4_000)!;
+      pacer.after('primary', 'read', answer(200, pool(30, Math.max(0, 30 - spent), Math.ceil((oldest + 4_000) / 1000))));
+    }
+    expect(sleeps.reduce((a, b) => a + b, 0)).toBeGreaterThan(4 * 4_000);
+    expect(pacer.disbelieved).toEqual([]);
+  });
+
   test('a Retry-After of an hour is waited at most the window and its margin, once', () => {
     const { pacer } = fakePacer(window);
     const refused = answer(429, { 'retry-after': '3600' });
