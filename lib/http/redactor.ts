@@ -1,4 +1,5 @@
 import type { SseEventRecord } from '../model/exchange.ts';
+import { crossEventTexts, type WrittenAt } from './event-texts.ts';
 
 /**
  * The single redaction step. Every token value the run knows is replaced by its placeholder
@@ -80,31 +81,22 @@ function formsOf(value: string): string {
   return forms.join('|');
 }
 
-/** String values of a JSON event payload, in document order; the data itself when it is not JSON. */
-function textPieces(data: string): string[] {
-  const first = data.trimStart()[0];
-  if (first === '{' || first === '[') {
-    try {
-      const pieces: string[] = [];
-      const walk = (v: unknown): void => {
-        if (typeof v === 'string') pieces.push(v);
-        else if (Array.isArray(v)) v.forEach(walk);
-        else if (typeof v === 'object' && v !== null) Object.values(v).forEach(walk);
-      };
-      walk(JSON.parse(data));
-      return pieces;
-    } catch {
-      return [data];
-    }
-  }
-  return [data];
+/** Characters of an event's data that are part of a token, and what stands for them. */
+interface Fragment extends WrittenAt {
+  placeholder: string;
 }
 
-/** A part of a token found in one event, and how its data writes that part. */
-interface Fragment {
-  event: number;
-  raw: string;
-  placeholder: string;
+/** The data with each fragment replaced; overlapping fragments (found in two texts) go as one. */
+function replaceFragments(data: string, fragments: readonly Fragment[]): string {
+  const sorted = [...fragments].sort((a, b) => a.start - b.start);
+  let out = '';
+  let cursor = 0;
+  for (const f of sorted) {
+    if (f.end <= cursor) continue;
+    out += f.start >= cursor ? `${data.slice(cursor, f.start)}${f.placeholder}` : '';
+    cursor = f.end;
+  }
+  return out + data.slice(cursor);
 }
 
 /**
@@ -161,8 +153,8 @@ export class Redactor {
 
   /**
    * An event stream: the assembled text, each event, and tokens split across events (a model
-   * streaming a token as several text deltas). Those are found in the text the events carry
-   * (their JSON string values, joined in order) and every part is replaced where it was written,
+   * streaming a token as several text deltas). Those are found in the texts the events carry
+   * when read across them (see event-texts.ts) and every part is replaced where it was written,
    * in the events and in the stream's text.
    */
   redactStream(text: string, events: readonly SseEventRecord[]): { text: string; events: SseEventRecord[] } {
@@ -172,42 +164,29 @@ export class Redactor {
       return r;
     });
     const body = this.redact(text);
-    const fragments = this.#splitAcross(redacted);
-    if (fragments.length === 0) return { text: body, events: redacted };
-    const before = redacted.map((e) => e.data);
-    for (const { event, raw, placeholder } of fragments) {
-      const e = redacted[event]!;
-      // A part written in another form than the decoded text shows (an escape) is not found: the
-      // whole data goes.
-      const at = e.data.indexOf(raw);
-      e.data = at < 0 ? placeholder : `${e.data.slice(0, at)}${placeholder}${e.data.slice(at + raw.length)}`;
+    const byEvent = new Map<number, Fragment[]>();
+    for (const f of this.#splitAcross(redacted)) {
+      const same = byEvent.get(f.event);
+      if (same === undefined) byEvent.set(f.event, [f]);
+      else same.push(f);
     }
+    if (byEvent.size === 0) return { text: body, events: redacted };
+    const before = redacted.map((e) => e.data);
+    for (const [event, fragments] of byEvent) redacted[event]!.data = replaceFragments(redacted[event]!.data, fragments);
     return { text: replaceDataLines(body, before, redacted.map((e) => e.data)), events: redacted };
   }
 
   /** Parts of tokens that only a reading across event boundaries shows. */
   #splitAcross(events: readonly SseEventRecord[]): Fragment[] {
     if (this.#pattern === undefined || events.length < 2) return [];
-    const pieces: Array<{ event: number; start: number; text: string; json: boolean }> = [];
-    let joined = '';
-    events.forEach((e, event) => {
-      const texts = textPieces(e.data);
-      const json = texts.length !== 1 || texts[0] !== e.data;
-      for (const text of texts) {
-        pieces.push({ event, start: joined.length, text, json });
-        joined += text;
-      }
-    });
+    const pattern = this.#pattern;
     const fragments: Fragment[] = [];
-    for (const m of joined.matchAll(this.#pattern)) {
-      const placeholder = this.#placeholderOf(m.slice(1));
-      const start = m.index;
-      const end = start + m[0].length;
-      const spanned = pieces.filter((p) => p.start < end && p.start + p.text.length > start);
-      if (new Set(spanned.map((p) => p.event)).size < 2) continue;
-      for (const p of spanned) {
-        const part = p.text.slice(Math.max(0, start - p.start), Math.min(p.text.length, end - p.start));
-        fragments.push({ event: p.event, raw: p.json ? JSON.stringify(part).slice(1, -1) : part, placeholder });
+    for (const across of crossEventTexts(events)) {
+      // exec on the one pattern: matchAll would compile a copy of it for each of many short texts.
+      pattern.lastIndex = 0;
+      for (let m = pattern.exec(across.text); m !== null; m = pattern.exec(across.text)) {
+        const placeholder = this.#placeholderOf(m.slice(1));
+        for (const at of across.acrossEvents(m.index, m.index + m[0].length) ?? []) fragments.push({ ...at, placeholder });
       }
     }
     return fragments;

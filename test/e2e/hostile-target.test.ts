@@ -430,10 +430,10 @@ describe('a target echoing the token in every encoding', () => {
       // The token in a header's name as well as in a value.
       const headers = { 'content-type': 'application/json', 'x-echo': echo ? FORMS[1]! : 'none', 'x-request-id': 'r', ...(echo ? { [`x-echo-${TOKEN}`]: '1' } : {}) };
       if (echo && req.method === 'POST') {
-        // The token streamed as three text deltas, the middle one JSON-escaped.
+        // The token streamed as three text deltas of one message, the middle one JSON-escaped.
         res.writeHead(200, { ...headers, 'content-type': 'text/event-stream' });
         const middle = [...TOKEN.slice(15, 28)].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
-        for (const data of [JSON.stringify({ content: TOKEN.slice(0, 15) }), `{"content":"${middle}"}`, JSON.stringify({ content: TOKEN.slice(28) })]) {
+        for (const data of [JSON.stringify({ id: 'msg_1', content: TOKEN.slice(0, 15) }), `{"id":"msg_1","content":"${middle}"}`, JSON.stringify({ id: 'msg_1', content: TOKEN.slice(28) })]) {
           res.write(`event: text_delta\ndata: ${data}\n\n`);
         }
         res.end(`event: done\ndata: ${JSON.stringify({ conversation_id: 'c', messages: [] })}\n\n`);

@@ -72,6 +72,10 @@ describe('a token split across the events of a stream', () => {
     return { text: events.map((e) => `event: ${e.event}\ndata: ${e.data}\n\n`).join(''), events };
   }
 
+  function sseText(events: readonly SseEventRecord[]): string {
+    return events.map((e) => `event: ${e.event}\ndata: ${e.data}\n\n`).join('');
+  }
+
   test('two text deltas: each part is replaced in the events and in the text', () => {
     const s = stream(['the token is ', TOKEN.slice(0, half), TOKEN.slice(half), ' bye']);
     const out = redactor.redactStream(s.text, s.events);
@@ -98,17 +102,56 @@ describe('a token split across the events of a stream', () => {
     expect(out.text).toBe('data: $ASI_TOKEN\n\ndata: $ASI_TOKEN\n\n');
   });
 
-  test('a part written as JSON escapes: the data of that event goes whole, in the events and in the text', () => {
+  test('a part written as JSON escapes is replaced where it is written, in the events and in the text', () => {
     const escaped = [...TOKEN.slice(half)].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
     const events = [
       { event: 'text_delta', data: '{"content":"x"}', atMs: 0 },
       { event: 'text_delta', data: JSON.stringify({ content: TOKEN.slice(0, half) }), atMs: 1 },
-      { event: 'text_delta', data: `{"content":"${escaped}"}`, atMs: 2 },
+      { event: 'text_delta', data: `{"content":"${escaped} \\u0021"}`, atMs: 2 },
     ];
     const text = `event: text_delta\r\ndata:{"content":"x"}\r\n\r\n${events.slice(1).map((e) => `data: ${e.data}\n\n`).join('')}`;
     const out = redactor.redactStream(text, events);
-    expect(out.events.map((e) => e.data)).toEqual(['{"content":"x"}', '{"content":"$ASI_TOKEN"}', '$ASI_TOKEN']);
-    expect(out.text).toBe('event: text_delta\r\ndata:{"content":"x"}\r\n\r\ndata: {"content":"$ASI_TOKEN"}\n\ndata: $ASI_TOKEN\n\n');
+    expect(out.events.map((e) => e.data)).toEqual(['{"content":"x"}', '{"content":"$ASI_TOKEN"}', '{"content":"$ASI_TOKEN \\u0021"}']);
+    expect(out.text).toBe('event: text_delta\r\ndata:{"content":"x"}\r\n\r\ndata: {"content":"$ASI_TOKEN"}\n\ndata: {"content":"$ASI_TOKEN \\u0021"}\n\n');
+  });
+
+  test('events with other string fields: the parts are found at their own key', () => {
+    const parts = ['the token is ', TOKEN.slice(0, half), TOKEN.slice(half), ' bye'];
+    const events = parts.map((p, i) => ({ event: 'text_delta', data: JSON.stringify({ id: 'msg_1', content: p }), atMs: i }));
+    const out = redactor.redactStream(sseText(events), events);
+    expect(out.events.map((e) => e.data)).toEqual([
+      '{"id":"msg_1","content":"the token is "}',
+      '{"id":"msg_1","content":"$ASI_TOKEN"}',
+      '{"id":"msg_1","content":"$ASI_TOKEN"}',
+      '{"id":"msg_1","content":" bye"}',
+    ]);
+    expect(out.text).toBe(sseText(out.events));
+  });
+
+  test.each([
+    ['delta.text', (p: string) => ({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: p } })],
+    ['choices[].delta.content', (p: string) => ({ id: 'chatcmpl-1', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: p } }] })],
+  ])('a nested key path: %s', (_path, payload) => {
+    const events = [TOKEN.slice(0, 7), TOKEN.slice(7, half), TOKEN.slice(half)].map((p, i) => ({ event: 'message', data: JSON.stringify(payload(p)), atMs: i }));
+    const out = redactor.redactStream(sseText(events), events);
+    expect(out.events.map((e) => e.data)).toEqual(events.map(() => JSON.stringify(payload('$ASI_TOKEN'))));
+    expect(out.text).toBe(sseText(out.events));
+  });
+
+  test('one-character deltas: every other field is left as it was, even where it holds the same characters', () => {
+    const payloads = [...TOKEN].map((c, i) => ({ id: `msg_${i % 10}`, type: 'text_delta', content: c, meta: { note: 'abcdef 0123456789' } }));
+    const events = payloads.map((p, i) => ({ event: 'text_delta', data: JSON.stringify(p), atMs: i }));
+    const out = redactor.redactStream(sseText(events), events);
+    const read = out.events.map((e) => JSON.parse(e.data) as (typeof payloads)[number]);
+    expect(read.map(({ content: _content, ...rest }) => rest)).toEqual(payloads.map(({ content: _content, ...rest }) => rest));
+    expect(read.map((p) => p.content).join('')).not.toMatch(/0123456789|asi_live/);
+    expect(out.text).toBe(sseText(out.events));
+  });
+
+  test('a part that moves to another key, in events that carry nothing else', () => {
+    const events = [{ content: TOKEN.slice(0, half) }, { text: TOKEN.slice(half) }].map((p, i) => ({ event: 'message', data: JSON.stringify(p), atMs: i }));
+    const out = redactor.redactStream(sseText(events), events);
+    expect(out.events.map((e) => e.data)).toEqual(['{"content":"$ASI_TOKEN"}', '{"text":"$ASI_TOKEN"}']);
   });
 
   test('events that hold no token are returned as they were', () => {
@@ -133,4 +176,16 @@ test('YAML and JavaScript code point escapes of the token are redacted', () => {
   const js = [...TOKEN].map((c) => `\\u{${c.charCodeAt(0).toString(16)}}`).join('');
   expect(redactor.redact(`openapi: "${yaml}"`)).toBe('openapi: "$ASI_TOKEN"');
   expect(redactor.redact(`x = "${js}"`)).toBe('x = "$ASI_TOKEN"');
+});
+
+test('a stream at the reader\'s caps stays cheap: 10,000 events of several fields, or JSON nested 100,000 deep', () => {
+  const filler = 'x'.repeat(150);
+  const deltas = Array.from({ length: 10_000 }, (_, i) => ({ event: 'text_delta', data: JSON.stringify({ id: `msg_${i}`, type: 'text_delta', content: i === 5000 ? TOKEN.slice(0, 20) : i === 5001 ? TOKEN.slice(20) : filler }), atMs: i }));
+  const deep = Array.from({ length: 4 }, (_, i) => ({ event: 'message', data: `${'["a",'.repeat(100_000)}"v"${']'.repeat(100_000)}`, atMs: i }));
+  const started = performance.now();
+  for (const events of [deltas, deep]) {
+    const out = redactor.redactStream(events.map((e) => `data: ${e.data}\n\n`).join(''), events);
+    expect(out.text).not.toMatch(/0123456789/);
+  }
+  expect(performance.now() - started).toBeLessThan(2_000);
 });
