@@ -273,6 +273,20 @@ describe('the report names what it tested and where nothing local shows', () => 
   });
 });
 
+describe('the implementation under test, from the profile', () => {
+  test('implementation.label and .version name it in every report; the flags win over them', async () => {
+    const t = await target({}, (yaml) => `${yaml}\nimplementation: { label: Acme staging, version: 9.9.0 }\n`);
+    const out = mkdtempSync(join(tmpdir(), 'asi-impl-'));
+    expect((await runCli(['run', '--config', t.profile, '--only', 'auth/5.1/bearer-accepted', '--out', out, '-q'], { env: t.env })).code).toBe(0);
+    expect(readReport(out).meta.implementation).toEqual({ label: 'Acme staging', version: '9.9.0' });
+    const summary = readFileSync(join(out, readdirSync(out)[0]!, 'summary.md'), 'utf8');
+    expect(summary).toContain('Acme staging');
+    const flags = mkdtempSync(join(tmpdir(), 'asi-impl-'));
+    expect((await runCli(['run', '--config', t.profile, '--only', 'auth/5.1/bearer-accepted', '--impl-version', '9.9.1', '--out', flags, '-q'], { env: t.env })).code).toBe(0);
+    expect(readReport(flags).meta.implementation).toEqual({ label: 'Acme staging', version: '9.9.1' });
+  });
+});
+
 describe('--seed', () => {
   test('takes a negative seed as printed, in either form', async () => {
     for (const args of [['--seed', '-1029384756'], ['--seed=-1029384756']]) {
