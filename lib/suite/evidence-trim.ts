@@ -54,8 +54,16 @@ function keptEvents(events: readonly SseEventRecord[], budget: RecordBudget): Ss
   return kept;
 }
 
-/** An exchange within `budget`: the body cut, the first events and chunk times kept, the rest counted. */
-export function trimExchange(exchange: Exchange, budget: RecordBudget = EVIDENCE_BUDGET): Exchange {
+/**
+ * A copy of `value` that shares no string with it. V8 keeps the whole of a string alive for every
+ * slice cut from it: an excerpt of a 4 MiB body, kept for the run, would keep the 4 MiB. A
+ * structured clone writes every string anew.
+ */
+function detached<T>(value: T): T {
+  return structuredClone(value);
+}
+
+function cutExchange(exchange: Exchange, budget: RecordBudget): Exchange {
   const res = exchange.response;
   if (res === undefined) return exchange;
   const body = startWithin(res.body, budget.body, budget);
@@ -76,9 +84,19 @@ export function trimExchange(exchange: Exchange, budget: RecordBudget = EVIDENCE
 }
 
 /**
+ * An exchange within `budget`: the body cut, the first events and chunk times kept, the rest
+ * counted. The result holds nothing of the exchange it was cut from, so keeping it costs only
+ * what it shows.
+ */
+export function trimExchange(exchange: Exchange, budget: RecordBudget = EVIDENCE_BUDGET): Exchange {
+  return detached(cutExchange(exchange, budget));
+}
+
+/**
  * Keeps evidence small enough to cross from the worker to the reporter: a passing finding keeps
  * one exchange as a sample, any other finding keeps the first few (the last one too, which is
- * often the one that shows the fault).
+ * often the one that shows the fault). Like a trimmed exchange, it holds nothing of what it was
+ * cut from: its texts quote bodies the worker must be free to drop.
  */
 export function trimFinding(finding: Finding): Finding {
   const ex = finding.exchanges;
@@ -86,5 +104,5 @@ export function trimFinding(finding: Finding): Finding {
   if (finding.verdict === 'pass') kept = ex.slice(0, 1);
   else if (ex.length <= EXCHANGES_PER_FAILURE) kept = ex;
   else kept = [...ex.slice(0, EXCHANGES_PER_FAILURE - 1), ex[ex.length - 1]!];
-  return { ...finding, exchanges: kept.map((e) => trimExchange(e)) };
+  return detached({ ...finding, exchanges: kept.map((e) => cutExchange(e, EVIDENCE_BUDGET)) });
 }
