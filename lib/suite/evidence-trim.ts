@@ -93,6 +93,16 @@ export function trimExchange(exchange: Exchange, budget: RecordBudget = EVIDENCE
 }
 
 /**
+ * An exchange kept beyond the test that sent it, for checks that read its body as a document
+ * (JSON, YAML): whole, unless its response was cut. Those checks judge a cut body no further than
+ * "cut", so what the transcript keeps of it is all that is read again, and the rest of the run
+ * does not hold a flooding target's megabytes.
+ */
+export function keptForDocumentChecks(exchange: Exchange): Exchange {
+  return exchange.response?.truncated === true ? trimExchange(exchange, TRANSCRIPT_BUDGET) : exchange;
+}
+
+/**
  * Keeps evidence small enough to cross from the worker to the reporter: a passing finding keeps
  * one exchange as a sample, any other finding keeps the first few (the last one too, which is
  * often the one that shows the fault). Like a trimmed exchange, it holds nothing of what it was

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import type { Exchange } from '../../lib/model/exchange.ts';
-import { EVIDENCE_BUDGET, TRANSCRIPT_BUDGET, trimExchange } from '../../lib/suite/evidence-trim.ts';
+import { EVIDENCE_BUDGET, TRANSCRIPT_BUDGET, keptForDocumentChecks, trimExchange } from '../../lib/suite/evidence-trim.ts';
 
 function streamed(events: number, dataChars: number): Exchange {
   return {
@@ -54,4 +54,15 @@ test('the transcript counts bodies and event data in bytes as written: a control
   // Two budgets of content, and the fields and escapes around them.
   expect(Buffer.byteLength(line)).toBeLessThan(2 * 131_072 + 20_000);
   expect(res.eventsOmitted).toBe(100 - res.events!.length);
+});
+
+test('an exchange kept for document checks is whole, unless its response was cut', () => {
+  const whole = streamed(3, 5);
+  expect(keptForDocumentChecks(whole)).toBe(whole);
+  const cut = streamed(10_000, 5);
+  cut.response!.truncated = true;
+  const kept = keptForDocumentChecks(cut).response!;
+  expect(kept.body).toHaveLength(TRANSCRIPT_BUDGET.body);
+  expect(kept.events).toHaveLength(TRANSCRIPT_BUDGET.events);
+  expect(kept.truncated).toBe(true);
 });
