@@ -146,6 +146,14 @@ export function streamEndOf(exchange: Exchange): StreamEnd {
   return end;
 }
 
+/** Problems a finding lists; a flood of 10 000 wrong events would make one line of a megabyte. */
+const LISTED_PROBLEMS = 5;
+
+function listed(problems: readonly string[]): string {
+  const more = problems.length - LISTED_PROBLEMS;
+  return problems.slice(0, LISTED_PROBLEMS).join('; ') + (more > 0 ? `; and ${more} more` : '');
+}
+
 /**
  * One finding per grammar requirement for a recorded stream. Requirements the stream gives no
  * evidence on (no `done` to compare) are inconclusive with the reason.
@@ -156,7 +164,7 @@ export function sseGrammarFindings(exchange: Exchange, only: readonly GrammarReq
   const verdicts = judgeEventStream(events, streamEndOf(exchange));
   return only.map((id) => {
     const mine = verdicts.problems.filter((p) => p.requirement === id);
-    if (mine.length > 0) return fail(id, expectationOf(id), mine.map((p) => p.problem).join('; '), ex);
+    if (mine.length > 0) return fail(id, expectationOf(id), listed(mine.map((p) => p.problem)), ex);
     const why = verdicts.unjudged[id];
     if (why !== undefined) return inconclusive(id, why, ex);
     return pass(id, ex, verdicts.notes[id]);

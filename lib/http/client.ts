@@ -388,8 +388,22 @@ function streamErrorCode(cut: 'total-timeout' | 'idle-timeout' | 'too-large'): s
 }
 
 /**
- * Reads a body up to `maxBytes`. A body that fails midway (the deadline, a reset) does not throw:
- * the caller learns why it stopped and how many bytes came, and says so.
+ * Bytes kept of a body cut at maxResponseBytes. A cut body is judged no further than "cut" (it is
+ * no whole document), so only evidence and the transcript read it, and they keep less than this;
+ * holding megabytes of it through a test, and of every body cut after it, would cost the run.
+ */
+const KEPT_OF_CUT_BODY = 64 * 1024;
+
+/** The text of the first `maxBytes` of `chunks`, decoded on its own (not cut from a longer string). */
+function startOf(chunks: Buffer[], maxBytes: number): string {
+  const total = chunks.reduce((n, c) => n + c.length, 0);
+  return Buffer.concat(chunks, Math.min(total, maxBytes)).toString('utf8');
+}
+
+/**
+ * Reads a body up to `maxBytes`; of a longer one, keeps only its start (KEPT_OF_CUT_BODY). A body
+ * that fails midway (the deadline, a reset) does not throw: the caller learns why it stopped and
+ * how many bytes came, and says so.
  */
 async function readCapped(
   body: AsyncIterable<Buffer> & { destroy: (err?: Error) => unknown },
@@ -403,7 +417,7 @@ async function readCapped(
       if (bytes > maxBytes) {
         chunks.push(chunk.subarray(0, Math.max(0, chunk.length - (bytes - maxBytes))));
         body.destroy(new Error('response too large'));
-        return { text: Buffer.concat(chunks).toString('utf8'), bytes, cut: 'too-large' };
+        return { text: startOf(chunks, Math.min(maxBytes, KEPT_OF_CUT_BODY)), bytes, cut: 'too-large' };
       }
       chunks.push(chunk);
     }

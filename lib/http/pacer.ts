@@ -108,7 +108,7 @@ export function windowPacing(windowS: number): Partial<PacerOptions> {
   return { maxWaitMs: windowS * 1000 + WAIT_MARGIN_MS, fallbackWindowMs: windowS * 1000 };
 }
 /** What the pacer keeps of an exchange it records: enough to show the headers and the envelope. */
-const KEPT: RecordBudget = { bodyChars: 2_000, events: 0, eventDataChars: 0, chunkTimes: 0 };
+const KEPT: RecordBudget = { body: 2_000, events: 0, eventData: 0, chunkTimes: 0, unit: 'characters' };
 const FRESH_HEADERS_TIMEOUT_MS = 1_000;
 
 /**

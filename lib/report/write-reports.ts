@@ -1,15 +1,13 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { SecretInReportError } from '../errors.ts';
+import { mkdir, open, rename, rm, rmdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { hideLocalPaths } from './local-paths.ts';
 import type { Report } from './report-model.ts';
-import { HAR_CONTENT_CHARS, transcriptHar } from './writers/har.ts';
+import { SecretGuard } from './secret-guard.ts';
+import { transcriptHarPieces } from './writers/har.ts';
 import { reportHtml } from './writers/html.ts';
 import { reportJson } from './writers/json.ts';
 import { junitXml } from './writers/junit.ts';
 import { summaryMarkdown } from './writers/markdown.ts';
-import { escapeHtml } from './writers/text.ts';
-import { readTranscript } from './writers/transcript.ts';
 
 export type ReportFormat = 'html' | 'json' | 'junit' | 'md' | 'har';
 
@@ -34,63 +32,72 @@ export interface WriteReportsOptions {
   secrets?: readonly string[];
 }
 
-/**
- * The forms a secret could take in a file: as sent, escaped inside a JSON string, escaped for
- * markup, percent-encoded in a URL.
- */
-function formsOf(secret: string): Array<{ form: string; text: string }> {
-  const forms = [
-    { form: 'as is', text: secret },
-    { form: 'JSON-escaped', text: JSON.stringify(secret).slice(1, -1) },
-    { form: 'markup-escaped', text: escapeHtml(secret) },
-    { form: 'percent-encoded', text: encodeURIComponent(secret) },
-  ];
-  return forms.filter((f, i) => forms.findIndex((g) => g.text === f.text) === i);
-}
-
-/**
- * Tokens are redacted when an exchange is recorded; this is the second, independent guard at
- * the last step before a file is written.
- */
-function assertNoSecret(fileName: string, content: string, secrets: readonly string[]): void {
-  secrets.forEach((secret, index) => {
-    if (secret.length === 0) return;
-    for (const { form, text } of formsOf(secret)) {
-      if (content.includes(text)) throw new SecretInReportError(fileName, index, form);
-    }
-  });
-}
-
-async function render(format: ReportFormat, report: Report, transcriptFile: string): Promise<string> {
+/** A format's text: whole for the reports built from the Report, in pieces for the HAR (of any size). */
+function render(format: ReportFormat, report: Report, transcriptFile: string): Iterable<string> | AsyncIterable<string> {
   switch (format) {
     case 'json':
-      return reportJson(report);
+      return [reportJson(report)];
     case 'junit':
-      return junitXml(report);
+      return [junitXml(report)];
     case 'md':
-      return summaryMarkdown(report);
+      return [summaryMarkdown(report)];
     case 'html':
-      return reportHtml(report);
+      return [reportHtml(report)];
     case 'har':
-      return transcriptHar(report, await readTranscript(transcriptFile, { keepChars: HAR_CONTENT_CHARS }));
+      return transcriptHarPieces(report, transcriptFile);
+  }
+}
+
+/** Writes `pieces` to `path` one at a time, each checked by `guard` before it goes to disk. */
+async function writePieces(path: string, pieces: Iterable<string> | AsyncIterable<string>, guard: SecretGuard): Promise<void> {
+  const file = await open(path, 'w');
+  try {
+    for await (const piece of pieces) {
+      // Reports travel: the folders of the machine that wrote them stay behind.
+      const text = hideLocalPaths(piece);
+      guard.check(text);
+      await file.write(text);
+    }
+  } finally {
+    await file.close();
+  }
+}
+
+/** Removes the folders `mkdir` made, from `dir` up to `created`; a folder holding anything stays. */
+async function removeCreated(dir: string, created: string | undefined): Promise<void> {
+  if (created === undefined) return;
+  for (let d = dir; ; d = dirname(d)) {
+    try {
+      await rmdir(d);
+    } catch {
+      return;
+    }
+    if (d === created || dirname(d) === d) return;
   }
 }
 
 /**
- * Writes the chosen report files of one run and returns their paths. Every file is rendered
- * and checked for secrets before the first is written: a leak leaves no partial report behind.
+ * Writes the chosen report files of one run and returns their paths. One format at a time is
+ * rendered, checked for secrets and written under a working name: a run of any size never holds
+ * every report in memory at once. Only when every file passed are they renamed to their names, so
+ * that a leak leaves no partial report behind.
  */
 export async function writeReports(report: Report, options: WriteReportsOptions): Promise<string[]> {
   const formats = REPORT_FORMATS.filter((f) => options.formats.includes(f));
-  const rendered: Array<{ path: string; content: string }> = [];
-  for (const format of formats) {
-    const name = REPORT_FILE_NAMES[format];
-    // Reports travel: the folders of the machine that wrote them stay behind.
-    const content = hideLocalPaths(await render(format, report, options.transcriptFile));
-    assertNoSecret(name, content, options.secrets ?? []);
-    rendered.push({ path: join(options.dir, name), content });
+  const created = await mkdir(options.dir, { recursive: true });
+  const files: Array<{ working: string; path: string }> = [];
+  try {
+    for (const format of formats) {
+      const name = REPORT_FILE_NAMES[format];
+      const file = { working: join(options.dir, `.${name}.partial`), path: join(options.dir, name) };
+      files.push(file);
+      await writePieces(file.working, render(format, report, options.transcriptFile), new SecretGuard(name, options.secrets ?? []));
+    }
+  } catch (error) {
+    await Promise.all(files.map((f) => rm(f.working, { force: true })));
+    await removeCreated(options.dir, created);
+    throw error;
   }
-  await mkdir(options.dir, { recursive: true });
-  for (const file of rendered) await writeFile(file.path, file.content, 'utf8');
-  return rendered.map((f) => f.path);
+  for (const file of files) await rename(file.working, file.path);
+  return files.map((f) => f.path);
 }

@@ -4,6 +4,7 @@ import type { PageFetcher } from '../checks/ledger-walk.ts';
 import type { Exchange } from '../model/exchange.ts';
 import type { Finding } from '../model/finding.ts';
 import { LEDGER_LIMIT_MAX, LEDGER_PATH } from '../spec-constants.ts';
+import { keptForDocumentChecks } from './evidence-trim.ts';
 import type { TestKit } from './requirement-test.ts';
 
 /** What the HTTP client offers, as far as a page fetcher needs it. */
@@ -15,11 +16,12 @@ export interface LedgerSender {
  * Page requests with the token of `role`. The cursor goes back as the exact string returned; the
  * client percent-encodes it as encodeURIComponent does (all but letters, digits and `-_.!~*'()`),
  * so the server decodes exactly those characters. `from`, `to`, `feature` and `limit` are
- * repeated with every cursor.
+ * repeated with every cursor. Pages are read as JSON and may be kept for the run (discovery's
+ * sample): a cut one keeps only what the transcript does.
  */
 export function ledgerFetcher(client: LedgerSender, role: string): PageFetcher {
-  return (query, cursor) =>
-    client.send({ path: LEDGER_PATH, query: { from: query.from, to: query.to, feature: query.feature, limit: query.limit, cursor }, token: role });
+  return async (query, cursor) =>
+    keptForDocumentChecks(await client.send({ path: LEDGER_PATH, query: { from: query.from, to: query.to, feature: query.feature, limit: query.limit, cursor }, token: role }));
 }
 
 export function pagesOf(kit: TestKit, role = 'primary'): PageFetcher {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import type { Finding } from '../model/finding.ts';
 import { pass } from '../model/finding.ts';
+import { trimFinding } from './evidence-trim.ts';
 import { session } from './session.ts';
 
 export interface PropertyOptions {
@@ -40,12 +41,14 @@ export async function checkProperty<T>(
     // Once shrinking has spent its budget, skip further candidates instead of sending requests.
     if (failedAt !== undefined && s.requestCount() - failedAt > shrinkBudget) fc.pre(false);
     const findings = await probe(input);
+    // Kept as evidence, trimmed now: shrinking runs on, and the bodies of a kept input would stay
+    // in memory with it.
     if (findings.some((f) => f.verdict === 'fail')) {
       failedAt ??= s.requestCount();
-      lastFailure = findings;
+      lastFailure = findings.map(trimFinding);
       return false;
     }
-    if (sample.length === 0) sample = findings;
+    if (sample.length === 0) sample = findings.map(trimFinding);
     return true;
   });
   const details = await fc.check(property, {

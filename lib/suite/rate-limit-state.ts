@@ -25,10 +25,11 @@ const store: RateLimitStore = { metered: [], watching: false };
 /** Body kept of a metered response: enough to read an error envelope. */
 const KEPT_BODY = 2_000;
 
+/** The exchange without its events and with the start of its body, sharing no string with it (a slice would keep the whole body alive). */
 function lightCopy(exchange: Exchange): Exchange {
   const res = exchange.response!;
   const { events: _events, chunkTimes: _chunks, ...head } = res;
-  return { ...exchange, response: { ...head, body: res.body.slice(0, KEPT_BODY), truncated: res.truncated || res.body.length > KEPT_BODY } };
+  return structuredClone({ ...exchange, response: { ...head, body: res.body.slice(0, KEPT_BODY), truncated: res.truncated || res.body.length > KEPT_BODY } });
 }
 
 /** Starts recording every metered response the budget service sees (idempotent). */

@@ -84,6 +84,14 @@ describe('judgeEventStream: the §6 grammar', () => {
     expect(f?.note).toMatch(/ASI_STREAM_STALLED/);
   });
 
+  test('a flood of wrong events lists the first five problems and counts the rest', () => {
+    const ex = eventsExchange([...Array.from({ length: 10_000 }, () => at('message', 'x')), at('done', { conversation_id: 'c', messages: [] })]);
+    const f = sseGrammarFindings(ex).find((x) => x.requirement === 'conversation/6/event-names');
+    expect(f?.verdict).toBe('fail');
+    expect(f?.actual?.split('; ')).toHaveLength(6);
+    expect(f?.actual).toMatch(/^event #1 `message` is not one of .*; and 9995 more$/);
+  });
+
   test('a stream left open after done fails closes-after-terminal only', () => {
     const ex = eventsExchange([at('done', { conversation_id: 'c', messages: [] })], { closed: false });
     expect(failing(sseGrammarFindings(ex))).toEqual(['conversation/6/closes-after-terminal']);

@@ -276,10 +276,24 @@ describe('a hostile target cannot stall the run or exhaust its memory', () => {
     expect(seconds).toBeLessThan(15);
   });
 
-  test('a flood of tiny events on every route stays under 512 MiB and leaves bounded reports, no working files', async () => {
-    const events = Buffer.from('data:x\n\n'.repeat(8192));
+  test('a flood of control characters, in events and in bodies past the cap, stays under 512 MiB over most suites and leaves bounded reports, no working files', async () => {
+    // \x01 is one byte on the wire and six in any JSON file (`\u0001`): budgets counted in
+    // characters would grow sixfold here.
+    const events = Buffer.from(`data:${'\x01'.repeat(200)}\n\n`.repeat(200));
+    const body = Buffer.alloc(5 * 1024 * 1024, 1);
     const target = await serveTarget((res, req) => {
       if (passesPreflight(req, res)) return;
+      if (req.method === 'HEAD') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end();
+        return;
+      }
+      // Reads get a 5 MiB body (the cap is 4 MiB); message turns and streams an endless stream.
+      if (req.method === 'GET' && req.headers.accept !== 'text/event-stream') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(body);
+        return;
+      }
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       let open = true;
       res.on('close', () => (open = false));
@@ -289,11 +303,13 @@ describe('a hostile target cannot stall the run or exhaust its memory', () => {
       };
       pump();
     });
-    const run = await runAgainst(target, { profile: true, suites: ['auth', 'errors', 'conversation-stream'], timeoutS: 2, cliTimeoutMs: 60_000 });
+    const suites = ['auth', 'errors', 'unauthenticated', 'openapi', 'conversation-rest', 'conversation-stream', 'conversation-async', 'ledger-bounds', 'ledger-cursor', 'ledger-growth', 'ledger-pagination', 'ledger-schema', 'ledger-window'];
+    const run = await runAgainst(target, { profile: true, suites, timeoutS: 2, cliTimeoutMs: 60_000 });
     expect(run.result.stderr).not.toContain('internal error');
     expect([1, 3]).toContain(run.result.code);
     expect(run.result.peakRssKiB ?? 0).toBeGreaterThan(0);
     expect(run.result.peakRssKiB).toBeLessThan(512 * 1024);
+    expect(run.report?.outcome).toBeDefined();
     const left = readdirSync(run.out).sort();
     expect(left).toEqual([...REPORT_FILES].sort());
     expect(statSync(join(run.out, 'transcript.har')).size).toBeLessThan(64 * 1024 * 1024);

@@ -24,6 +24,9 @@ function handler(req: IncomingMessage, res: ServerResponse): void {
   } else if (path.startsWith('/v1/big')) {
     res.writeHead(200);
     res.end(Buffer.alloc(50_000, 'a'));
+  } else if (path.startsWith('/v1/huge')) {
+    res.writeHead(200);
+    res.end(Buffer.alloc(300_000, 'a'));
   } else if (path.startsWith('/v1/slow')) {
     setTimeout(() => res.end('late'), 2_000);
   } else if (path.startsWith('/v1/health')) {
@@ -88,6 +91,15 @@ describe('HttpClient', () => {
     expect(ex.response?.truncated).toBe(true);
     expect(ex.error?.code).toBe('ASI_BODY_TOO_LARGE');
     expect(ex.response!.body.length).toBeLessThanOrEqual(10_000);
+    await c.close();
+  });
+
+  test('of a body past the cap, only the start that evidence reads is kept', async () => {
+    const { client: c } = client({ maxResponseBytes: 200_000 });
+    const ex = await c.send({ path: '/huge' });
+    expect(ex.error?.code).toBe('ASI_BODY_TOO_LARGE');
+    expect(ex.response).toMatchObject({ truncated: true, body: 'a'.repeat(65_536) });
+    expect(ex.response!.bodyBytes).toBeGreaterThan(200_000);
     await c.close();
   });
 

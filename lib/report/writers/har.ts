@@ -1,16 +1,18 @@
+import { open } from 'node:fs/promises';
 import { STATUS_CODES } from 'node:http';
+import { jsonStringBytes } from '../json-bytes.ts';
 import type { Exchange } from '../../model/exchange.ts';
 import type { Report } from '../report-model.ts';
-import type { Transcript } from './transcript.ts';
+import { eachExchange, exchangeAt, type LinePlace } from './transcript.ts';
 
 /**
- * Characters of bodies and event data transcript.har keeps in all (read with this budget): a run
- * against a flooding target still writes a HAR of bounded size. Later exchanges keep their request
- * line, status and headers, and say that their content was left out.
+ * Bytes of bodies and event data transcript.har keeps in all, as written (escapes included): a
+ * run against a flooding target still writes a HAR of bounded size. Later exchanges keep their
+ * request line, status and headers, and say that their content was left out.
  */
-export const HAR_CONTENT_CHARS = 32 * 1024 * 1024;
+export const HAR_CONTENT_BYTES = 32 * 1024 * 1024;
 
-const LEFT_OUT = `content left out: transcript.har keeps at most ${HAR_CONTENT_CHARS / 1024 / 1024} Mi characters of bodies and events in all`;
+const LEFT_OUT = `content left out: transcript.har keeps at most ${HAR_CONTENT_BYTES / 1024 / 1024} MiB of bodies and events in all, as written`;
 
 /** HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/), the subset this harness can fill. */
 interface HarNameValue {
@@ -32,6 +34,30 @@ function queryStringOf(url: string): HarNameValue[] {
 
 function mimeTypeOf(headers: Record<string, string>, fallback: string): string {
   return headers['content-type'] ?? fallback;
+}
+
+/**
+ * Bytes of content (bodies and event data) an exchange's entry holds, as written. Each line of
+ * the transcript is already within its own budget as written (TRANSCRIPT_BUDGET).
+ */
+function contentBytes(exchange: Exchange): number {
+  const res = exchange.response;
+  const request = jsonStringBytes(exchange.request.body ?? '');
+  if (res === undefined) return request;
+  return request + jsonStringBytes(res.body) + (res.events ?? []).reduce((n, e) => n + jsonStringBytes(e.data), 0);
+}
+
+/** The exchange without its bodies and events, counted as left out. */
+function withoutContent(exchange: Exchange): Exchange {
+  const res = exchange.response;
+  const request = { ...exchange.request };
+  delete request.body;
+  if (res === undefined) return { ...exchange, request };
+  const { events, chunkTimes, ...head } = res;
+  const response = { ...head, body: '', truncated: true };
+  if (events !== undefined) response.eventsOmitted = (res.eventsOmitted ?? 0) + events.length;
+  if (chunkTimes !== undefined) response.chunkTimesOmitted = (res.chunkTimesOmitted ?? 0) + chunkTimes.length;
+  return { ...exchange, request, response };
 }
 
 function request(exchange: Exchange, leftOut: boolean): Record<string, unknown> {
@@ -105,7 +131,8 @@ function asiFields(exchange: Exchange): Record<string, unknown> {
   return fields;
 }
 
-function entry(exchange: Exchange, leftOut: boolean): Record<string, unknown> {
+function entry(recorded: Exchange, leftOut: boolean): Record<string, unknown> {
+  const exchange = leftOut ? withoutContent(recorded) : recorded;
   return {
     startedDateTime: exchange.startedAt,
     time: Math.max(0, exchange.timings.totalMs),
@@ -117,19 +144,52 @@ function entry(exchange: Exchange, leftOut: boolean): Record<string, unknown> {
   };
 }
 
-/** transcript.har: every exchange of the run, in order, as HAR 1.2 with `_asi` fields. */
-export function transcriptHar(report: Report, transcript: Transcript): string {
+export interface HarOptions {
+  /** Bytes of content kept in all; HAR_CONTENT_BYTES unless set. */
+  contentBytes?: number;
+}
+
+/** One line of the transcript, where the HAR puts it and whether it keeps its content. */
+interface PlannedEntry {
+  seq: number;
+  place: LinePlace;
+  leftOut: boolean;
+}
+
+/**
+ * transcript.har: every exchange of the run, in order, as HAR 1.2 with `_asi` fields. Yielded in
+ * pieces (the head, one entry each, the tail) that join into one JSON document, so that a file
+ * of any size is written holding one exchange at a time. A first pass over the transcript
+ * settles the order (by sequence number; lines are appended as responses complete) and which
+ * exchanges keep their content (in the order lines were written, within `contentBytes`).
+ */
+export async function* transcriptHarPieces(report: Report, transcriptFile: string, options: HarOptions = {}): AsyncGenerator<string> {
+  const budget = options.contentBytes ?? HAR_CONTENT_BYTES;
+  const planned: PlannedEntry[] = [];
+  let kept = 0;
+  const unreadableLines = await eachExchange(transcriptFile, (exchange, place) => {
+    const bytes = contentBytes(exchange);
+    const leftOut = kept + bytes > budget;
+    if (!leftOut) kept += bytes;
+    planned.push({ seq: exchange.seq, place, leftOut });
+  });
+  planned.sort((a, b) => a.seq - b.seq);
+
   const comment = [`run ${report.meta.runId} against ${report.meta.target.baseUrl}`];
-  if (transcript.unreadableLines > 0) comment.push(`${transcript.unreadableLines} transcript lines could not be read`);
-  const leftOut = transcript.contentOmitted ?? new Set<number>();
-  if (leftOut.size > 0) comment.push(`${leftOut.size} exchanges without their content (${LEFT_OUT})`);
-  const har = {
-    log: {
-      version: '1.2',
-      creator: { name: report.meta.tool.name, version: report.meta.tool.version },
-      comment: comment.join('; '),
-      entries: transcript.exchanges.map((e) => entry(e, leftOut.has(e.seq))),
-    },
-  };
-  return `${JSON.stringify(har)}\n`;
+  if (unreadableLines > 0) comment.push(`${unreadableLines} transcript lines could not be read`);
+  const leftOut = planned.filter((p) => p.leftOut).length;
+  if (leftOut > 0) comment.push(`${leftOut} exchanges without their content (${LEFT_OUT})`);
+  const log = { version: '1.2', creator: { name: report.meta.tool.name, version: report.meta.tool.version }, comment: comment.join('; ') };
+  yield `{"log":${JSON.stringify(log).slice(0, -1)},"entries":[`;
+  if (planned.length > 0) {
+    const transcript = await open(transcriptFile, 'r');
+    try {
+      for (const [i, p] of planned.entries()) {
+        yield `${i === 0 ? '' : ','}${JSON.stringify(entry(await exchangeAt(transcript, p.place), p.leftOut))}`;
+      }
+    } finally {
+      await transcript.close();
+    }
+  }
+  yield ']}}\n';
 }

@@ -1,23 +1,17 @@
 import { createReadStream } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { once } from 'node:events';
-import { createInterface } from 'node:readline';
 import type { Exchange } from '../../model/exchange.ts';
 
-export interface Transcript {
-  /** Every exchange of the run, in the order requests were sent (by sequence number). */
-  exchanges: Exchange[];
-  /** Lines that were not an exchange (a run cut off mid-write leaves a partial last line). */
-  unreadableLines: number;
-  /** Sequence numbers of the exchanges whose bodies and events were left out to keep within `keepChars`. */
-  contentOmitted?: Set<number>;
-}
+/**
+ * The run's transcript: JSON lines, one redacted Exchange each, appended as requests complete.
+ * It is read line by line, never whole: a long run's transcript does not fit in memory.
+ */
 
-export interface ReadTranscriptOptions {
-  /**
-   * Characters of bodies and event data kept over the whole transcript, in the order lines were
-   * written; later exchanges keep their request line, status and headers only. Unbounded if unset.
-   */
-  keepChars?: number;
+/** Where one line sits in the transcript file, in bytes (its line end excluded). */
+export interface LinePlace {
+  offset: number;
+  length: number;
 }
 
 function isExchange(value: unknown): value is Exchange {
@@ -27,75 +21,71 @@ function isExchange(value: unknown): value is Exchange {
   return typeof v['seq'] === 'number' && typeof req === 'object' && req !== null && typeof req['method'] === 'string' && typeof req['url'] === 'string';
 }
 
-/** Characters of content (bodies and event data) an exchange holds. */
-function contentChars(exchange: Exchange): number {
-  const res = exchange.response;
-  const request = exchange.request.body?.length ?? 0;
-  if (res === undefined) return request;
-  return request + res.body.length + (res.events ?? []).reduce((n, e) => n + e.data.length, 0);
-}
-
-/** The exchange without its bodies and events, counted as left out. */
-function withoutContent(exchange: Exchange): Exchange {
-  const res = exchange.response;
-  const request = { ...exchange.request };
-  delete request.body;
-  if (res === undefined) return { ...exchange, request };
-  const { events, chunkTimes, ...head } = res;
-  const response = { ...head, body: '', truncated: true };
-  if (events !== undefined) response.eventsOmitted = (res.eventsOmitted ?? 0) + events.length;
-  if (chunkTimes !== undefined) response.chunkTimesOmitted = (res.chunkTimesOmitted ?? 0) + chunkTimes.length;
-  return { ...exchange, request, response };
-}
-
-/**
- * Reads the run's transcript (JSON lines, one redacted Exchange each, appended as requests
- * complete), line by line and within `keepChars` of content. A run that sent nothing leaves no
- * file: that is an empty transcript, not an error.
- */
-export async function readTranscript(file: string, options: ReadTranscriptOptions = {}): Promise<Transcript> {
-  const exchanges: Exchange[] = [];
-  const budget = options.keepChars ?? Infinity;
-  const contentOmitted = new Set<number>();
-  let kept = 0;
-  const unreadableLines = await eachExchange(file, (exchange) => {
-    const chars = contentChars(exchange);
-    if (kept + chars <= budget) {
-      kept += chars;
-      exchanges.push(exchange);
-    } else {
-      contentOmitted.add(exchange.seq);
-      exchanges.push(withoutContent(exchange));
-    }
-  });
-  // Lines are appended when responses complete; requests were sent in sequence order.
-  exchanges.sort((a, b) => a.seq - b.seq);
-  return { exchanges, unreadableLines, contentOmitted };
-}
-
-/**
- * Calls `visit` with each exchange of the transcript, reading it line by line: a long run's
- * transcript is never held in memory whole. Returns how many lines were not an exchange.
- */
-export async function eachExchange(file: string, visit: (exchange: Exchange) => void): Promise<number> {
-  let stream;
+/** The exchange a line holds, or undefined when it holds none (a run cut off mid-write leaves a partial last line). */
+function exchangeOf(line: string): Exchange | undefined {
   try {
-    stream = createReadStream(file, { encoding: 'utf8' });
+    const value: unknown = JSON.parse(line);
+    return isExchange(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Each line of the file and its place, read in chunks. Lines are split at LF bytes, which never
+ * occur inside a UTF-8 sequence, so that places are exact. A missing file has no lines.
+ */
+async function* linesOf(file: string): AsyncGenerator<{ text: string; place: LinePlace }> {
+  const stream = createReadStream(file);
+  try {
     await once(stream, 'open');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
     throw error;
   }
-  let unreadable = 0;
-  for await (const line of createInterface({ input: stream, crlfDelay: Infinity })) {
-    if (line.trim() === '') continue;
-    try {
-      const value: unknown = JSON.parse(line);
-      if (isExchange(value)) visit(value);
-      else unreadable += 1;
-    } catch {
-      unreadable += 1;
+  let pending: Buffer[] = [];
+  let lineStart = 0;
+  let chunkStart = 0;
+  const line = (): { text: string; place: LinePlace } => {
+    const bytes = pending.length === 1 ? pending[0]! : Buffer.concat(pending);
+    pending = [];
+    return { text: bytes.toString('utf8'), place: { offset: lineStart, length: bytes.length } };
+  };
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    let from = 0;
+    for (let end = chunk.indexOf(0x0a); end >= 0; end = chunk.indexOf(0x0a, from)) {
+      pending.push(chunk.subarray(from, end));
+      yield line();
+      from = end + 1;
+      lineStart = chunkStart + from;
     }
+    if (from < chunk.length) pending.push(chunk.subarray(from));
+    chunkStart += chunk.length;
+  }
+  if (pending.length > 0) yield line();
+}
+
+/**
+ * Calls `visit` with each exchange of the transcript and the place of its line, in the order
+ * lines were written. Returns how many lines were not an exchange. A run that sent nothing
+ * leaves no file: that is an empty transcript, not an error.
+ */
+export async function eachExchange(file: string, visit: (exchange: Exchange, place: LinePlace) => void): Promise<number> {
+  let unreadable = 0;
+  for await (const { text, place } of linesOf(file)) {
+    if (text.trim() === '') continue;
+    const exchange = exchangeOf(text);
+    if (exchange === undefined) unreadable += 1;
+    else visit(exchange, place);
   }
   return unreadable;
+}
+
+/** The exchange on the line at `place` of an open transcript, as eachExchange reported it. */
+export async function exchangeAt(transcript: FileHandle, place: LinePlace): Promise<Exchange> {
+  const bytes = Buffer.alloc(place.length);
+  const { bytesRead } = await transcript.read(bytes, 0, place.length, place.offset);
+  const exchange = exchangeOf(bytes.toString('utf8', 0, bytesRead));
+  if (exchange === undefined) throw new Error(`the transcript changed while it was read: no exchange at byte ${place.offset}`);
+  return exchange;
 }

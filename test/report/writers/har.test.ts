@@ -1,11 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { describe, expect, test } from 'vitest';
-import { transcriptHar } from '../../../lib/report/writers/har.ts';
-import { readTranscript } from '../../../lib/report/writers/transcript.ts';
-import { BASE_URL, sampleReport, sampleTranscript } from '../report-fixtures.ts';
+import { afterAll, describe, expect, test } from 'vitest';
+import type { Exchange } from '../../../lib/model/exchange.ts';
+import { transcriptHarPieces, type HarOptions } from '../../../lib/report/writers/har.ts';
+import { BASE_URL, sampleReport, sampleTranscript, transcriptJsonl } from '../report-fixtures.ts';
 
 interface HarEntry {
   startedDateTime: string;
@@ -13,14 +13,34 @@ interface HarEntry {
   request: { method: string; url: string; httpVersion: string; headers: Array<{ name: string; value: string }>; queryString: unknown[]; postData?: { mimeType: string; text: string }; bodySize: number };
   response: { status: number; statusText: string; headers: unknown[]; content: { size: number; mimeType: string; text?: string; comment?: string }; redirectURL: string; bodySize: number; _error?: string };
   timings: { send: number; wait: number; receive: number };
-  _asi: { seq: number; tokenRole: string | null; pool: string | null; error: unknown; events?: unknown[]; chunkTimes?: number[]; streamClosed?: boolean };
+  _asi: { seq: number; tokenRole: string | null; pool: string | null; error: unknown; events?: unknown[]; chunkTimes?: number[]; streamClosed?: boolean; truncated?: boolean };
 }
 
-function har(exchanges = sampleTranscript(), unreadableLines = 0) {
-  return JSON.parse(transcriptHar(sampleReport(), { exchanges: [...exchanges].sort((a, b) => a.seq - b.seq), unreadableLines })) as {
-    log: { version: string; creator: { name: string; version: string }; comment: string; entries: HarEntry[] };
-  };
+interface Har {
+  log: { version: string; creator: { name: string; version: string }; comment: string; entries: HarEntry[] };
 }
+
+const work = mkdtempSync(join(tmpdir(), 'asi-har-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+let transcripts = 0;
+
+/**
+ * transcript.har of `exchanges`, written as a run's transcript (lines in the order given), with
+ * `unreadableLines` lines that hold no exchange.
+ */
+async function harText(exchanges: readonly Exchange[] = sampleTranscript(), unreadableLines = 0, options: HarOptions = {}): Promise<string> {
+  const file = join(work, `${(transcripts += 1)}.jsonl`);
+  writeFileSync(file, transcriptJsonl(exchanges) + 'not an exchange\n'.repeat(unreadableLines));
+  let text = '';
+  for await (const piece of transcriptHarPieces(sampleReport(), file, options)) text += piece;
+  return text;
+}
+
+async function har(exchanges?: readonly Exchange[], unreadableLines = 0, options: HarOptions = {}): Promise<Har> {
+  return JSON.parse(await harText(exchanges, unreadableLines, options)) as Har;
+}
+
+const sample = await har();
 
 /** The fields HAR 1.2 requires (softwareishard.com/blog/har-12-spec), with their types. */
 const nameValues = { type: 'array', items: { type: 'object', required: ['name', 'value'], properties: { name: { type: 'string' }, value: { type: 'string' } } } };
@@ -87,11 +107,11 @@ const HAR_REQUIRED = {
 };
 
 describe('transcript.har', () => {
-  const log = har().log;
+  const log = sample.log;
 
   test('has every field HAR 1.2 requires', () => {
     const validate = new Ajv2020({ allErrors: true, strict: false }).compile(HAR_REQUIRED);
-    expect(validate(har()) ? [] : validate.errors).toEqual([]);
+    expect(validate(sample) ? [] : validate.errors).toEqual([]);
   });
 
   test('is HAR 1.2 created by asi-conformance', () => {
@@ -138,25 +158,36 @@ describe('transcript.har', () => {
     expect(failed.timings).toMatchObject({ wait: 15000, receive: 0 });
   });
 
-  test('a cut body says so; unreadable transcript lines are counted', () => {
+  test('a cut body says so; unreadable transcript lines are counted', async () => {
     const [first] = sampleTranscript();
     const cut = { ...first!, response: { ...first!.response!, body: 'abc', bodyBytes: 70_000, truncated: true } };
-    const h = har([cut], 2).log;
+    const h = (await har([cut], 2)).log;
     expect(h.entries[0]!.response.content.comment).toBe('body cut: the transcript keeps the first 3 characters of 70000 bytes');
     expect(h.comment).toContain('2 transcript lines could not be read');
   });
 
   test('past its content budget, exchanges keep their head and say their content was left out', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'asi-har-'));
-    const file = join(dir, '.transcript.jsonl');
     const lines = sampleTranscript().map((e) => ({ ...e, response: e.response === undefined ? undefined : { ...e.response, body: 'b'.repeat(100) } }));
-    writeFileSync(file, lines.map((e) => JSON.stringify(e)).join('\n'));
-    const transcript = await readTranscript(file, { keepChars: 150 });
-    const h = JSON.parse(transcriptHar(sampleReport(), transcript)) as ReturnType<typeof har>;
+    const h = await har(lines, 0, { contentBytes: 150 });
     const leftOut = h.log.entries.filter((e) => e.response.content.comment?.startsWith('content left out'));
     expect(leftOut.length).toBeGreaterThan(0);
     expect(leftOut.every((e) => e.response.content.text === '' || e.response.status === 0)).toBe(true);
     expect(h.log.comment).toMatch(/\d+ exchanges without their content/);
     expect(h.log.entries).toHaveLength(lines.length);
+  });
+
+  test('counts its content budget in bytes as written: a control character costs six', async () => {
+    const [first] = sampleTranscript();
+    const lines = [1, 2, 3].map((seq) => ({ ...first!, seq, response: { ...first!.response!, body: '\u0001'.repeat(100) } }));
+    // 600 bytes as written each: two fit in 1 300 bytes, though all three hold only 300 characters.
+    const h = await har(lines, 0, { contentBytes: 1300 });
+    expect(h.log.entries.map((e) => e.response.content.text?.length)).toEqual([100, 100, 0]);
+    expect(h.log.comment).toContain('1 exchanges without their content');
+  });
+
+  test('a missing transcript is a HAR without entries', async () => {
+    let text = '';
+    for await (const piece of transcriptHarPieces(sampleReport(), join(work, 'none.jsonl'))) text += piece;
+    expect((JSON.parse(text) as Har).log.entries).toEqual([]);
   });
 });
