@@ -260,10 +260,11 @@ export function notEnoughRows(sample: LedgerSample, count: number): string | und
 
 /**
  * Pages a walk of `rows` rows takes at `limit` on this target: the target's own page size counts
- * (short pages or a cap make more pages), with half as many again for pages that vary, and room
- * for an empty last page and a few rows recorded since. An upper bound: a walk ends on its own.
+ * (short pages or a cap make more pages), with as many again for pages that vary (a short walk
+ * of pages of any size between 1 and `limit` may meet a run of small ones), and room for an empty
+ * last page and a few rows recorded since. An upper bound: a walk ends on its own.
  */
 export function pagesFor(sample: Pick<LedgerSample, 'pageFill'>, rows: number, limit: number): number {
   const perPage = Math.max(1, limit * sample.pageFill);
-  return Math.ceil((1.5 * (rows + 1)) / perPage) + 2;
+  return Math.ceil((2 * (rows + 1)) / perPage) + 4;
 }
