@@ -19,3 +19,10 @@ test('every string and key of a report goes through the redactor; other values s
     none: null,
   });
 });
+
+test('recorded exchanges, redacted by the client when recorded, are left as they are', () => {
+  const exchange = { seq: 3, request: { method: 'GET', url: 'http://t/v1/me', headers: {} }, note: TOKEN };
+  const redacted = redactReport({ findings: [{ exchanges: [exchange], actual: TOKEN }] }, new Redactor([{ value: TOKEN, placeholder: '$ASI_TOKEN' }]));
+  expect(redacted.findings[0]!.exchanges[0]).toBe(exchange);
+  expect(redacted.findings[0]!.actual).toBe('$ASI_TOKEN');
+});
