@@ -78,10 +78,11 @@ export async function preflight(target: ResolvedTarget, options: PreflightOption
       const code = envelope.ok ? envelope.error.code : 'no error envelope';
       throw new PreflightError(`token rejected: 401 ${code} at GET ${ME_PATH}; check ${token}: it must be a live token of this server's workspace`);
     }
-    // A web page at any status (a sign-in page, a gateway's or a firewall's block page) or a body
-    // that is not JSON at all is not this interface: every answer of §4 and §7 is JSON. A 5xx or a
-    // 429 may come from anything in between and is left to the suites.
-    const notJson = status < 500 && status !== 429 && !jsonBody(me).ok;
+    // A web page at any status (a sign-in page, a gateway's or a firewall's block page) is not this
+    // interface, nor a 4xx whose body is not JSON: §7 "All error responses use this envelope: a
+    // JSON object". A 2xx payload of /me is "not shown" (§4.3), so only a web page is refused
+    // there; a 5xx or a 429 may come from anything in between and is left to the suites.
+    const notJson = status >= 400 && status < 500 && status !== 429 && !jsonBody(me).ok;
     if (status === 404 || status === 410 || isHtml(me) || notJson) {
       const what = isHtml(me) ? `${status} with a web page (${me.response.headers['content-type']})` : notJson ? `${status} with a body that is not JSON` : String(status);
       throw new PreflightError(`${baseUrl} does not look like an ASI v1 server: GET ${ME_PATH} with ${token} answered ${what}; §4.3 names GET /me (token introspection) under base_url`);

@@ -124,7 +124,7 @@ describe('preflight', () => {
     expect(r.stderr).toContain('does not look like an ASI v1 server: GET /me with tokens.primary ($ASI_TOKEN) answered 200 with a web page (text/html; charset=utf-8)');
   });
 
-  test('a firewall that blocks /me with a page, or a text answer, is refused too (exit 2)', async () => {
+  test('a firewall that blocks /me with a page, or a text refusal, is refused too (exit 2); a text payload of /me is not', async () => {
     for (const [type, body, expected] of [
       ['text/html', '<h1>Request blocked</h1>', 'answered 403 with a web page (text/html)'],
       ['text/plain', 'Forbidden', 'answered 403 with a body that is not JSON'],
@@ -141,6 +141,16 @@ describe('preflight', () => {
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toContain(expected);
     }
+    // §4.3: the payload of GET /me is not shown; a 200 in plain text passes the preflight.
+    const plain = createServer((req, res) => {
+      if (req.url?.endsWith('/me')) return void res.writeHead(200, { 'content-type': 'text/plain' }).end('token ok');
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
+    });
+    await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+    const { port } = plain.address() as AddressInfo;
+    const r = await runCli(['run', '--base-url', `http://127.0.0.1:${port}/v1`, '--only', 'auth/5.1/bearer-accepted', '-q', '--out', mkdtempSync(join(tmpdir(), 'asi-plain-'))], { env: { ASI_TOKEN: 'asi_live_00' } });
+    plain.close();
+    expect(r.stderr).not.toContain('does not look like an ASI v1 server');
   });
 
   test('a rejected token ends the run within seconds with one line (exit 2)', async () => {
