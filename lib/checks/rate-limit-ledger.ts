@@ -101,20 +101,22 @@ function readTrial(trial: RefusedTrial, rowsPerMessage: number): TrialReading {
 }
 
 /** Whether the refused POSTs of the batch did work: settled by the batch alone, or by its trial. */
-type RefusedWork = { did: false; note: string } | { did: true; rows: number; actual: string } | { did: 'unknown'; why: string };
+type RefusedWork = { did: false; note: string } | { did: true; actual: string } | { did: 'unknown'; why: string };
 
 function refusedWork(batch: RefusedBatch): RefusedWork {
+  if (!batch.before.ok || !batch.after.ok || batch.rowsPerMessage === undefined) return { did: 'unknown', why: 'the ledger could not be counted around the batch' };
+  const grew = batch.after.rows - batch.before.rows;
   const extra = rowsLeftByRefused(batch)!;
   const served = batch.posts.filter(isServed).length;
   if (extra === 0) return { did: false, note: `${served} served and ${batch.posts.filter(isRefusal).length} refused message POSTs; the ledger grew by the served ones only` };
-  if (extra < 0) return { did: 'unknown', why: `the ledger grew by ${batch.after.ok && batch.before.ok ? batch.after.rows - batch.before.rows : '?'} rows for ${served} served messages of ${batch.rowsPerMessage} rows each: it may lag` };
-  const grew = `the ledger grew by ${batch.after.ok && batch.before.ok ? batch.after.rows - batch.before.rows : '?'} rows: ${extra} more than the served messages account for`;
-  if (batch.trial === undefined) return { did: true, rows: extra, actual: grew };
-  const t = readTrial(batch.trial, batch.rowsPerMessage!);
-  if (!t.ok) return { did: 'unknown', why: `${grew}, and ${t.why}` };
+  if (extra < 0) return { did: 'unknown', why: `the ledger grew by ${grew} rows for ${served} served messages of ${batch.rowsPerMessage} rows each: it may lag` };
+  const grewMore = `the ledger grew by ${grew} rows: ${extra} more than the served messages account for`;
+  if (batch.trial === undefined) return { did: true, actual: grewMore };
+  const t = readTrial(batch.trial, batch.rowsPerMessage);
+  if (!t.ok) return { did: 'unknown', why: `${grewMore}, and ${t.why}` };
   const others = backgroundNote(batch.trial.background);
   if (t.extra > t.allowance) {
-    return { did: true, rows: extra, actual: `${grew}; ${t.refused} more refused POSTs then left ${rowsText(t.extra)}, beyond the ${t.allowance} that other clients' rows (${others}) explain` };
+    return { did: true, actual: `${grewMore}; ${t.refused} more refused POSTs then left ${rowsText(t.extra)}, beyond the ${t.allowance} that other clients' rows (${others}) explain` };
   }
   return {
     did: false,

@@ -180,7 +180,7 @@ export class Pacer {
       const untilReset = s.resetAtMs - now;
       if (untilReset <= 0) {
         // The refill moment has passed: send one request and learn the new numbers from it.
-        if (s.inFlight === 0) return this.#sendLow(s);
+        if (s.inFlight === 0) return this.#countLowSend(s);
         await this.#freshHeaders(s);
         continue;
       }
@@ -191,12 +191,12 @@ export class Pacer {
       await this.#options.sleep(wait);
       // With points left, this request has waited its share; with none, the loop now finds the
       // reset passed and lets one request through to learn the new numbers.
-      if (available > 0) return this.#sendLow(s);
+      if (available > 0) return this.#countLowSend(s);
     }
   }
 
   /** A request admitted while the pool is under 10%: it may be what keeps the pool low. */
-  #sendLow(s: PoolState): void {
+  #countLowSend(s: PoolState): void {
     s.lowSent += 1;
   }
 
@@ -310,7 +310,7 @@ export class Pacer {
   observe(role: string, pool: Pool, exchange: Exchange): void {
     const s = this.#pool(role, pool);
     // Spent points all the same: they may be why the pool stays low.
-    if (s.remaining !== undefined && s.limit !== undefined && s.remaining < s.limit * SLOW_DOWN_FRACTION) this.#sendLow(s);
+    if (s.remaining !== undefined && s.limit !== undefined && s.remaining < s.limit * SLOW_DOWN_FRACTION) this.#countLowSend(s);
     this.#learn(role, pool, s, exchange);
   }
 

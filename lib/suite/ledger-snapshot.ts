@@ -24,7 +24,7 @@ interface Window {
  * cover the same rows, and a window sliding with the clock would drop old rows at its lower edge
  * between two counts. It opens on the target's clock (its Date header), fixed by the first count.
  */
-let window: Window | undefined;
+let counted: Window | undefined;
 
 function windowAt(targetNowMs: number): Window {
   return { from: new Date(targetNowMs - LOOK_BACK_MS).toISOString(), to: new Date(targetNowMs + LOOK_AHEAD_MS).toISOString() };
@@ -55,13 +55,13 @@ async function walk(client: HttpClient, w: Window): Promise<LedgerCount> {
  * secondary token shares that workspace, so its messages show here without spending its points.
  */
 export async function countLedgerRows(client: HttpClient): Promise<LedgerCount> {
-  if (window !== undefined) return walk(client, window);
+  if (counted !== undefined) return walk(client, counted);
   const provisional = windowAt(Date.now());
   const first = await walk(client, provisional);
   const offsetMs = first.pages[0] === undefined ? 0 : clockOffsetOf(first.pages[0]);
   // A target whose clock is off the harness's: open the window on its clock and count again.
-  window = offsetMs === 0 ? provisional : windowAt(Date.now() + offsetMs);
-  return offsetMs === 0 ? first : walk(client, window);
+  counted = offsetMs === 0 ? provisional : windowAt(Date.now() + offsetMs);
+  return offsetMs === 0 ? first : walk(client, counted);
 }
 
 /**
