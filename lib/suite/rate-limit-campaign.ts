@@ -60,9 +60,7 @@ export interface ReadRun extends PoolRun {
 
 export interface WriteRun extends PoolRun {
   route: MessageRoute;
-  /** Ledger rows counted before and after the first message POST. */
-  firstRows: { before: LedgerCount; after: LedgerCount };
-  /** The POSTs after the first, counted in the ledger before and after. */
+  /** The POSTs after the first two (whose brackets measured rows per message), counted in the ledger before and after. */
   batch: RefusedBatch;
 }
 
@@ -128,9 +126,29 @@ async function refusedTrial(s: Session, forms: readonly SendOptions[]): Promise<
   return { posts, before, after, ...(background === undefined ? {} : { background }) };
 }
 
+/** One message POST between two counts of the ledger, and the rows that came with it when it was served. */
+interface Bracket {
+  exchange: Exchange;
+  after: LedgerCount;
+  rows: number | undefined;
+}
+
+async function bracketed(s: Session, post: SendOptions, before: LedgerCount): Promise<Bracket> {
+  const exchange = await s.client.send(post);
+  const served = isServed(exchange);
+  const after = before.ok && served ? await countLedgerRowsSettled(s.client, before.rows + 1) : await countLedgerRows(s.client);
+  return { exchange, after, rows: before.ok && after.ok && served ? after.rows - before.rows : undefined };
+}
+
+/** Other clients' rows only ever add to a bracket: of two, the smaller is the nearer to one message's rows. */
+function smallerBracket(a: number | undefined, b: number | undefined): number | undefined {
+  if (a === undefined) return b;
+  return b === undefined ? a : Math.min(a, b);
+}
+
 /**
- * Rows per message read off the batch's many served POSTs, when the first POST's bracket read
- * more (other clients' rows landed in it): never more than the bracket said.
+ * Rows per message read off the batch's many served POSTs, when the brackets read more (other
+ * clients' rows landed in both): never more than the brackets said.
  */
 function rowsPerMessageOf(bracket: number | undefined, posts: readonly Exchange[], before: LedgerCount, after: LedgerCount): number | undefined {
   const served = posts.filter(isServed).length;
@@ -180,20 +198,21 @@ async function runWrites(s: Session, limits: Limits, routes: readonly MessageRou
   const others = routes.slice(1, MAX_ROUTES).map((r): SendOptions => ({ ...post, path: r.path, json: r.body }));
   const streamed: SendOptions = { ...post, headers: { accept: 'text/event-stream' } };
   const sequence = await sendEach(s, [...others, streamed]);
-  const before = await countLedgerRows(s.client);
-  const first = await s.client.send(post);
-  const after = before.ok && isServed(first) ? await countLedgerRowsSettled(s.client, before.rows + 1) : await countLedgerRows(s.client);
-  const bracket = before.ok && after.ok && isServed(first) ? after.rows - before.rows : undefined;
-  const second = await s.client.send(post);
-  sequence.push(first, second);
+  // The first two POSTs each between two counts: on a ledger others write to, one of them may
+  // catch another client's row, rarely both.
+  const first = await bracketed(s, post, await countLedgerRows(s.client));
+  const second = await bracketed(s, post, first.after);
+  const bracket = smallerBracket(first.rows, second.rows);
+  sequence.push(first.exchange, second.exchange);
+  const after = second.after;
   const primaryBefore = await s.client.send({ ...post, token: 'primary', unpaced: false });
-  const burst = await exhaust(s, limits.write, second, EXTRA_REFUSED_POSTS, WRITE_CONCURRENCY, post);
+  const burst = await exhaust(s, limits.write, second.exchange, EXTRA_REFUSED_POSTS, WRITE_CONCURRENCY, post);
   // A refused streamed or job-mode POST has done no work either (§8.1 rule 5).
   const jobPost = jobs === undefined ? [] : [{ ...post, json: { ...route.body, ...jobs.body } }];
   const routeRefusals = await sendEach(s, [...others, streamed, ...jobPost]);
   const primaryAfter = await s.client.send({ ...post, token: 'primary' });
   // Every POST between the counts, the primary token's among them: their served rows are expected.
-  const posts = [second, primaryBefore, ...burst, ...routeRefusals, primaryAfter];
+  const posts = [primaryBefore, ...burst, ...routeRefusals, primaryAfter];
   const servedRows = posts.filter(isServed).length * (bracket ?? 0);
   const afterBatch = after.ok ? await countLedgerRowsSettled(s.client, after.rows + servedRows) : await countLedgerRows(s.client);
   const rowsPerMessage = rowsPerMessageOf(bracket, posts, after, afterBatch);
@@ -212,7 +231,6 @@ async function runWrites(s: Session, limits: Limits, routes: readonly MessageRou
     ...(refusal === undefined ? {} : { refusal }),
     primaryBefore,
     primaryAfter,
-    firstRows: { before, after },
     batch,
   };
 }
