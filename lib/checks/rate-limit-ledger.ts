@@ -50,7 +50,8 @@ function rowsText(n: number): string {
   return `${n} ${n === 1 ? 'row' : 'rows'}`;
 }
 
-function backgroundNote(background: Background | undefined): string {
+/** Other clients' rows as measured, for a finding's text. */
+export function backgroundNote(background: Background | undefined): string {
   return background === undefined || background.rows === 0 ? 'none' : `${rowsText(background.rows)} in ${(background.spanMs / 1000).toFixed(1)} s`;
 }
 

@@ -2,7 +2,7 @@ import type { Exchange } from '../model/exchange.ts';
 import { fail, inconclusive, pass, type Finding } from '../model/finding.ts';
 import { expectError } from './error-envelope.ts';
 import { exchangeLabel } from './rate-limit-headers.ts';
-import { backgroundAllowance, spanMs, type Background, type LedgerCount } from './rate-limit-ledger.ts';
+import { backgroundAllowance, backgroundNote, spanMs, type Background, type LedgerCount } from './rate-limit-ledger.ts';
 
 const STORE_DOWN = { status: 503, code: 'system.rate_limit_unavailable', category: 'transient' } as const;
 
@@ -37,10 +37,10 @@ export function failClosedFinding(requirement: string, during: readonly Exchange
   const grew = rows.after.rows - rows.before.rows;
   const allowance = backgroundAllowance(rows.background, spanMs(rows.before, rows.after));
   if (grew > allowance) {
-    const others = allowance === 0 ? '' : `, more than the ${allowance} that other clients' rows (${rows.background!.rows} in ${(rows.background!.spanMs / 1000).toFixed(1)} s) explain`;
+    const others = allowance === 0 ? '' : `, more than the ${allowance} that other clients' rows (${backgroundNote(rows.background)}) explain`;
     return fail(requirement, 'no ledger row from the message POST sent while the limiter store was down', `the ledger grew by ${grew} rows${others}`, [...during, ...rows.after.pages.slice(0, 1)]);
   }
-  if (grew > 0) return pass(requirement, during.slice(0, 1), `no request was served; the ledger grew by ${grew} rows, within the ${allowance} that other clients' rows explain`);
+  if (grew > 0) return pass(requirement, during.slice(0, 1), `no request was served; the ledger grew by ${grew} rows, within the ${allowance} that other clients' rows (${backgroundNote(rows.background)}) explain`);
   return pass(requirement, during.slice(0, 1), 'no request was served and the ledger did not grow');
 }
 

@@ -1,6 +1,6 @@
 import { clockOffsetOf } from '../checks/ledger-discovery.ts';
 import { ledgerPage, type Background, type LedgerCount } from '../checks/rate-limit-ledger.ts';
-import type { HttpClient } from '../http/client.ts';
+import { sleep, type HttpClient } from '../http/client.ts';
 import type { Exchange } from '../model/exchange.ts';
 import { LEDGER_LIMIT_MAX, LEDGER_PATH } from '../spec-constants.ts';
 
@@ -71,7 +71,7 @@ export async function countLedgerRows(client: HttpClient): Promise<LedgerCount> 
 export async function countLedgerRowsSettled(client: HttpClient, atLeast: number, tries = 3, pauseMs = 300): Promise<LedgerCount> {
   let count = await countLedgerRows(client);
   for (let i = 1; i < tries && count.ok && count.rows < atLeast; i++) {
-    await new Promise((r) => setTimeout(r, pauseMs));
+    await sleep(pauseMs);
     count = await countLedgerRows(client);
   }
   return count;
@@ -89,7 +89,7 @@ const BACKGROUND_MAX_MS = 6_000;
 export async function measureBackground(client: HttpClient, intervalMs: number): Promise<Background | undefined> {
   const first = await countLedgerRows(client);
   if (!first.ok) return undefined;
-  await new Promise((r) => setTimeout(r, Math.min(BACKGROUND_MAX_MS, Math.max(BACKGROUND_MIN_MS, 2 * intervalMs))));
+  await sleep(Math.min(BACKGROUND_MAX_MS, Math.max(BACKGROUND_MIN_MS, 2 * intervalMs)));
   const second = await countLedgerRows(client);
   if (!second.ok) return undefined;
   // The narrowest span the rows can have come in: a rate read high, never low.
