@@ -75,13 +75,6 @@ function withoutHeaderDefect(ctx: ExchangeContext): TokenRecord | undefined {
 /** Defect `auth-body-token-accepted`: reads a POST body's `access_token` field before authentication. */
 export async function readBodyFieldToken(ctx: ExchangeContext): Promise<void> {
   if (!ctx.state.defects.has('auth-body-token-accepted') || ctx.method !== 'POST' || ctx.header('authorization') !== undefined) return;
-  const body = await ctx.readBody();
-  if (!body.ok) return;
-  try {
-    const parsed: unknown = JSON.parse(body.text);
-    const field = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>)['access_token'] : undefined;
-    if (typeof field === 'string') ctx.bodyFieldToken = field;
-  } catch {
-    // Not JSON: no field to take a token from.
-  }
+  const field = await ctx.bodyField('access_token');
+  if (typeof field === 'string') ctx.bodyFieldToken = field;
 }

@@ -74,6 +74,18 @@ export class ExchangeContext {
     return this.body;
   }
 
+  /** A field of the body read as a JSON object (what some defects look at); undefined for any other body. */
+  async bodyField(name: string): Promise<unknown> {
+    const body = await this.readBody();
+    if (!body.ok) return undefined;
+    try {
+      const parsed: unknown = JSON.parse(body.text);
+      return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>)[name] : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   private readBodyOnce(): Promise<BodyResult> {
     return new Promise((resolve) => {
       const chunks: Buffer[] = [];

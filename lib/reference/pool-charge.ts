@@ -165,14 +165,8 @@ function appendRefusedMessage(ctx: ExchangeContext): void {
  */
 function appendRefusedJob(ctx: ExchangeContext): void {
   if (ctx.method !== 'POST' || !MESSAGE_ROUTE.test(ctx.path)) return;
-  void ctx.readBody().then((body) => {
-    if (!body.ok) return;
-    try {
-      const parsed: unknown = JSON.parse(body.text);
-      if (typeof parsed === 'object' && parsed !== null && (parsed as Record<string, unknown>)['async'] === true) appendRefusedMessage(ctx);
-    } catch {
-      // Not JSON: no job.
-    }
+  void ctx.bodyField('async').then((jobMode) => {
+    if (jobMode === true) appendRefusedMessage(ctx);
   });
 }
 
