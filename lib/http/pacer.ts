@@ -1,5 +1,5 @@
 import type { Exchange } from '../model/exchange.ts';
-import { trimExchange, type RecordBudget } from '../suite/evidence-trim.ts';
+import { HEADERS_AND_ENVELOPE_BUDGET, trimExchange } from '../suite/evidence-trim.ts';
 import { SLOW_DOWN_FRACTION, UNAUTHENTICATED_PATHS, WINDOW_SECONDS, type Pool } from '../spec-constants.ts';
 
 /**
@@ -107,8 +107,6 @@ export const WAIT_MARGIN_MS = 5_000;
 export function windowPacing(windowS: number): Partial<PacerOptions> {
   return { maxWaitMs: windowS * 1000 + WAIT_MARGIN_MS, fallbackWindowMs: windowS * 1000 };
 }
-/** What the pacer keeps of an exchange it records: enough to show the headers and the envelope. */
-const KEPT: RecordBudget = { body: 2_000, events: 0, eventData: 0, chunkTimes: 0, unit: 'characters' };
 const FRESH_HEADERS_TIMEOUT_MS = 1_000;
 
 /**
@@ -213,7 +211,7 @@ export class Pacer {
   #disbelieve(role: string, pool: Pool, header: DisbelievedClaim['header'], exchange: Exchange, instead: string): void {
     const seen = this.disbelieved.find((c) => c.role === role && c.pool === pool && c.header === header);
     if (seen !== undefined) seen.times += 1;
-    else this.disbelieved.push({ role, pool, header, value: exchange.response?.headers[header] ?? '', instead, exchange: trimExchange(exchange, KEPT), times: 1 });
+    else this.disbelieved.push({ role, pool, header, value: exchange.response?.headers[header] ?? '', instead, exchange: trimExchange(exchange, HEADERS_AND_ENVELOPE_BUDGET), times: 1 });
   }
 
   #learn(role: string, pool: Pool, s: PoolState, exchange: Exchange): void {
@@ -279,7 +277,7 @@ export class Pacer {
       return undefined;
     }
     const retryAfterS = intHeader(exchange.response.headers['retry-after']);
-    const refusal = { role, pool, retryAfterS, at: new Date(this.#options.now()).toISOString(), seq: exchange.seq, exchange: trimExchange(exchange, KEPT) };
+    const refusal = { role, pool, retryAfterS, at: new Date(this.#options.now()).toISOString(), seq: exchange.seq, exchange: trimExchange(exchange, HEADERS_AND_ENVELOPE_BUDGET) };
     (role === PER_IP_ROLE ? this.perIpRefusals : this.unplanned).push(refusal);
     const absurd = retryAfterS !== undefined && retryAfterS * 1000 > this.#options.maxWaitMs;
     // Refused again although the last wait already covered a whole window: waiting does not help.

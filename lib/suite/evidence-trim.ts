@@ -26,6 +26,9 @@ export const EVIDENCE_BUDGET: RecordBudget = { body: 16_384, events: 200, eventD
  */
 export const TRANSCRIPT_BUDGET: RecordBudget = { body: 131_072, events: 1_000, eventData: 131_072, chunkTimes: 1_000, unit: 'json-bytes' };
 
+/** An exchange kept for its headers and error envelope only (the pacer's records, the run's metered responses). */
+export const HEADERS_AND_ENVELOPE_BUDGET: RecordBudget = { body: 2_000, events: 0, eventData: 0, chunkTimes: 0, unit: 'characters' };
+
 /** Body excerpt kept as evidence; the transcript keeps more. */
 export const EVIDENCE_BODY_CHARS = EVIDENCE_BUDGET.body;
 const EXCHANGES_PER_FAILURE = 6;

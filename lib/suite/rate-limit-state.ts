@@ -1,6 +1,7 @@
 import { isMeteredResponse } from '../checks/rate-limit-headers.ts';
 import type { Probe } from '../checks/rate-limit-retry.ts';
 import type { Exchange } from '../model/exchange.ts';
+import { HEADERS_AND_ENVELOPE_BUDGET, trimExchange } from './evidence-trim.ts';
 import { runCampaign, type Campaign, type CampaignOutcome } from './rate-limit-campaign.ts';
 import { probeReadRefusal } from './rate-limit-probes.ts';
 import { session } from './session.ts';
@@ -22,22 +23,12 @@ interface RateLimitStore {
 
 const store: RateLimitStore = { metered: [], watching: false };
 
-/** Body kept of a metered response: enough to read an error envelope. */
-const KEPT_BODY = 2_000;
-
-/** The exchange without its events and with the start of its body, sharing no string with it (a slice would keep the whole body alive). */
-function lightCopy(exchange: Exchange): Exchange {
-  const res = exchange.response!;
-  const { events: _events, chunkTimes: _chunks, ...head } = res;
-  return structuredClone({ ...exchange, response: { ...head, body: res.body.slice(0, KEPT_BODY), truncated: res.truncated || res.body.length > KEPT_BODY } });
-}
-
 /** Starts recording every metered response the budget service sees (idempotent). */
 export function watchMeteredResponses(): void {
   if (store.watching) return;
   store.watching = true;
   session().pacer.watch((_role, _pool, exchange) => {
-    if (isMeteredResponse(exchange)) store.metered.push(lightCopy(exchange));
+    if (isMeteredResponse(exchange)) store.metered.push(trimExchange(exchange, HEADERS_AND_ENVELOPE_BUDGET));
   });
 }
 
