@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import { BUNDLE_OPTIONS, bundleLine, bundleRequest } from './bundle-flags.ts';
 import { basename, isAbsolute, relative } from 'node:path';
 import { limitsForTimeout } from '../http/client.ts';
 import { Redactor } from '../http/redactor.ts';
@@ -79,6 +80,7 @@ export async function runCommand(args: string[]): Promise<number> {
     'fail-on': { type: 'string' },
     replay: { type: 'string', multiple: true },
     timeout: { type: 'string' },
+    ...BUNDLE_OPTIONS,
     ...TRANSPORT_OPTIONS,
     quiet: { type: 'boolean', short: 'q' },
     help: { type: 'boolean', short: 'h' },
@@ -100,6 +102,7 @@ export async function runCommand(args: string[]): Promise<number> {
   const baseline = values.baseline === undefined ? undefined : { file: values.baseline, report: loadReportFile(values.baseline) };
   const timeoutS = integerOption('run', 'timeout', values.timeout, 1, 600);
   if (values['base-url'] !== undefined) validateBaseUrl(values['base-url']);
+  const bundle = await bundleRequest(values);
 
   let reference: RunningReference | undefined;
   let target: ResolvedTarget | undefined;
@@ -138,7 +141,7 @@ export async function runCommand(args: string[]): Promise<number> {
       ...(values.label === undefined ? {} : { label: values.label }),
       ...(values['impl-version'] === undefined ? {} : { version: values['impl-version'] }),
     };
-    const { report, dir, files: written } = await certify({
+    const { report, dir, files: written, bundle: certified } = await certify({
       target,
       embedded: reference !== undefined,
       files,
@@ -156,11 +159,13 @@ export async function runCommand(args: string[]): Promise<number> {
       progress,
       notice,
       argv: ['run', ...args],
+      ...(bundle === undefined ? {} : { bundle }),
     });
     const near = relative(process.cwd(), dir);
     const shown = near === '' || near.startsWith('..') || isAbsolute(near) ? dir : near;
     const reportsLine = `reports: ${shown}/ (${written.map((f) => basename(f)).join(', ')})`;
-    process.stdout.write(`${redactor.redact(consoleSummary(report, reportsLine))}\n`);
+    const bundleText = certified === undefined ? '' : `\n${bundleLine(certified)}`;
+    process.stdout.write(`${redactor.redact(consoleSummary(report, reportsLine))}${bundleText}\n`);
     return report.exitCode;
   } catch (err) {
     // The CLI prints an unexpected error's message; it must not carry a token either.

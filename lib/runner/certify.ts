@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { writeBundle, type BundleRequest, type WrittenBundle } from '../certification/write-bundle.ts';
 import { contractDigest } from '../contract/contract-document.ts';
 import type { HttpLimits } from '../http/client.ts';
 import type { PacerStats } from '../http/pacer.ts';
@@ -9,8 +10,8 @@ import { transportSecrets, type TransportOptions } from '../http/transport.ts';
 import type { Exchange } from '../model/exchange.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
 import type { ResolvedTarget } from '../profile/resolve-profile.ts';
-import { diffReports, type ComparableReport } from '../report/baseline-diff.ts';
-import { buildReport } from '../report/build-report.ts';
+import { baselineExitCode, diffReports, type ComparableReport } from '../report/baseline-diff.ts';
+import { buildReport, limitsReasons } from '../report/build-report.ts';
 import type { Expectations } from '../report/expectations.ts';
 import { argvForReport, hideLocalPaths, pathForReport } from '../report/local-paths.ts';
 import { Observer } from '../report/observed.ts';
@@ -20,7 +21,6 @@ import { writeReports, type ReportFormat } from '../report/write-reports.ts';
 import { eachExchange } from '../report/writers/transcript.ts';
 import type { RunContext } from '../suite/run-context.ts';
 import { faultStateFile, pacerStatsFile, targetDownFile } from '../suite/worker-files.ts';
-import { READ_LIMIT, WINDOW_SECONDS, WRITE_LIMIT } from '../spec-constants.ts';
 import { preflight } from './preflight.ts';
 import { runSuites } from './run-suites.ts';
 import { FULL_SELECTION, type Selection } from './selection.ts';
@@ -49,12 +49,15 @@ export interface CertifyOptions {
   expectations?: { file: string; entries: Expectations };
   baseline?: { file: string; report: ComparableReport };
   implementation?: { label?: string; version?: string };
+  /** The certification bundle to write beside the reports (none when absent). */
+  bundle?: BundleRequest;
 }
 
 export interface CertifyResult {
   report: Report;
   dir: string;
   files: string[];
+  bundle?: WrittenBundle;
 }
 
 function packageVersion(): string {
@@ -110,13 +113,6 @@ function profileView(target: ResolvedTarget, transport: TransportOptions | undef
     ...(proxy.length === 0 ? {} : { proxy: [...new Set(proxy)] }),
   };
   return JSON.parse(hideLocalPaths(JSON.stringify(view))) as unknown;
-}
-
-function limitsReasons(limits: ResolvedTarget['profile']['limits']): string[] {
-  if (limits.read === READ_LIMIT && limits.write === WRITE_LIMIT && limits.windowS === WINDOW_SECONDS) return [];
-  return [
-    `the profile's limits (${limits.read} reads and ${limits.write} writes per ${limits.windowS} s) differ from the spec's (${READ_LIMIT} and ${WRITE_LIMIT} per ${WINDOW_SECONDS} s)`,
-  ];
 }
 
 /** One certification run: preflight, suites against the target, then the report and its files. */
@@ -196,11 +192,7 @@ export async function certify(options: CertifyOptions): Promise<CertifyResult> {
     const report = redactReport(built, new Redactor(secrets));
     if (options.baseline !== undefined) {
       report.baselineDiff = diffReports(options.baseline.report, report);
-      // A baseline gate fails on regressions only: what failed before and still fails is known.
-      // An expired waiver fails the run whatever the baseline says: the waiver is what ran out.
-      const expired = report.results.some((r) => r.waiver?.state === 'expired');
-      if (report.exitCode === 1 && !report.baselineDiff.regressed && !expired) report.exitCode = 0;
-      if (report.exitCode !== 3 && report.baselineDiff.regressed) report.exitCode = 1;
+      report.exitCode = baselineExitCode(report, report.baselineDiff);
     }
     const files = await writeReports(report, {
       dir,
@@ -208,7 +200,10 @@ export async function certify(options: CertifyOptions): Promise<CertifyResult> {
       transcriptFile,
       secrets: secrets.map((t) => t.value),
     });
-    return { report, dir, files };
+    if (options.bundle === undefined) return { report, dir, files };
+    // Before the finally below: the bundle carries the exchange record, a working file of the run.
+    const bundle = await writeBundle(report, { runDir: dir, transcriptFile, written: files, secrets: secrets.map((t) => t.value), request: options.bundle });
+    return { report, dir, files, bundle };
   } finally {
     for (const f of [transcriptFile, pacerStatsFile(transcriptFile), targetDownFile(transcriptFile), faultStateFile(transcriptFile)]) rmSync(f, { force: true });
   }
