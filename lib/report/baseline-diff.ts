@@ -1,6 +1,6 @@
 import { ReportFileError } from '../errors.ts';
 import { readUserFile } from '../user-file.ts';
-import type { BaselineDiff, Observed, RequirementVerdict, VerdictChange } from './report-model.ts';
+import type { BaselineDiff, Observed, Report, RequirementVerdict, VerdictChange } from './report-model.ts';
 
 /**
  * The part of a report.json a comparison needs. Reports of every schema version so far have it,
@@ -118,4 +118,16 @@ export function diffLines(diff: BaselineDiff): string[] {
   for (const f of diff.fieldsGone) lines.push(`  fields gone from ${f.kind}: ${f.fields.join(', ')}`);
   lines.push(`  ${diff.regressed ? 'REGRESSED' : 'no regression'}`);
   return lines;
+}
+
+/**
+ * The exit code of a run with --baseline. A baseline gate fails on regressions only: what failed
+ * before and still fails is known. An expired waiver fails the run whatever the baseline says: the
+ * waiver is what ran out.
+ */
+export function baselineExitCode(report: Pick<Report, 'exitCode' | 'results'>, diff: BaselineDiff): Report['exitCode'] {
+  const expired = report.results.some((r) => r.waiver?.state === 'expired');
+  if (report.exitCode === 1 && !diff.regressed && !expired) return 0;
+  if (report.exitCode !== 3 && diff.regressed) return 1;
+  return report.exitCode;
 }

@@ -2,6 +2,7 @@ import { catalogue } from '../catalogue/index.ts';
 import type { Finding } from '../model/finding.ts';
 import type { CollectedTest } from '../runner/findings-collector.ts';
 import { FULL_SELECTION, isPartial, notChosenBecause, type Selection } from '../runner/selection.ts';
+import { READ_LIMIT, WINDOW_SECONDS, WRITE_LIMIT } from '../spec-constants.ts';
 import { applyExpectations, type Expectations } from './expectations.ts';
 import {
   combineVerdicts,
@@ -13,6 +14,14 @@ import {
   type RequirementVerdict,
   type RunMetadata,
 } from './report-model.ts';
+
+/** Why the run's limits keep it from being a certification: none at the spec's limits. */
+export function limitsReasons(limits: RunMetadata['limits']): string[] {
+  if (limits.read === READ_LIMIT && limits.write === WRITE_LIMIT && limits.windowS === WINDOW_SECONDS) return [];
+  return [
+    `the profile's limits (${limits.read} reads and ${limits.write} writes per ${limits.windowS} s) differ from the spec's (${READ_LIMIT} and ${WRITE_LIMIT} per ${WINDOW_SECONDS} s)`,
+  ];
+}
 
 export interface ReportInputs {
   meta: RunMetadata;
