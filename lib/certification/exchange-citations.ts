@@ -109,5 +109,6 @@ export function exchangeCitations(bundle: OpenedBundle): StepResult {
     }
   }
   const unreadable = record.unreadable.length === 0 ? '' : `; ${record.unreadable.length} record line${record.unreadable.length === 1 ? '' : 's'} hold no exchange (line ${record.unreadable.slice(0, 3).join(', ')})`;
-  return { checked: `${cited} exchanges cited by findings, each as the record holds it (${record.bySeq.size} exchanges recorded${unreadable})`, problems };
+  const how = problems.length === 0 ? 'each as the record holds it' : 'not all as the record holds them (below)';
+  return { checked: `${cited} exchanges cited by findings, ${how} (${record.bySeq.size} exchanges recorded${unreadable})`, problems };
 }

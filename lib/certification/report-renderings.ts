@@ -76,7 +76,8 @@ export async function reportRenderings(bundle: OpenedBundle): Promise<StepResult
         problems.push({ file: name, message: `is not what this harness writes from ${source} (they differ from line ${firstLineDiffering(got, want)})` });
       }
     }
-    return { checked: `${compared.join(', ')}: byte for byte what this harness writes from the report and the record`, problems };
+    const how = problems.length === 0 ? 'byte for byte what this harness writes from the report and the record' : 'not all what this harness writes from the report and the record (below)';
+    return { checked: `${compared.join(', ')}: ${how}`, problems };
   } finally {
     await rm(work, { recursive: true, force: true });
   }

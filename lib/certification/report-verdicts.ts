@@ -109,8 +109,9 @@ export function reportVerdicts(bundle: OpenedBundle): StepResult {
   const rederived = rederivedReport(report);
   const problems = [...compareResults(report, rederived), ...compareRun(report, rederived)];
   const findings = report.results.reduce((n, r) => n + r.findings.length, 0);
-  return {
-    checked: `${rederived.results.length} verdicts re-derived from ${findings} findings; counts, outcome ${rederived.outcome} and exit code ${rederived.exitCode} follow from them`,
-    problems,
-  };
+  const checked =
+    problems.length === 0
+      ? `${rederived.results.length} verdicts re-derived from ${findings} findings; counts, outcome ${rederived.outcome} and exit code ${rederived.exitCode} follow from them`
+      : `${rederived.results.length} verdicts re-derived from ${findings} findings: report.json does not say what they give (below)`;
+  return { checked, problems };
 }

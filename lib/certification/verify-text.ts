@@ -42,7 +42,7 @@ export function verificationText(v: Verification, keyFile?: string): string {
   const width = Math.max(...rows.map(([k]) => k.length));
   const lines = rows.map(([k, text]) => `  ${k.padEnd(width)}  ${consoleText(text)}`);
   lines.push('');
-  if (v.intact) lines.push('INTACT: every file is as the run wrote it, and every verdict follows from the recorded exchanges.');
+  if (v.intact) lines.push('INTACT: every file is as the run wrote it, every verdict follows from its findings, and every exchange they cite is in the record as cited.');
   else {
     lines.push(`DOES NOT VERIFY: ${v.problems.length} problem${v.problems.length === 1 ? '' : 's'}`);
     for (const p of v.problems) lines.push(`  × ${consoleText(p.file)}${p.requirement === undefined ? '' : ` ${consoleText(p.requirement)}`}: ${consoleText(p.message)}`);

@@ -7,6 +7,7 @@ import { loadPublicKey } from '../certification/signing-key.ts';
 import { verifyBundle } from '../certification/verify-bundle.ts';
 import { consoleText } from '../report/console-text.ts';
 import { UsageError } from '../errors.ts';
+import { consolePath } from './console-path.ts';
 import { BADGE_HELP } from './help.ts';
 import { parseOptions } from './parse-options.ts';
 
@@ -40,6 +41,6 @@ export async function badgeCommand(args: string[]): Promise<number> {
   // Beside the bundle: a file inside a bundle folder would be a file the manifest does not list.
   const out = values.out ?? join(dirname(resolve(source)), 'badge.svg');
   writeFileSync(out, badgeSvg(verification, harnessIdentity()));
-  process.stdout.write(`badge: ${out} (${verification.certification.certifying ? 'certified' : `not a certification: ${consoleText(verification.certification.because[0] ?? '')}`})\n`);
+  process.stdout.write(`badge: ${consolePath(resolve(out))} (${verification.certification.certifying ? 'certified' : `not a certification: ${consoleText(verification.certification.because[0] ?? '')}`})\n`);
   return 0;
 }

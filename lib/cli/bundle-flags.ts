@@ -1,7 +1,7 @@
-import { isAbsolute, relative } from 'node:path';
 import { loadSigningKey } from '../certification/signing-key.ts';
 import { checkBundleDir, verifyCommandOf, type BundleRequest, type WrittenBundle } from '../certification/write-bundle.ts';
 import { UsageError } from '../errors.ts';
+import { consolePath } from './console-path.ts';
 
 /** The run command's flags for its certification bundle (node:util parseArgs specs). */
 export const BUNDLE_OPTIONS = {
@@ -39,8 +39,7 @@ export async function bundleRequest(values: BundleFlagValues, env: NodeJS.Proces
 
 /** The closing line about the bundle: where, its digest, its signer, and the command that checks it. */
 export function bundleLine(bundle: WrittenBundle, cwd = process.cwd()): string {
-  const near = relative(cwd, bundle.path);
-  const path = near === '' || near.startsWith('..') || isAbsolute(near) ? bundle.path : near;
+  const path = consolePath(bundle.path, cwd);
   const what = bundle.form === 'tar.gz' ? 'sha256' : 'manifest sha256';
   const signed = bundle.keyid === undefined ? 'unsigned' : `signed by key ${bundle.keyid.slice(0, 16)}…`;
   return `bundle: ${path} (${what} ${bundle.sha256.slice(0, 16)}…, ${signed}); check it offline: ${verifyCommandOf(path, bundle.keyid !== undefined)}`;

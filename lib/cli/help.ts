@@ -12,7 +12,7 @@ Usage
   asi-conformance fault NAME on|off --admin URL
                                        switch a fault of a standalone reference (profile hooks)
   asi-conformance verify BUNDLE        check a run's certification bundle offline: digests, signature,
-                                       every verdict re-derived from the recorded exchanges
+                                       every verdict derived again from its evidence
   asi-conformance keygen --out DIR     write an Ed25519 key pair for signing bundles (run --sign-key)
   asi-conformance badge BUNDLE         write an SVG badge from a bundle that verifies
 

@@ -128,7 +128,7 @@ describe('verify', () => {
     expect(r.stdout).toMatch(/^ {2}manifest {3}in-toto Statement v1 listing 7 files, every SHA-256 matches$/m);
     expect(r.stdout).toMatch(/^ {2}verdicts {3}103 verdicts re-derived from \d+ findings; counts, outcome partial and exit code 0 follow from them$/m);
     expect(r.stdout).toMatch(/^ {2}citations {2}\d+ exchanges cited by findings, each as the record holds it \(\d+ exchanges recorded\)$/m);
-    expect(r.stdout).toContain('INTACT: every file is as the run wrote it, and every verdict follows from the recorded exchanges.');
+    expect(r.stdout).toContain('INTACT: every file is as the run wrote it, every verdict follows from its findings, and every exchange they cite is in the record as cited.');
     expect(r.stdout).toContain('NOT A CERTIFICATION: only chosen suites or requirements ran (--suite, --only or --skip): a certification runs them all');
     const strict = await runCli(['verify', passing, '--require-certification']);
     expect(strict.code).toBe(1);

@@ -47,7 +47,7 @@ export function certificateHtml(panel: CertificatePanel): string {
     signature,
     `<dt>Verify offline</dt><dd><code>${h(panel.verifyCommand)}</code></dd>`,
     '</dl>',
-    '<p class="note">Verify checks every digest (and the signature), then re-derives every verdict of this report from the recorded exchanges, without contacting the server; it says whether the run is a certification and exits 0 only when nothing was changed.</p>',
+    '<p class="note">Verify checks every digest (and the signature), then derives every verdict of this report again from its findings and finds every exchange they cite in the recorded exchanges, without contacting the server; it says whether the run is a certification and exits 0 only when nothing was changed.</p>',
     '</section>',
   ].join('\n');
 }
