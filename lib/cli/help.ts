@@ -40,6 +40,9 @@ Target (with neither, the embedded reference is started on 127.0.0.1 and certifi
                        ASI_TOKEN_EXPIRED; message routes and fault hooks need a profile.
   --label TEXT         name of the implementation under test, shown in every report (profile: implementation.label)
   --impl-version TEXT  its version or build (profile: implementation.version)
+  --defect NAME        with neither --config nor --base-url: switch this defect (or variant) on in the
+  --variant NAME       embedded reference (repeatable; 'serve --list-switches' lists them): a demonstration,
+                       or a calibration column beside a vendor's in a matrix; the label names the switches
 
   Before any suite a preflight checks that base_url answers GET /health and that the primary token
   is accepted at GET /me (exit 2 with one line if not, within seconds).
