@@ -10,6 +10,7 @@ import { faultCommand } from './fault-command.ts';
 import { MAIN_HELP } from './help.ts';
 import { keygenCommand } from './keygen-command.ts';
 import { listCommand } from './list-command.ts';
+import { matrixCommand } from './matrix-command.ts';
 import { runCommand } from './run-command.ts';
 import { serveCommand } from './serve-command.ts';
 import { verifyCommand } from './verify-command.ts';
@@ -24,6 +25,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   verify: verifyCommand,
   keygen: keygenCommand,
   badge: badgeCommand,
+  matrix: matrixCommand,
 };
 
 /**
