@@ -1,5 +1,4 @@
 import { randomInt } from 'node:crypto';
-import { BUNDLE_OPTIONS, bundleLine, bundleRequest } from './bundle-flags.ts';
 import { basename, isAbsolute, relative } from 'node:path';
 import { limitsForTimeout } from '../http/client.ts';
 import { Redactor } from '../http/redactor.ts';
@@ -18,6 +17,7 @@ import { certify } from '../runner/certify.ts';
 import { embeddedTarget } from '../runner/embedded-target.ts';
 import { requirementIds } from '../runner/selection.ts';
 import { selectSuiteFiles } from '../runner/suite-files.ts';
+import { BUNDLE_OPTIONS, bundleLine, bundleRequest } from './bundle-flags.ts';
 import { RUN_HELP } from './help.ts';
 import { integerOption, parseOptions } from './parse-options.ts';
 import { TRANSPORT_OPTIONS, transportFlags } from './transport-flags.ts';
