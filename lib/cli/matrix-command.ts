@@ -23,9 +23,13 @@ function tool(): { name: string; version: string } {
 }
 
 /** A new matrix folder below the parent, named like a run's: `matrix-<time>-<4 hex>`. */
-function matrixFolder(parent: string): string {
+function matrixFolder(command: string, parent: string): string {
   const dir = resolve(parent, `matrix-${newRunId()}`);
-  mkdirSync(dir, { recursive: true });
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (err) {
+    throw new UsageError(`${command}: --out ${parent}: cannot create ${dir} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
   return dir;
 }
 
@@ -79,7 +83,7 @@ async function matrixRun(args: string[]): Promise<number> {
     const key = loadSigningKey(plan.signKey);
     keys.push({ key: key.publicKey, keyid: key.keyid, file: plan.signKey });
   }
-  const dir = matrixFolder(plan.outParent);
+  const dir = matrixFolder('matrix', plan.outParent);
   const say = (line: string): void => void process.stderr.write(`${line}\n`);
   const n = plan.targets.length;
   say(`matrix: ${n} target${n === 1 ? '' : 's'}, ${Math.min(plan.concurrency, n)} at a time, into ${consolePath(dir)}/`);
@@ -100,7 +104,7 @@ async function matrixMerge(args: string[]): Promise<number> {
   if (positionals.length === 0) throw new UsageError("matrix merge: expected the folders (or files) that hold the bundles; see 'asi-conformance matrix --help'");
   const keys = publicKeys(values['public-key'] ?? []);
   const sources = findBundles(positionals);
-  const dir = matrixFolder(values.out ?? 'reports');
+  const dir = matrixFolder('matrix merge', values.out ?? 'reports');
   process.stderr.write(`matrix merge: ${sources.length} bundle${sources.length === 1 ? '' : 's'}, each verified, into ${consolePath(dir)}/\n`);
   const taken = new Set<string>();
   const inputs: ColumnInput[] = [];

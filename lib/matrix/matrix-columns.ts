@@ -67,7 +67,7 @@ function problemText(v: Verification): string {
 
 /** An id from a heading: the characters a folder name may have, made unique among `taken` (`acme`, `acme-2`). */
 export function columnId(name: string, taken: Set<string>): string {
-  const base = name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 48).replace(/[-.]+$/, '') || 'bundle';
+  const base = name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 64).replace(/[-.]+$/, '') || 'bundle';
   let id = base;
   for (let n = 2; taken.has(id.toLowerCase()); n++) id = `${base}-${n}`;
   taken.add(id.toLowerCase());

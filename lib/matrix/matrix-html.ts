@@ -6,9 +6,10 @@ import { EXIT_WORDS, STATE_LABEL, type Matrix, type MatrixCell, type MatrixColum
 
 /**
  * matrix.html: one self-contained page (inline style, no script, no external asset) comparing
- * implementations requirement by requirement. First the implementations (one row each: label,
- * version, outcome, bundle, harness, run), then the requirements on which they disagree, then
- * every requirement by area with a summary row per area. Each cell links to the requirement's row
+ * implementations requirement by requirement. First the requirements on which they disagree (the
+ * spec's weak points, or an implementation's), then the implementations (one row each: label,
+ * version, outcome, bundle, harness, run), then every requirement by area with a summary row per
+ * area. Each cell links to the requirement's row
  * in that run's report.html. Everything that came from a target or a bundle is escaped.
  */
 
@@ -29,7 +30,7 @@ a { color: #0969da; }
 .note { color: var(--muted); font-size: 13px; margin: 4px 0 10px; }
 table { border-collapse: collapse; }
 th, td { text-align: left; vertical-align: top; padding: 5px 8px; border-bottom: 1px solid var(--line); }
-thead th { background: var(--soft); font-size: 12px; color: var(--muted); }
+thead th { background: var(--soft); font-size: 12px; color: var(--muted); vertical-align: bottom; }
 table.impls { width: 100%; }
 table.impls td { font-size: 13px; overflow-wrap: anywhere; }
 .matrix-wrap { overflow-x: auto; }
@@ -96,7 +97,7 @@ function duplicateText(c: MatrixColumn, byId: ReadonlyMap<string, MatrixColumn>)
 
 function bundleCell(c: MatrixColumn): string {
   const b = c.bundle;
-  const state = c.state === 'verified' ? 'verified: every digest matches and every verdict re-derives from its evidence' : c.state === 'does-not-verify' ? `<span class="state-bad">does not verify</span>${c.problems === undefined ? '' : ` (${plural(c.problems, 'problem')})`}: ${h(c.reason ?? '')}` : '';
+  const state = c.state === 'verified' ? 'verified: its digests match, its verdicts re-derive from its evidence' : c.state === 'does-not-verify' ? `<span class="state-bad">does not verify</span>${c.problems === undefined ? '' : ` (${plural(c.problems, 'problem')})`}: ${h(c.reason ?? '')}` : '';
   if (b === undefined) return state === '' ? '—' : state;
   const name = b.href === undefined ? `<code>${h(b.source)}</code>` : `<a href="${link(b.href)}"><code>${h(b.href)}</code></a>`;
   const signature =
@@ -111,7 +112,8 @@ function bundleCell(c: MatrixColumn): string {
 }
 
 function runCell(c: MatrixColumn): string {
-  if (c.run === undefined) return c.state === 'verified' ? '' : h(c.reason ?? '');
+  // A bundle that does not verify says why under Bundle; a run without a report, here.
+  if (c.run === undefined) return c.state === 'no-report' || c.state === 'not-started' ? h(c.reason ?? '') : '—';
   const r = c.run;
   const report = c.report === undefined ? '' : ` · <a href="${link(c.report)}">report.html</a>`;
   return [
@@ -147,7 +149,11 @@ function implementationsHtml(m: Matrix): string {
 
 function columnHeads(m: Matrix): string {
   return m.columns
-    .map((c) => `<th class="col" scope="col"><a href="#c-${h(c.id)}">${h(c.name)}</a><small>${h(implementationText(c))}</small>${outcomeBadge(c)}</th>`)
+    .map((c) => {
+      // A merged column is named after its label and version already.
+      const impl = c.name === [c.label, c.version].filter((x) => x !== undefined).join(' ') ? '' : implementationText(c);
+      return `<th class="col" scope="col"><a href="#c-${h(c.id)}">${h(c.name)}</a><small>${h(impl)}</small>${outcomeBadge(c)}</th>`;
+    })
     .join('');
 }
 
@@ -225,8 +231,8 @@ export function matrixHtml(m: Matrix): string {
     `<p>${h(plural(judged, 'column'))} with verdicts of ${h(plural(m.requirements.length, 'requirement'))} · exit code ${m.exitCode}: ${h(EXIT_WORDS[m.exitCode])}${m.interrupted === undefined ? '' : ` · interrupted by ${h(m.interrupted)}`}</p>`,
     '</header>',
     '<main>',
-    implementationsHtml(m),
     disagreementsHtml(m),
+    implementationsHtml(m),
     requirementsHtml(m),
     '</main>',
     '</body></html>',

@@ -25,11 +25,8 @@ export interface TargetRun {
   /** The run's own folder (`<matrix>/<name>/<run-id>/`), when it wrote one with a report. */
   runDir?: string;
   exitCode?: number;
-  /** The signal that ended the process, when one did before it could exit on its own. */
-  signal?: string;
   /** Why the run wrote no report: the last line it printed on stderr, or how it ended. */
   error?: string;
-  durationMs?: number;
 }
 
 export interface RunTargetsOptions {
@@ -54,8 +51,12 @@ function reportedRun(dir: string): { runDir: string; gist: ReportGist } | undefi
     if (!entry.isDirectory()) continue;
     const file = join(dir, entry.name, REPORT_FILE_NAMES.json);
     if (!existsSync(file)) continue;
-    const gist = JSON.parse(readFileSync(file, 'utf8')) as ReportGist;
-    return { runDir: join(dir, entry.name), gist };
+    try {
+      return { runDir: join(dir, entry.name), gist: JSON.parse(readFileSync(file, 'utf8')) as ReportGist };
+    } catch {
+      // A run killed while writing it: no report to read (its bundle, if any, is judged by verify).
+      return undefined;
+    }
   }
   return undefined;
 }
@@ -126,14 +127,12 @@ export async function runTargets(targets: readonly PlannedTarget[], options: Run
       ended = true;
       running.delete(child);
       log.end();
-      run.durationMs = Date.now() - began;
       if (code !== null) run.exitCode = code;
-      if (signal !== null) run.signal = signal;
       const reported = reportedRun(dir);
       if (reported !== undefined) {
         run.runDir = reported.runDir;
         const g = reported.gist;
-        say(run, `${OUTCOME_WORDS[g.outcome]}, exit ${g.exitCode}: ${countsText(g.counts)} in ${durationText(run.durationMs)}`);
+        say(run, `${OUTCOME_WORDS[g.outcome]}, exit ${g.exitCode}: ${countsText(g.counts)} in ${durationText(Date.now() - began)}`);
       } else {
         const how = failure ?? lastLine(stderr) ?? (signal !== null ? `ended by ${signal} before it wrote a report` : `exited ${code ?? '?'} without a report`);
         run.error = consoleText(how);

@@ -1,9 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
 import { MATRIX_HELP, RUN_HELP } from '../../lib/cli/help.ts';
+import { planMatrix } from '../../lib/matrix/matrix-plan.ts';
+import { loadTargetsFile, TARGETS_SCHEMA_FILE } from '../../lib/matrix/targets-file.ts';
 import { ROOT } from '../support/cli.ts';
 
 const doc = readFileSync(join(ROOT, 'docs', 'ci', 'matrix.md'), 'utf8');
@@ -104,5 +107,33 @@ describe('the matrix workflow of docs/ci/matrix.md', () => {
     const lint = await createLinter();
     expect(lint(example, 'asi-matrix.yml').map((r) => `${r.line}:${r.column} ${r.message}`)).toEqual([]);
     expect(validateWorkflow(example).errors).toEqual([]);
+  });
+});
+
+describe('README: Comparing implementations', () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## Comparing implementations'), readme.indexOf('## Requirement catalogue'));
+
+  test('its targets file is one the harness takes, and the example file says the same', () => {
+    const block = /```yaml\n([\s\S]*?)```/.exec(section)![1]!;
+    const dir = mkdtempSync(join(tmpdir(), 'asi-readme-'));
+    try {
+      writeFileSync(join(dir, 'targets.yaml'), block);
+      const fromReadme = planMatrix(join(dir, 'targets.yaml'), loadTargetsFile(join(dir, 'targets.yaml')), { env: {} });
+      const example = join(ROOT, 'examples', 'targets.yaml');
+      const fromExample = planMatrix(example, loadTargetsFile(example), { env: {} });
+      expect(fromReadme.targets.map((t) => t.args)).toEqual(fromExample.targets.map((t) => t.args));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('its table names every key of the targets file', () => {
+    const schema = JSON.parse(readFileSync(TARGETS_SCHEMA_FILE, 'utf8')) as { properties: Record<string, unknown>; $defs: { target: { properties: Record<string, unknown> } } };
+    const table = section.split('\n').filter((l) => l.startsWith('| `')).map((l) => l.split(' | ')[0]!);
+    const named = new Set(table.flatMap((cell) => [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1]!)));
+    for (const key of Object.keys(schema.properties)) expect(named.has(key) || named.has(`${key}[]`), key).toBe(true);
+    // A run choice (suite, seed, ...) is one row for the top and the target alike.
+    for (const key of Object.keys(schema.$defs.target.properties)) expect(named.has(`targets[].${key}`) || named.has(`.${key}`) || key in schema.properties, key).toBe(true);
   });
 });

@@ -205,7 +205,7 @@ describe('matrix merge DIR', () => {
     expect(m.columns.map((c) => [c.id, c.state])).toEqual([
       ['Acme-Agents-2.3', 'verified'],
       ['Acme-Agents-2.3-2', 'verified'],
-      ['asi-conformance-reference-with-defect-auth-token', 'verified'],
+      ['asi-conformance-reference-with-defect-auth-token-missing-403', 'verified'],
       ['Acme-Agents-2.3-3', 'does-not-verify'],
       ['embedded-reference', 'verified'],
       ['notes.tar.gz', 'does-not-verify'],

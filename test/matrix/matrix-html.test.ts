@@ -58,12 +58,13 @@ describe('matrix.html', () => {
   });
 
   test('lists the disagreements first, each cell linking to the requirement in that run\'s report', () => {
-    const disagree = html.slice(html.indexOf('id="disagreements"'), html.indexOf('id="requirements"'));
+    const disagree = html.slice(html.indexOf('id="disagreements"'), html.indexOf('id="implementations"'));
     expect(disagree).toContain('<code>auth/5.3/missing-header</code>');
     expect(disagree.match(/<tr id="d-/g)).toHaveLength(1);
     expect(disagree).toContain('<a href="acme/run%201/report.html#r-auth/5.3/missing-header">fail</a>');
     expect(disagree).toContain('<a href="globex/r/report.html#r-auth/5.3/missing-header">pass</a>');
-    expect(html.indexOf('id="implementations"')).toBeLessThan(html.indexOf('id="disagreements"'));
+    expect(html.indexOf('<main>\n<section id="disagreements">')).toBeGreaterThan(0);
+    expect(html.indexOf('id="implementations"')).toBeLessThan(html.indexOf('id="requirements"'));
   });
 
   test('shows every requirement by area with a summary row per area, and a column that does not verify with why', () => {
