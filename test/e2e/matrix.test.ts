@@ -24,6 +24,8 @@ import { referenceTarget, type ReferenceTarget } from '../support/reference-targ
 
 const work = mkdtempSync(join(tmpdir(), 'asi-matrix-'));
 const MISSING = 'auth/5.3/missing-header';
+/** The token of a target whose server is gone: it must not show anywhere either. */
+const GONE_TOKEN = 'gone_live_5ec7e75ec7e75ec7e75ec7e75ec7e75e';
 let acme: ReferenceTarget;
 let acmeEnv: Record<string, string>;
 let local: CliResult;
@@ -73,10 +75,12 @@ beforeAll(async () => {
       '    version: "2.3"',
       '  - name: calibration-403',
       '    reference: { defects: [auth-token-missing-403] }',
+      '  - name: gone',
+      '    base_url: http://127.0.0.1:9/v1',
       '',
     ].join('\n'),
   );
-  local = await runCli(['matrix', join(work, 'targets.yaml'), '--out', join(work, 'local')], { env: acmeEnv, timeoutMs: 120_000 });
+  local = await runCli(['matrix', join(work, 'targets.yaml'), '--out', join(work, 'local')], { env: { ...acmeEnv, ASI_TOKEN: GONE_TOKEN }, timeoutMs: 120_000 });
   localDir = matrixFolder(join(work, 'local'));
 
   // As the workflow of docs/ci/matrix.md downloads them: a folder per job's artifact (its whole run folder).
@@ -124,16 +128,18 @@ describe('matrix FILE', () => {
   test('certifies each target in a run of its own, a line when each starts and when it ends, and exits 1 when one is not conformant', () => {
     expect(local.code, local.stdout + local.stderr).toBe(1);
     const lines = local.stderr.trim().split('\n');
-    expect(lines[0]).toMatch(/^matrix: 3 targets, 2 at a time, into .*matrix-[0-9TZ-]+-[0-9a-f]{4}\/$/);
-    expect(lines.slice(1)).toHaveLength(6);
+    expect(lines[0]).toMatch(/^matrix: 4 targets, 2 at a time, into .*matrix-[0-9TZ-]+-[0-9a-f]{4}\/$/);
+    expect(lines.slice(1)).toHaveLength(8);
     expect(lines).toContain('  reference        started: the embedded reference (--suite auth --seed 20261122)');
     expect(lines).toContain(`  acme             started: ${acme.reference.baseUrl} (${join(work, 'acme.yaml')}) (--suite auth --seed 20261122)`);
     expect(lines).toContainEqual(expect.stringMatching(/^ {2}reference {8}partial run, exit 0: 13 pass, 0 fail, 0 warn, 0 inconclusive, 90 not run, 0 uncovered in [\d.]+ s$/));
     expect(lines).toContainEqual(expect.stringMatching(/^ {2}acme {13}not conformant, exit 1: \d+ pass, [1-9] fail,/));
+    // A run that ends without a report: the line it ended on.
+    expect(lines).toContainEqual(expect.stringMatching(/^ {2}gone {13}no report, exit 3: target http:\/\/127\.0\.0\.1:9\/v1 is unreachable: /));
     // Two at a time: the third starts only when one has ended.
     expect(lines.findIndex((l) => l.includes('calibration-403  started'))).toBeGreaterThan(lines.findIndex((l) => / (partial run|not conformant), exit/.test(l)));
     expect(local.stdout).toMatch(/^disagree: \d+ requirements: auth\/5\.3\/missing-header, /m);
-    expect(local.stdout).toMatch(/^matrix: .*\/matrix\.html \(and matrix\.json\), 3 columns; exit 1: a column is not conformant, or its bundle does not verify$/m);
+    expect(local.stdout).toMatch(/^matrix: .*\/matrix\.html \(and matrix\.json\), 4 columns; exit 1: a column is not conformant, or its bundle does not verify$/m);
   });
 
   test('writes matrix.json as its schema says, each column verified from its bundle', () => {
@@ -148,8 +154,10 @@ describe('matrix FILE', () => {
       ['reference', 'verified', 'partial', undefined, undefined],
       ['acme', 'verified', 'not-conformant', 'Acme Agents', '2.3'],
       ['calibration-403', 'verified', 'not-conformant', 'asi-conformance reference with defect auth-token-missing-403', undefined],
+      ['gone', 'no-report', undefined, undefined, undefined],
     ]);
-    for (const c of m.columns) {
+    expect(column(m, 'gone').reason).toMatch(/^target http:\/\/127\.0\.0\.1:9\/v1 is unreachable: /);
+    for (const c of m.columns.filter((x) => x.state === 'verified')) {
       const bundle = join(localDir, c.bundle!.href!);
       expect(c.bundle!.sha256).toBe(createHash('sha256').update(readFileSync(bundle)).digest('hex'));
       expect(c.harness).toEqual({ name: 'asi-conformance', version: expect.any(String), sameBuild: true });
@@ -177,7 +185,7 @@ describe('matrix FILE', () => {
   });
 
   test('never prints or writes a token', () => {
-    const secrets = Object.values(acmeEnv);
+    const secrets = [...Object.values(acmeEnv), GONE_TOKEN];
     const texts = [local.stdout, local.stderr, ...filesUnder(localDir).filter((f) => !f.endsWith('.tar.gz')).map((f) => readFileSync(f, 'utf8'))];
     for (const text of texts) for (const s of secrets) expect(text.includes(s)).toBe(false);
   });
