@@ -10,6 +10,7 @@ import { BundleError } from '../errors.ts';
 import type { Report } from '../report/report-model.ts';
 import { pathForReport } from '../report/local-paths.ts';
 import { REPORT_FILE_NAMES } from '../report/write-reports.ts';
+import { reportHtml } from '../report/writers/html.ts';
 import { isPartial } from '../runner/selection.ts';
 import type { ColumnInput, MatrixColumn } from './matrix-model.ts';
 
@@ -144,9 +145,12 @@ export async function bundleColumn(source: string, options: BundleColumnOptions)
   } else {
     const dir = join(options.matrixDir, EVIDENCE_FOLDER, column.id);
     column.bundle!.href = href(options.matrixDir, copyBundle(bundle, dir));
-    const html = bundle.files.get(REPORT_FILE_NAMES.html);
-    if (column.state === 'verified' && html !== undefined) {
-      writeFileSync(join(dir, REPORT_FILE_NAMES.html), html);
+    if (column.state === 'verified' && report !== undefined) {
+      // Verify compares the bundle's report.html with what this harness writes only when the same
+      // build made it: from another build, the page a reader opens is written here, from the
+      // verified report.json, never taken as it came.
+      const html = column.harness?.sameBuild === true ? bundle.files.get(REPORT_FILE_NAMES.html) : undefined;
+      writeFileSync(join(dir, REPORT_FILE_NAMES.html), html ?? reportHtml(report));
       column.report = href(options.matrixDir, join(dir, REPORT_FILE_NAMES.html));
     }
   }

@@ -5,9 +5,11 @@ import { dirname, join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { generateKeyPair } from '../../lib/certification/signing-key.ts';
+import type { Statement } from '../../lib/certification/statement.ts';
 import { readTarGz } from '../../lib/certification/tar-reader.ts';
 import { writeTarGz } from '../../lib/certification/tar-writer.ts';
 import { addFormats } from '../../lib/contract/validate.ts';
+import { bundleColumn } from '../../lib/matrix/matrix-columns.ts';
 import type { Matrix, MatrixColumn } from '../../lib/matrix/matrix-model.ts';
 import type { Report } from '../../lib/report/report-model.ts';
 import { runCli, ROOT, type CliResult } from '../support/cli.ts';
@@ -249,6 +251,28 @@ describe('matrix merge DIR', () => {
     for (const c of m.columns.filter((x) => x.bundle !== undefined)) expect(existsSync(join(mergedDir, c.bundle!.href!))).toBe(true);
     expect(column(m, 'Acme-Agents-2.3-3').report).toBeUndefined();
     expect(dirname(column(m, 'Acme-Agents-2.3').report!)).toBe('evidence/Acme-Agents-2.3');
+  });
+
+  test('links to a report.html written here when another build made the bundle: verify does not compare that build\'s pages', async () => {
+    // An unsigned bundle whose manifest names another build, its report.html carrying a script:
+    // intact (the digests match), but nothing vouches for that page.
+    const files = readTarGz(readFileSync(join(localDir, column(matrixOf(localDir), 'reference').bundle!.href!)));
+    const envelope = JSON.parse(files.get('manifest.json')!.toString('utf8')) as { payload: string };
+    const statement = JSON.parse(Buffer.from(envelope.payload, 'base64').toString('utf8')) as Statement;
+    const html = Buffer.from(files.get('report.html')!.toString('utf8').replace('</body>', '<script>document.title = "forged"</script></body>'));
+    files.set('report.html', html);
+    statement.subject.find((x) => x.name === 'report.html')!.digest.sha256 = createHash('sha256').update(html).digest('hex');
+    statement.predicate.harness.packageDigest.sha256 = '0'.repeat(64);
+    files.set('manifest.json', Buffer.from(JSON.stringify(statement, null, 2)));
+    const other = join(work, 'other-build', 'bundle.tar.gz');
+    mkdirSync(dirname(other));
+    await writeTarGz(other, [...files].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, data]) => ({ name, size: data.length, data })), 0);
+    const dir = mkdtempSync(join(work, 'page-'));
+    const { column: c } = await bundleColumn(other, { matrixDir: dir, evidence: 'copy' });
+    expect(c).toMatchObject({ state: 'verified', harness: { sameBuild: false }, report: 'evidence/embedded-reference/report.html' });
+    const written = readFileSync(join(dir, c.report!), 'utf8');
+    expect(written).not.toContain('forged');
+    expect(written).toContain(`<tr id="r-${MISSING}">`);
   });
 });
 
