@@ -32,7 +32,7 @@ table { border-collapse: collapse; }
 th, td { text-align: left; vertical-align: top; padding: 5px 8px; border-bottom: 1px solid var(--line); }
 thead th { background: var(--soft); font-size: 12px; color: var(--muted); vertical-align: bottom; }
 table.impls { width: 100%; }
-table.impls td { font-size: 13px; overflow-wrap: anywhere; }
+table.impls td { font-size: 13px; overflow-wrap: break-word; }
 .matrix-wrap { overflow-x: auto; }
 table.matrix th.col { min-width: 9em; max-width: 14em; vertical-align: bottom; text-transform: none; letter-spacing: 0; }
 table.matrix th.col a { color: var(--ink); font-size: 13px; }
