@@ -25,7 +25,7 @@ import { READ_LIMIT, WINDOW_SECONDS, WRITE_LIMIT } from '../spec-constants.ts';
 import { preflight } from './preflight.ts';
 import { runSuites } from './run-suites.ts';
 import { invariantTest } from './invariant-test.ts';
-import { FULL_SELECTION, notChosenBecause, type Selection } from './selection.ts';
+import { FULL_SELECTION, isPartial, notChosenBecause, type Selection } from './selection.ts';
 import { suiteName } from './suite-files.ts';
 
 export interface CertifyOptions {
@@ -167,7 +167,7 @@ export async function certify(options: CertifyOptions): Promise<CertifyResult> {
     const { limits, baseUrl, messages } = target.profile;
     const judge = new RecordJudge({ baseUrl, messages, limits }, (id) => notChosenBecause(id, selection) === undefined);
     const { requests, observer } = await readTranscriptFacts(transcriptFile, target, judge);
-    const invariants = invariantTest(judge, options.failOn, options.progress);
+    const invariants = invariantTest(judge, options.failOn, isPartial(selection), options.progress);
     if (invariants !== undefined) tests.push(invariants);
     const secrets = [...Object.values(target.tokens), ...transportSecrets(options.transport)];
     const built = buildReport({

@@ -15,12 +15,14 @@ const MARK = { pass: '✓', fail: '×', warn: '!', 'not-run': '-', inconclusive:
 
 /**
  * The run-wide rules as one more test of the run: their findings over every exchange the record
- * holds, with a progress line per requirement. Undefined when the run chose none of them.
+ * holds, with a progress line per requirement. A partial run keeps only what its exchanges gave
+ * the rules to judge: a rule that met nothing there speaks of what the run did not choose.
+ * Undefined when the run chose none of them, or a partial run reached none.
  */
-export function invariantTest(judge: RecordJudge, failOn: 'must' | 'should', progress: (line: string) => void): CollectedTest | undefined {
-  if (judge.requirements.length === 0) return undefined;
+export function invariantTest(judge: RecordJudge, failOn: 'must' | 'should', partial: boolean, progress: (line: string) => void): CollectedTest | undefined {
   const started = Date.now();
-  const findings = judge.findings();
+  const findings = judge.findings().filter((f) => !partial || f.verdict !== 'not-run');
+  if (findings.length === 0) return undefined;
   progress(`\n${INVARIANTS_SUITE} (every exchange of the run: ${judge.exchanges})`);
   let failed = false;
   for (const f of findings) {
@@ -34,7 +36,7 @@ export function invariantTest(judge: RecordJudge, failOn: 'must' | 'should', pro
     suite: INVARIANTS_SUITE,
     title: `${INVARIANTS_SUITE} rules judged on every recorded exchange (${judge.exchanges})`,
     state: failed ? 'failed' : 'passed',
-    requirements: judge.requirements,
+    requirements: findings.map((f) => f.requirement),
     findings: findings.map(trimFinding),
     requests: 0,
     durationMs: Date.now() - started,
