@@ -2,6 +2,7 @@ import type { Exchange } from '../model/exchange.ts';
 import { fail, pass, type Finding } from '../model/finding.ts';
 import { ERROR_CATEGORIES, KNOWN_ERROR_CODES, type ErrorCategory } from '../spec-constants.ts';
 import { describeResponse, isObject, jsonBody } from './json-body.ts';
+import { judged } from './judged.ts';
 
 export interface ErrorObject {
   code: string;
@@ -87,21 +88,21 @@ export function envelopeExpected(requirement: EnvelopeRequirement, code?: string
  * The §7 findings every error response earns: envelope shape, category value, request_id equal
  * to X-Request-Id, and for a known code the status and category of the table.
  */
-export function envelopeFindings(exchange: Exchange): Finding[] {
+export const envelopeFindings = judged('error-envelope/envelopeFindings', function envelopeFindings(exchange: Exchange): Finding[] {
   const ex = [exchange];
   const { problems, code } = envelopeProblems(exchange);
   return (Object.entries(problems) as Array<[EnvelopeRequirement, string[]]>).map(([id, found]) =>
     found.length === 0 ? pass(id, ex) : fail(id, envelopeExpected(id, code), found.join('; '), ex),
   );
-}
+});
 
 /**
  * The envelope findings of a response when it is an error (status ≥ 400), none otherwise: only
  * error responses are bound to the envelope.
  */
-export function envelopeFindingsIfError(exchange: Exchange): Finding[] {
+export const envelopeFindingsIfError = judged('error-envelope/envelopeFindingsIfError', function envelopeFindingsIfError(exchange: Exchange): Finding[] {
   return (exchange.response?.status ?? 0) >= 400 ? envelopeFindings(exchange) : [];
-}
+});
 
 export interface ErrorExpectation {
   status: number;
@@ -114,7 +115,7 @@ export interface ErrorExpectation {
  * One requirement's finding for an error the spec fixes: the status, and the code and category
  * when given, read from a well-formed envelope.
  */
-export function expectError(requirement: string, exchange: Exchange, expected: ErrorExpectation): Finding {
+export const expectError = judged('error-envelope/expectError', function expectError(requirement: string, exchange: Exchange, expected: ErrorExpectation): Finding {
   const ex = [exchange];
   const codes = expected.code === undefined ? undefined : typeof expected.code === 'string' ? [expected.code] : expected.code;
   const want = [
@@ -130,4 +131,4 @@ export function expectError(requirement: string, exchange: Exchange, expected: E
   if (codes !== undefined && !codes.includes(code)) return fail(requirement, want, `HTTP ${status}, code ${code}, category ${category}`, ex);
   if (expected.category !== undefined && category !== expected.category) return fail(requirement, want, `HTTP ${status}, code ${code}, category ${category}`, ex);
   return pass(requirement, ex);
-}
+});

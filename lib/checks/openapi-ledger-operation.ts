@@ -10,6 +10,7 @@ import {
 import { isObject } from './json-body.ts';
 import { DOCUMENT_PATHS, parsedDocuments, type ServedDocument } from './openapi-documents.ts';
 import { resolveLocal } from './openapi-local-ref.ts';
+import { judged } from './judged.ts';
 
 const LEDGER_OPERATION = 'openapi/4.1/ledger-operation';
 const LEDGER_DETAILS = 'openapi/4.1/ledger-details-stated';
@@ -241,7 +242,7 @@ export function reviewLedgerOperation(document: Record<string, unknown>): Review
  * (INFO: the description also states every type, bound, default and tag the spec fixes), read
  * from the JSON document, or the YAML one when the JSON one cannot be read.
  */
-export function ledgerOperationFindings(documents: readonly ServedDocument[]): Finding[] {
+export const ledgerOperationFindings = judged('openapi-ledger-operation/ledgerOperationFindings', function ledgerOperationFindings(documents: readonly ServedDocument[]): Finding[] {
   const document = parsedDocuments(documents)[0];
   if (document === undefined) {
     const ex = documents.map((d) => d.exchange);
@@ -265,4 +266,4 @@ export function ledgerOperationFindings(documents: readonly ServedDocument[]): F
         ? pass(LEDGER_DETAILS, ex)
       : fail(LEDGER_DETAILS, 'the types, bounds, default and tag of §4.1 and §8.3 stated in the description', `${where}: ${review.omissions.join('; ')}`, ex),
   ];
-}
+});

@@ -1,6 +1,7 @@
 import type { Exchange } from '../model/exchange.ts';
 import { fail, pass, type Finding } from '../model/finding.ts';
 import type { Pool } from '../spec-constants.ts';
+import { judged } from './judged.ts';
 
 export interface PoolHeaderExpectation {
   pool: Pool;
@@ -112,9 +113,9 @@ export function poolHeaderProblems(exchange: Exchange, expected: PoolHeaderExpec
 }
 
 /** One finding for the requirement that a response carries correct pool headers. */
-export function poolHeaderFinding(requirement: string, exchange: Exchange, expected: PoolHeaderExpectation): Finding {
+export const poolHeaderFinding = judged('pool-headers/poolHeaderFinding', function poolHeaderFinding(requirement: string, exchange: Exchange, expected: PoolHeaderExpectation): Finding {
   const problems = poolHeaderProblems(exchange, expected);
   return problems.length === 0
     ? pass(requirement, [exchange])
     : fail(requirement, `X-RateLimit-* headers of the ${expected.pool} pool (§8.1)`, problems.join('; '), [exchange]);
-}
+});

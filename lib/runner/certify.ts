@@ -20,7 +20,8 @@ import { writeReports, type ReportFormat } from '../report/write-reports.ts';
 import { eachExchange } from '../report/writers/transcript.ts';
 import { RecordJudge } from '../invariants/judge-record.ts';
 import type { RunContext } from '../suite/run-context.ts';
-import { faultStateFile, pacerStatsFile, targetDownFile } from '../suite/worker-files.ts';
+import { faultStateFile, judgementsFile, pacerStatsFile, targetDownFile } from '../suite/worker-files.ts';
+import { recordRunWideJudgement } from '../judgement/run-wide-judgement.ts';
 import { READ_LIMIT, WINDOW_SECONDS, WRITE_LIMIT } from '../spec-constants.ts';
 import { preflight } from './preflight.ts';
 import { runSuites } from './run-suites.ts';
@@ -165,11 +166,15 @@ export async function certify(options: CertifyOptions): Promise<CertifyResult> {
     const finishedAt = new Date();
     const suites = options.files.map(suiteName);
     const { limits, baseUrl, messages } = target.profile;
-    const judge = new RecordJudge({ baseUrl, messages, limits }, (id) => notChosenBecause(id, selection) === undefined);
+    const recordContext = { baseUrl, messages, limits };
+    const judge = new RecordJudge(recordContext, (id) => notChosenBecause(id, selection) === undefined);
     const { requests, observer } = await readTranscriptFacts(transcriptFile, target, judge);
-    const invariants = invariantTest(judge, options.failOn, isPartial(selection), options.progress);
-    if (invariants !== undefined) tests.push(invariants);
+    const runWide = judge.findings();
     const secrets = [...Object.values(target.tokens), ...transportSecrets(options.transport)];
+    const redactor = new Redactor(secrets);
+    recordRunWideJudgement(judgementsFile(transcriptFile), recordContext, judge.requirements, runWide, (text) => redactor.redact(text));
+    const invariants = invariantTest(runWide, judge.exchanges, options.failOn, isPartial(selection), options.progress);
+    if (invariants !== undefined) tests.push(invariants);
     const built = buildReport({
       meta: {
         runId,
@@ -203,7 +208,7 @@ export async function certify(options: CertifyOptions): Promise<CertifyResult> {
       ...(cutShort === undefined ? {} : { cutShort }),
       observed: observer.result(),
     });
-    const report = redactReport(built, new Redactor(secrets));
+    const report = redactReport(built, redactor);
     if (options.baseline !== undefined) {
       report.baselineDiff = diffReports(options.baseline.report, report);
       // A baseline gate fails on regressions only: what failed before and still fails is known.
@@ -220,7 +225,7 @@ export async function certify(options: CertifyOptions): Promise<CertifyResult> {
     });
     return { report, dir, files };
   } finally {
-    for (const f of [transcriptFile, pacerStatsFile(transcriptFile), targetDownFile(transcriptFile), faultStateFile(transcriptFile)]) rmSync(f, { force: true });
+    for (const f of [transcriptFile, judgementsFile(transcriptFile), pacerStatsFile(transcriptFile), targetDownFile(transcriptFile), faultStateFile(transcriptFile)]) rmSync(f, { force: true });
   }
 }
 

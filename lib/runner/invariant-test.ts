@@ -1,5 +1,5 @@
 import { requirementById } from '../catalogue/index.ts';
-import type { RecordJudge } from '../invariants/judge-record.ts';
+import type { Finding } from '../model/finding.ts';
 import { trimFinding } from '../suite/evidence-trim.ts';
 import { consoleText } from '../report/console-text.ts';
 import { levelAdjusted } from '../report/report-model.ts';
@@ -19,11 +19,10 @@ const MARK = { pass: '✓', fail: '×', warn: '!', 'not-run': '-', inconclusive:
  * the rules to judge: a rule that met nothing there speaks of what the run did not choose.
  * Undefined when the run chose none of them, or a partial run reached none.
  */
-export function invariantTest(judge: RecordJudge, failOn: 'must' | 'should', partial: boolean, progress: (line: string) => void): CollectedTest | undefined {
-  const started = Date.now();
-  const findings = judge.findings().filter((f) => !partial || f.verdict !== 'not-run');
+export function invariantTest(judged: readonly Finding[], exchanges: number, failOn: 'must' | 'should', partial: boolean, progress: (line: string) => void): CollectedTest | undefined {
+  const findings = judged.filter((f) => !partial || f.verdict !== 'not-run');
   if (findings.length === 0) return undefined;
-  progress(`\n${INVARIANTS_SUITE} (every exchange of the run: ${judge.exchanges})`);
+  progress(`\n${INVARIANTS_SUITE} (every exchange of the run: ${exchanges})`);
   let failed = false;
   for (const f of findings) {
     const verdict = levelAdjusted(f.verdict, requirementById(f.requirement)?.level ?? 'MUST', failOn);
@@ -34,11 +33,10 @@ export function invariantTest(judge: RecordJudge, failOn: 'must' | 'should', par
   }
   return {
     suite: INVARIANTS_SUITE,
-    title: `${INVARIANTS_SUITE} rules judged on every recorded exchange (${judge.exchanges})`,
+    title: `${INVARIANTS_SUITE} rules judged on every recorded exchange (${exchanges})`,
     state: failed ? 'failed' : 'passed',
     requirements: findings.map((f) => f.requirement),
     findings: findings.map(trimFinding),
     requests: 0,
-    durationMs: Date.now() - started,
   };
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
+import { propertyHeldFinding } from '../checks/property-outcome.ts';
 import type { Finding } from '../model/finding.ts';
-import { pass } from '../model/finding.ts';
 import { trimFinding } from './evidence-trim.ts';
 import { session } from './session.ts';
 
@@ -59,7 +59,7 @@ export async function checkProperty<T>(
   const requests = s.requestCount() - start;
   if (!details.failed) {
     const evidence = { seed, numRuns: details.numRuns, requests };
-    const passed = sample.length > 0 ? sample : [pass(requirement)];
+    const passed = sample.length > 0 ? sample : [propertyHeldFinding(requirement, details.numRuns)];
     return passed.map((f) => ({ ...f, property: evidence }));
   }
   const replayPath = details.counterexamplePath ?? undefined;

@@ -5,6 +5,7 @@ import type { Finding } from '../model/finding.ts';
 import { notRun } from '../model/finding.ts';
 import { formatFailure } from '../report/format-failure.ts';
 import { trimFinding } from './evidence-trim.ts';
+import { judgingFor } from './judgement-log.ts';
 import { session, type Session } from './session.ts';
 import type { TestRecord } from './test-record.ts';
 
@@ -62,6 +63,7 @@ export function requirementTest(
     const why = (role: string): string => s.context.missingTokens?.[role] ?? `the profile names no ${role} token (tokens.${role})`;
     const kit: TestKit = { ...s, ids: list, notRun: (w) => list.map((id) => notRun(id, w)), noToken: (role) => list.map((id) => notRun(id, why(role))) };
     let findings: Finding[];
+    judgingFor(`${first} ${what}`);
     try {
       findings = await body(kit);
     } catch (err) {

@@ -4,7 +4,8 @@ import { HttpClient } from '../http/client.ts';
 import { Pacer, windowPacing } from '../http/pacer.ts';
 import type { Exchange } from '../model/exchange.ts';
 import { TRANSCRIPT_BUDGET, trimExchange } from './evidence-trim.ts';
-import { pacerStatsFile, targetDownFile } from './worker-files.ts';
+import { judgementsFile, pacerStatsFile, targetDownFile } from './worker-files.ts';
+import { startJudgementLog } from './judgement-log.ts';
 import type { RunContext } from './run-context.ts';
 
 /**
@@ -57,6 +58,7 @@ export function session(): Session {
     onUnresponsive: (reason) => writeFileSync(targetDownFile(context.transcriptFile), reason),
     faultsOn: () => [...faultsOn],
   });
+  startJudgementLog(judgementsFile(context.transcriptFile), (text) => client.redact(text));
   current = { context, client, pacer, requestCount: () => count };
   return current;
 }
