@@ -1,60 +1,13 @@
 import { describe, expect, test } from 'vitest';
 import { envelopeFindings } from '../../lib/checks/error-envelope.ts';
-import { recordJudgements } from '../../lib/checks/judged.ts';
 import { readPage } from '../../lib/checks/ledger-page.ts';
 import { walkCompleteFindings } from '../../lib/checks/ledger-walk-findings.ts';
 import type { Walk } from '../../lib/checks/ledger-walk.ts';
 import { decodeJudgementValue, JudgementEncoder } from '../../lib/judgement/codec.ts';
-import type { JudgementLine } from '../../lib/judgement/judgement-line.ts';
-import { rederiveVerdicts, type RunRecord } from '../../lib/judgement/rederive.ts';
+import { rederiveVerdicts } from '../../lib/judgement/rederive.ts';
 import type { Exchange } from '../../lib/model/exchange.ts';
 import type { Finding } from '../../lib/model/finding.ts';
-import { catalogue } from '../../lib/catalogue/index.ts';
-import type { RequirementResult } from '../../lib/report/report-model.ts';
-
-let seq = 0;
-
-function answer(status: number, body: unknown, headers: Record<string, string> = {}): Exchange {
-  const text = JSON.stringify(body);
-  return {
-    seq: ++seq,
-    startedAt: '2026-11-25T10:00:00.000Z',
-    request: { method: 'GET', url: 'http://t.invalid/v1/credits/operations', headers: {}, tokenRole: 'primary' },
-    response: { status, headers: { 'content-type': 'application/json', ...headers }, body: text, bodyBytes: text.length, truncated: false },
-    timings: { totalMs: 3 },
-  };
-}
-
-function row(uuid: string): Record<string, unknown> {
-  return { operation_uuid: uuid, operation_type: 't', feature: 'f', credits: 1, metadata: {}, timestamp: '2026-11-25T09:00:00Z' };
-}
-
-/** Runs `body` with judgements recorded as the worker records them, and returns the record. */
-function recorded(exchanges: Exchange[], body: () => Finding[]): { record: RunRecord; findings: Finding[] } {
-  const lines: JudgementLine[] = [];
-  const encoder = new JudgementEncoder((value, data) => lines.push({ value, data }));
-  let n = 0;
-  recordJudgements({
-    record(checker, args, output) {
-      const id = `j${++n}`;
-      lines.push({ judgement: id, checker, args: args.map((a) => encoder.encode(a)), output: encoder.encode(output) });
-      return id;
-    },
-  });
-  try {
-    const findings = body();
-    // The record goes through JSON as the files do.
-    return { record: JSON.parse(JSON.stringify({ exchanges, judgements: lines })) as RunRecord, findings: JSON.parse(JSON.stringify(findings)) as Finding[] };
-  } finally {
-    recordJudgements(undefined);
-  }
-}
-
-function results(findings: Finding[]): RequirementResult[] {
-  return catalogue
-    .filter((r) => findings.some((f) => f.requirement === r.id))
-    .map((requirement) => ({ requirement, verdict: 'pass', findings: findings.filter((f) => f.requirement === requirement.id), tests: [] }));
-}
+import { answer, recorded, results, row } from './judgement-fixtures.ts';
 
 function walkOf(pages: Exchange[]): Walk {
   const read = pages.map(readPage);
