@@ -38,6 +38,22 @@ export const openapiRequirements = requirements('openapi', [
     quote: 'The machine-readable description is OpenAPI 3.1.0',
   },
   {
+    id: 'openapi/9.3/responses-match-description',
+    level: 'MUST',
+    section: '9.3',
+    statement:
+      'Every response of the run that the served description describes (path template, method, status exactly or by range or `default`, and media type) has a JSON body valid against the schema it gives there, read as JSON Schema 2020-12 with `format` as an annotation and local `$ref`s only: the description the service serves never contradicts its own responses. A MUST: §9.3 names the served document the machine-readable description of the service. What the description leaves out contradicts nothing (openapi/9.3/responses-described).',
+    quote: 'The machine-readable description is OpenAPI 3.1.0, served at `/openapi.json` and `/openapi.yaml`.',
+  },
+  {
+    id: 'openapi/9.3/responses-described',
+    level: 'INFO',
+    section: '9.3',
+    statement:
+      'Every response on a route the spec or the profile names is described by the served description: its path, method, status (exactly, by range or by `default`) and, where that status declares content, the media type the server sent. Leaving one out is incomplete, not contrary to the spec: OpenAPI does not expect a description to cover every status.',
+    quote: 'The machine-readable description is OpenAPI 3.1.0, served at `/openapi.json` and `/openapi.yaml`.',
+  },
+  {
     id: 'openapi/4.1/ledger-operation',
     level: 'MUST',
     section: '4.1',

@@ -2,7 +2,7 @@ import type { Exchange } from '../model/exchange.ts';
 import type { ResolvedProfile } from '../profile/resolved-profile.ts';
 import { LEDGER_PATH, ME_PATH, UNAUTHENTICATED_PATHS } from '../spec-constants.ts';
 
-function escapeRegExp(s: string): string {
+export function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 

@@ -50,4 +50,22 @@ export const openapiDefects: DefectSwitch[] = [
     suites: ['openapi'],
     description: 'The served description leaves out minLength and maxLength of the ledger feature parameter.',
   },
+  {
+    name: 'openapi-next-cursor-string',
+    breaks: ['openapi/9.3/responses-match-description'],
+    suites: ['openapi', 'ledger-schema'],
+    description: 'The served description declares `next_cursor` a string (not nullable), while the last page carries null.',
+  },
+  {
+    name: 'openapi-error-closed',
+    breaks: ['openapi/9.3/responses-match-description'],
+    suites: ['openapi', 'auth'],
+    description: 'The served Error schema closes `error` (additionalProperties: false) without `request_id`, which every error carries.',
+  },
+  {
+    name: 'openapi-ledger-400-undescribed',
+    breaks: ['openapi/4.1/ledger-details-stated', 'openapi/9.3/responses-described'],
+    suites: ['openapi', 'ledger-bounds'],
+    description: 'The served description leaves the 400 of GET /credits/operations out (an omission: no MUST fails).',
+  },
 ];
