@@ -29,7 +29,9 @@ function message(err: unknown): string {
  * and the OAS base dialect have it: the project cannot judge formats reliably (ajv-formats'
  * date-time is lenient where the spec is strict), and the spec's own rules judge the values that
  * matter. Strict mode off: OAS keywords (`example`, `discriminator`, `xml`) sit in its schemas.
- * Remote references are never fetched: a schema that names one is not judged.
+ * Remote references are never fetched: a schema that names one is not judged. ajv reads OAS
+ * 3.0's `nullable: true` as allowing null, which 3.1 dropped: a null the author meant to allow is
+ * not held against the server.
  */
 function documentValidators(document: Record<string, unknown>): DocumentValidators {
   const known = validators.get(document);

@@ -19,8 +19,8 @@ function isServedDescriptionFetch(exchange: Exchange, baseUrl: string): boolean 
 
 /**
  * Why a parsed document's Schema Objects are not JSON Schema 2020-12, or undefined when they are:
- * OAS 3.1 documents in the base dialect. An OAS 3.0 document (`nullable`, draft-04 `exclusiveMaximum`)
- * read as 2020-12 would report what its own version allows.
+ * OAS 3.1 documents in the base dialect. An OAS 3.0 document's schemas (draft-04's boolean
+ * `exclusiveMaximum`, no type lists) read as 2020-12 would report what its own version allows.
  */
 function dialectProblem(document: Record<string, unknown>): string | undefined {
   const version = document['openapi'];

@@ -101,6 +101,12 @@ describe('responses against the served description', () => {
     expect(matches.actual).toContain('GET /me 401 application/json: `/error`: the served description says {"additionalProperties":false}; the server sent `request_id`: "req_1"');
   });
 
+  test('a 3.0 `nullable` left in a 3.1 document allows the null its author meant', () => {
+    const doc = contractCopy();
+    doc['components']['schemas']['CreditsOperations']['properties']['next_cursor'] = { type: 'string', nullable: true };
+    expect(judged(doc, page()).matches.verdict).toBe('pass');
+  });
+
   test('an Error schema that only leaves request_id out of its required list contradicts nothing', () => {
     const doc = contractCopy();
     doc['components']['schemas']['Error']['properties']['error']['required'] = ['code', 'category', 'message'];
