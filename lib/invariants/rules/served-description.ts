@@ -4,14 +4,10 @@ import { schemaProblems } from '../../checks/openapi-response-schema.ts';
 import { LEDGER_PATH, ME_PATH } from '../../spec-constants.ts';
 import { statusLabelOf, type RecordContext } from '../exchange-facts.ts';
 import type { Invariant, Observation } from '../invariant.ts';
+import { isJsonMediaType } from './json-bodies.ts';
 
 const MATCHES = 'openapi/9.3/responses-match-description';
 const DESCRIBED = 'openapi/9.3/responses-described';
-
-/** `application/json` or a `+json` type (RFC 6839 §3.1): a body the harness reads as JSON. */
-function isJsonType(essence: string): boolean {
-  return essence === 'application/json' || /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+\+json$/.test(essence);
-}
 
 /** `GET /credits/operations 200 application/json (getCreditsOperations)`: the response a description gives. */
 function describedLabel(r: DescribedResponse, mediaKey: string): string {
@@ -77,7 +73,7 @@ export const servedDescriptionInvariant: Invariant = {
       out.push({ requirement: DESCRIBED, problems: omission === undefined ? [] : [omission] });
     }
     const matched = found.described ? found.response.matched : undefined;
-    if (!found.described || matched?.schemaPointer === undefined || !isJsonType(contentType) || res.truncated || res.body === '') return out;
+    if (!found.described || matched?.schemaPointer === undefined || !isJsonMediaType(contentType) || res.truncated || res.body === '') return out;
     const body = jsonBody(exchange);
     if (!body.ok) return out;
     const judged = schemaProblems(served.document, matched.schemaPointer, body.value);
