@@ -2,20 +2,21 @@ import type { Exchange } from '../model/exchange.ts';
 import type { ResolvedProfile } from '../profile/resolved-profile.ts';
 import { LEDGER_PATH, ME_PATH, UNAUTHENTICATED_PATHS } from '../spec-constants.ts';
 
-function escapeRegExp(s: string): string {
+export function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** The path of a recorded request relative to base_url, or undefined when it went elsewhere. */
+/** The path of a recorded request relative to base_url, or undefined when it went elsewhere (another origin, another path). */
 export function pathUnderBase(exchange: Exchange, baseUrl: string): string | undefined {
-  let path: string;
+  let url: URL;
   try {
-    path = new URL(exchange.request.url).pathname;
+    url = new URL(exchange.request.url);
   } catch {
     return undefined;
   }
-  const base = new URL(baseUrl).pathname.replace(/\/+$/, '');
-  return path.startsWith(`${base}/`) ? path.slice(base.length) : undefined;
+  const base = new URL(baseUrl);
+  const prefix = base.pathname.replace(/\/+$/, '');
+  return url.origin === base.origin && url.pathname.startsWith(`${prefix}/`) ? url.pathname.slice(prefix.length) : undefined;
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { ServedDescription } from '../checks/openapi-served-description.ts';
 import { isLimiterUnavailable } from '../checks/rate-limit-headers.ts';
 import { pathUnderBase, routeOf } from '../checks/route-of.ts';
 import type { Exchange } from '../model/exchange.ts';
@@ -9,6 +10,8 @@ export interface RecordContext {
   baseUrl: string;
   messages: ResolvedProfile['messages'];
   limits: Limits;
+  /** The run's served OpenAPI description, found in the record before judging (lib/checks/openapi-served-description.ts). */
+  servedDescription?: ServedDescription;
 }
 
 /** How a message POST asked to be answered (§1): blocking REST, a stream chosen either way, or a job. */

@@ -31,6 +31,11 @@ export interface Invariant {
    * a run should reach each, and a pass names those it did not.
    */
   declaredCells?(requirement: string, context: RecordContext): string[];
+  /**
+   * The verdict of a requirement no exchange reached, when the rule knows more than "nothing to
+   * judge": an input the run lacks (not run, and why), or nothing it could contradict (a pass).
+   */
+  whenUnjudged?(requirement: string, context: RecordContext): { verdict: 'pass' | 'not-run'; note: string } | undefined;
 }
 
 /** A coverage cell: a route in one form, and a status (`2xx` or the code). */

@@ -1,5 +1,5 @@
 import type { Exchange } from '../model/exchange.ts';
-import type { Finding } from '../model/finding.ts';
+import { notRun, pass, type Finding } from '../model/finding.ts';
 import { factsOf, type RecordContext } from './exchange-facts.ts';
 import { cellOf, type Invariant } from './invariant.ts';
 import { INVARIANTS } from './registry.ts';
@@ -57,6 +57,8 @@ export class RecordJudge {
   findings(): Finding[] {
     return [...this.#judged.values()].map(({ invariant, tally }) => {
       const id = tally.requirement;
+      const unjudged = tally.judged === 0 ? invariant.whenUnjudged?.(id, this.#context) : undefined;
+      if (unjudged !== undefined) return unjudged.verdict === 'pass' ? pass(id, [], unjudged.note) : notRun(id, unjudged.note);
       const declared = invariant.declaredCells?.(id, this.#context) ?? [];
       return tally.finding(invariant.expected[id] ?? id, invariant.binds[id] ?? 'exchanges', declared);
     });

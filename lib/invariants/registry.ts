@@ -4,6 +4,7 @@ import { eventStreamsInvariant } from './rules/event-streams.ts';
 import { jsonBodiesInvariant } from './rules/json-bodies.ts';
 import { poolHeadersInvariant } from './rules/pool-headers.ts';
 import { refusalsInvariant } from './rules/refusals.ts';
+import { servedDescriptionInvariant } from './rules/served-description.ts';
 import { serverErrorsInvariant } from './rules/server-errors.ts';
 
 /** The run-wide rules, each judging every recorded exchange its sentence binds. */
@@ -14,6 +15,7 @@ export const INVARIANTS: readonly Invariant[] = [
   jsonBodiesInvariant,
   eventStreamsInvariant,
   serverErrorsInvariant,
+  servedDescriptionInvariant,
 ];
 
 /** Every requirement a run-wide rule judges, each judged by one rule only. */

@@ -1,6 +1,7 @@
 import '../checks/all-checkers.ts';
 import { checkerNamed } from '../checks/judged.ts';
 import { firstDifference } from '../checks/openapi-agreement.ts';
+import { servedDescriptionOf } from '../checks/openapi-served-description.ts';
 import type { RecordContext } from '../invariants/exchange-facts.ts';
 import { judgeExchanges } from '../invariants/judge-record.ts';
 import type { Exchange } from '../model/exchange.ts';
@@ -71,7 +72,9 @@ function rerun(call: CallLine, record: RunRecord, source: EvidenceSource): Encod
   const args = call.args.map((a) => decodeJudgementValue(a, source));
   let output: unknown;
   if (call.checker === RUN_WIDE_JUDGEMENT) {
-    const [context, requirements] = args as [RecordContext, string[]];
+    const [recorded, requirements] = args as [RecordContext, string[]];
+    // The served description the rules judged by is read again from the record, never believed.
+    const context = recorded.servedDescription === undefined ? recorded : { ...recorded, servedDescription: servedDescriptionOf(record.exchanges, recorded.baseUrl) };
     output = judgeExchanges(record.exchanges, context, (id) => requirements.includes(id));
   } else {
     const checker = checkerNamed(call.checker);

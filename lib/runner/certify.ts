@@ -19,6 +19,7 @@ import type { Report, RequestCount } from '../report/report-model.ts';
 import { writeReports, type ReportFormat } from '../report/write-reports.ts';
 import { eachExchange } from '../report/writers/transcript.ts';
 import { RecordJudge } from '../invariants/judge-record.ts';
+import { SERVED_DESCRIPTION_MENTION, ServedDescriptionFinder } from '../checks/openapi-served-description.ts';
 import type { RunContext } from '../suite/run-context.ts';
 import { faultStateFile, judgementsFile, pacerStatsFile, targetDownFile } from '../suite/worker-files.ts';
 import { recordRunWideJudgement } from '../judgement/run-wide-judgement.ts';
@@ -166,7 +167,10 @@ export async function certify(options: CertifyOptions): Promise<CertifyResult> {
     const finishedAt = new Date();
     const suites = options.files.map(suiteName);
     const { limits, baseUrl, messages } = target.profile;
-    const recordContext = { baseUrl, messages, limits };
+    // The served description is an input of the run-wide rules: found in the record before they judge it.
+    const served = new ServedDescriptionFinder(baseUrl);
+    await eachExchange(transcriptFile, (ex) => served.add(ex), SERVED_DESCRIPTION_MENTION);
+    const recordContext = { baseUrl, messages, limits, servedDescription: served.result() };
     const judge = new RecordJudge(recordContext, (id) => notChosenBecause(id, selection) === undefined);
     const { requests, observer } = await readTranscriptFacts(transcriptFile, target, judge);
     const runWide = judge.findings();

@@ -3,7 +3,8 @@ import { inject } from 'vitest';
 import { HttpClient } from '../http/client.ts';
 import { Pacer, windowPacing } from '../http/pacer.ts';
 import type { Exchange } from '../model/exchange.ts';
-import { TRANSCRIPT_BUDGET, trimExchange } from './evidence-trim.ts';
+import { holdsServedDescription } from '../checks/openapi-served-description.ts';
+import { TRANSCRIPT_BUDGET, trimExchange, type RecordBudget } from './evidence-trim.ts';
 import { judgementsFile, pacerStatsFile, targetDownFile } from './worker-files.ts';
 import { startJudgementLog } from './judgement-log.ts';
 import type { RunContext } from './run-context.ts';
@@ -26,11 +27,20 @@ let current: Session | undefined;
 export const faultsOn = new Set<string>();
 
 /**
+ * The served description is an input of the run-wide rules (lib/invariants/rules/served-description.ts):
+ * the first fetch that holds it keeps its body whole in the record, bounded by the client's size cap.
+ */
+const WHOLE_BODY: RecordBudget = { ...TRANSCRIPT_BUDGET, body: Number.POSITIVE_INFINITY };
+let descriptionKept = false;
+
+/**
  * An exchange as one transcript line, within TRANSCRIPT_BUDGET: a flood of events or a huge body
  * costs the file a bounded line, and what was left out is counted. Lines go to disk as they come.
  */
-function transcriptLine(exchange: Exchange): string {
-  return `${JSON.stringify(trimExchange(exchange, TRANSCRIPT_BUDGET))}\n`;
+function transcriptLine(exchange: Exchange, baseUrl: string): string {
+  const whole = !descriptionKept && holdsServedDescription(exchange, baseUrl);
+  descriptionKept ||= whole;
+  return `${JSON.stringify(trimExchange(exchange, whole ? WHOLE_BODY : TRANSCRIPT_BUDGET))}\n`;
 }
 
 export function session(): Session {
@@ -47,7 +57,7 @@ export function session(): Session {
     ...(context.transport === undefined ? {} : { transport: context.transport }),
     onExchange(exchange) {
       count += 1;
-      appendFileSync(context.transcriptFile, transcriptLine(exchange));
+      appendFileSync(context.transcriptFile, transcriptLine(exchange, context.baseUrl));
       // The pacer lives in this worker; the report in the main process learns its waiting from here.
       if (pacer.waitedMs !== waitedReported) {
         waitedReported = pacer.waitedMs;

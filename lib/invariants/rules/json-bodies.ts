@@ -12,7 +12,7 @@ const MEDIA_TYPE = 'errors/7/json-media-type';
 const PAGE_IDS = [PAGE_SCHEMA, ROW_SCHEMA, TIMESTAMP_UTC_Z, NEXT_CURSOR_PRESENT] as const;
 
 /** `application/json` or a `+json` type (RFC 6839 §3.1). */
-function isJsonMediaType(type: string): boolean {
+export function isJsonMediaType(type: string): boolean {
   return type === 'application/json' || /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+\+json$/.test(type);
 }
 

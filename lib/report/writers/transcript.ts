@@ -68,12 +68,13 @@ async function* linesOf(file: string): AsyncGenerator<{ text: string; place: Lin
 /**
  * Calls `visit` with each exchange of the transcript and the place of its line, in the order
  * lines were written. Returns how many lines were not an exchange. A run that sent nothing
- * leaves no file: that is an empty transcript, not an error.
+ * leaves no file: that is an empty transcript, not an error. With `mentioning`, lines without
+ * that text are skipped unparsed (a search for a few exchanges need not parse them all).
  */
-export async function eachExchange(file: string, visit: (exchange: Exchange, place: LinePlace) => void): Promise<number> {
+export async function eachExchange(file: string, visit: (exchange: Exchange, place: LinePlace) => void, mentioning?: string): Promise<number> {
   let unreadable = 0;
   for await (const { text, place } of linesOf(file)) {
-    if (text.trim() === '') continue;
+    if (text.trim() === '' || (mentioning !== undefined && !text.includes(mentioning))) continue;
     const exchange = exchangeOf(text);
     if (exchange === undefined) unreadable += 1;
     else visit(exchange, place);
