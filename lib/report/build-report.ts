@@ -1,7 +1,6 @@
 import { catalogue } from '../catalogue/index.ts';
 import type { Finding } from '../model/finding.ts';
-import type { CollectedTest } from '../runner/findings-collector.ts';
-import { FULL_SELECTION, isPartial, notChosenBecause, type Selection } from '../runner/selection.ts';
+import { FULL_SELECTION, isPartial, notChosenBecause, type Selection } from '../catalogue/selection.ts';
 import { applyExpectations, type Expectations } from './expectations.ts';
 import {
   combineVerdicts,
@@ -14,9 +13,19 @@ import {
   type RunMetadata,
 } from './report-model.ts';
 
+/** What the report needs of one finished suite test (the runner's collector gives more). */
+export interface ReportedTest {
+  title: string;
+  /** The requirement ids the test declared. */
+  requirements: string[];
+  findings: Finding[];
+  /** Milliseconds the test took. */
+  durationMs?: number;
+}
+
 export interface ReportInputs {
   meta: RunMetadata;
-  tests: CollectedTest[];
+  tests: ReportedTest[];
   runErrors: string[];
   selection?: Selection;
   /** The suites that ran (names), to tell a requirement of an unchosen suite from an uncovered one. */

@@ -23,7 +23,7 @@ import { faultStateFile, pacerStatsFile, targetDownFile } from '../suite/worker-
 import { READ_LIMIT, WINDOW_SECONDS, WRITE_LIMIT } from '../spec-constants.ts';
 import { preflight } from './preflight.ts';
 import { runSuites } from './run-suites.ts';
-import { FULL_SELECTION, type Selection } from './selection.ts';
+import { FULL_SELECTION, type Selection } from '../catalogue/selection.ts';
 import { suiteName } from './suite-files.ts';
 
 export interface CertifyOptions {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { Finding } from '../model/finding.ts';
 import { pass } from '../model/finding.ts';
-import { trimFinding } from './evidence-trim.ts';
+import { trimFinding } from '../model/evidence-trim.ts';
 import { session } from './session.ts';
 
 export interface PropertyOptions {

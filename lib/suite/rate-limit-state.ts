@@ -1,7 +1,7 @@
 import { isMeteredResponse } from '../checks/rate-limit-headers.ts';
 import type { Probe } from '../checks/rate-limit-retry.ts';
 import type { Exchange } from '../model/exchange.ts';
-import { HEADERS_AND_ENVELOPE_BUDGET, trimExchange } from './evidence-trim.ts';
+import { HEADERS_AND_ENVELOPE_BUDGET, trimExchange } from '../model/evidence-trim.ts';
 import { runCampaign, type Campaign, type CampaignOutcome } from './rate-limit-campaign.ts';
 import { probeReadRefusal } from './rate-limit-probes.ts';
 import { session } from './session.ts';

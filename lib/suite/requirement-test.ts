@@ -1,10 +1,10 @@
 import { inject, test } from 'vitest';
 import { requireRequirement } from '../catalogue/index.ts';
-import { testIsSelected } from '../runner/selection.ts';
+import { testIsSelected } from '../catalogue/selection.ts';
 import type { Finding } from '../model/finding.ts';
 import { notRun } from '../model/finding.ts';
 import { formatFailure } from '../report/format-failure.ts';
-import { trimFinding } from './evidence-trim.ts';
+import { trimFinding } from '../model/evidence-trim.ts';
 import { session, type Session } from './session.ts';
 import type { TestRecord } from './test-record.ts';
 

@@ -3,7 +3,7 @@ import { inject } from 'vitest';
 import { HttpClient } from '../http/client.ts';
 import { Pacer, windowPacing } from '../http/pacer.ts';
 import type { Exchange } from '../model/exchange.ts';
-import { TRANSCRIPT_BUDGET, trimExchange } from './evidence-trim.ts';
+import { TRANSCRIPT_BUDGET, trimExchange } from '../model/evidence-trim.ts';
 import { pacerStatsFile, targetDownFile } from './worker-files.ts';
 import type { RunContext } from './run-context.ts';
 

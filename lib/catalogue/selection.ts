@@ -1,4 +1,4 @@
-import { catalogue } from '../catalogue/index.ts';
+import { catalogue } from './index.ts';
 import { UsageError } from '../errors.ts';
 
 /**
