@@ -8,8 +8,8 @@ import {
   outcomeOf,
   type Observed,
   type Report,
+  stateCounts,
   type RequirementResult,
-  type RequirementVerdict,
   type RunMetadata,
 } from './report-model.ts';
 
@@ -81,8 +81,7 @@ export function buildReport(inputs: ReportInputs): Report {
     return result;
   });
   if (inputs.expectations !== undefined) applyExpectations(results, inputs.expectations, meta.startedAt.slice(0, 10));
-  const counts: Record<RequirementVerdict, number> = { pass: 0, fail: 0, warn: 0, 'not-run': 0, inconclusive: 0, uncovered: 0 };
-  for (const r of results) counts[r.verdict] += 1;
+  const counts = stateCounts(results);
   const { outcome, exitCode, incomplete } = outcomeOf({
     results,
     runErrors,
@@ -90,7 +89,7 @@ export function buildReport(inputs: ReportInputs): Report {
     failOn: meta.failOn,
     ...(inputs.cutShort === undefined ? {} : { cutShort: inputs.cutShort }),
   });
-  const waived = results.filter((r) => r.waiver?.state === 'waived').length;
+  const waived = counts.waived;
   const because = [
     ...(meta.notCertifyingBecause ?? []),
     ...(partial ? ['only chosen suites or requirements ran (--suite, --only or --skip): a certification runs them all'] : []),

@@ -62,7 +62,9 @@ export function consoleSummary(report: Report, reportsLine: string): string {
   if (notPassed.length > 0) lines.push(...notPassed, '');
   if (report.baselineDiff !== undefined) lines.push(...diffLines(report.baselineDiff).map(consoleText), '');
   for (const e of report.runErrors) lines.push(`run error: ${consoleText(e)}`);
-  const tail = `${c.pass} pass, ${c.fail} fail, ${c.warn} warn, ${c.inconclusive} inconclusive, ${c['not-run']} not run, ${c.uncovered} uncovered of ${report.results.length} requirements in ${(report.meta.durationMs / 1000).toFixed(1)}s (seed ${report.meta.seed})`;
+  // Each requirement counts once: a waived one as waived, not also as the verdict it had.
+  const waived = c.waived > 0 ? `, ${c.waived} waived` : '';
+  const tail = `${c.pass} pass, ${c.fail} fail, ${c.warn} warn${waived}, ${c.inconclusive} inconclusive, ${c['not-run']} not run, ${c.uncovered} uncovered of ${report.results.length} requirements in ${(report.meta.durationMs / 1000).toFixed(1)}s (seed ${report.meta.seed})`;
   const why = report.meta.certifying || report.outcome === 'partial' ? '' : ` (${(report.meta.notCertifyingBecause ?? []).join('; ') || 'not a certification'})`;
   lines.push(`${HEADLINE[report.outcome]}${report.outcome === 'conformant' ? why : ''}: ${tail}`);
   if (report.outcome === 'incomplete') {
