@@ -126,8 +126,9 @@ export interface Observed {
 
 export interface VerdictChange {
   id: string;
-  before: RequirementVerdict | 'absent';
-  after: RequirementVerdict | 'absent';
+  /** The result's state: its verdict, or `waived` (ResultState). */
+  before: ResultState | 'absent';
+  after: ResultState | 'absent';
 }
 
 export interface BaselineDiff {
@@ -139,6 +140,8 @@ export interface BaselineDiff {
   stillFailing: VerdictChange[];
   /** Any other change of verdict (pass to inconclusive, not-run to pass, ...). */
   otherChanges: VerdictChange[];
+  /** Requirements the new run, a partial one, did not choose (--suite, --only, --skip): not compared. */
+  notChosen?: string[];
   /** Requirement ids only one of the two catalogues has (a harness upgrade between the runs). */
   added: string[];
   removed: string[];

@@ -233,14 +233,16 @@ describe('baselines (--baseline, diff)', () => {
     const same = await runCli(['run', '--config', before.profile, ...only, '--baseline', baselineFile, '--out', mkdtempSync(join(tmpdir(), 'asi-base-b-'))], { env: before.env });
     expect(same.code, same.stdout).toBe(0);
     expect(same.stdout).toContain('still failing: auth/5.3/missing-header');
-    expect(same.stdout).toContain('baseline: no regression (exit 0)');
+    // The headline and the gate say why a run that is not conformant exits 0.
+    expect(same.stdout).toMatch(/^NOT CONFORMANT \(baseline gate passes: exit 0\): /m);
+    expect(same.stdout).toMatch(/^baseline gate: exit 0: no regression against baseline run \S+: only known failures, 1 requirement failing as in the baseline$/m);
 
     // The same known failure under an expired waiver: the waiver ran out, so the gate fails.
     const waivers = join(mkdtempSync(join(tmpdir(), 'asi-expect-')), 'expectations.yaml');
     writeFileSync(waivers, 'expectations:\n  auth/5.3/missing-header:\n    status: fail\n    reason: old bug\n    expires: 2020-01-31\n');
     const lapsed = await runCli(['run', '--config', before.profile, ...only, '--baseline', baselineFile, '--expect', waivers, '--out', mkdtempSync(join(tmpdir(), 'asi-base-e-'))], { env: before.env });
     expect(lapsed.code, lapsed.stdout).toBe(1);
-    expect(lapsed.stdout).toContain('baseline: no regression (exit 1)');
+    expect(lapsed.stdout).toMatch(/^baseline gate: exit 1: no regression against baseline run \S+, but 1 waiver expired: auth\/5\.3\/missing-header \(renew the waiver or fix the failure\)$/m);
 
     const worse = await target({ defects: ['auth-missing-as-invalid', 'errors-category-unknown'] });
     const outC = mkdtempSync(join(tmpdir(), 'asi-base-c-'));
@@ -250,7 +252,8 @@ describe('baselines (--baseline, diff)', () => {
 
     const diff = await runCli(['diff', baselineFile, join(outC, readdirSync(outC)[0]!, 'report.json')]);
     expect(diff.code).toBe(1);
-    expect(diff.stdout).toContain('REGRESSED');
+    expect(diff.stdout).toContain('REGRESSED: 1 new failure');
+    expect(diff.stdout.trim().split('\n').at(-1)).toBe('exit 1: a regression');
     const back = await runCli(['diff', join(outC, readdirSync(outC)[0]!, 'report.json'), baselineFile]);
     expect(back.code).toBe(0);
     expect(back.stdout).toContain('fixed: errors/7/category-value (fail -> pass)');

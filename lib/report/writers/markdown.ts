@@ -6,6 +6,7 @@ import {
   certificationText,
   durationText,
   evidenceOf,
+  exitText,
   implementationText,
   outcomeReason,
   resultsByArea,
@@ -102,7 +103,7 @@ export function summaryMarkdown(report: Report): string {
   const out: string[] = [];
   out.push(`## ${OUTCOME_MARK[report.outcome]} ASI v1: ${OUTCOME_LABEL[report.outcome].toLowerCase()}`, '');
   const impl = meta.implementation === undefined ? '' : ` · ${code(implementationText(meta.implementation))}`;
-  out.push(`**${inline(outcomeReason(report))}** · ${inline(certificationText(meta))}${impl} · target ${code(meta.target.baseUrl)} · ${durationText(meta.durationMs)} · exit code ${report.exitCode}`, '');
+  out.push(`**${inline(outcomeReason(report))}** · ${inline(certificationText(meta))}${impl} · target ${code(meta.target.baseUrl)} · ${durationText(meta.durationMs)} · ${inline(exitText(report))}`, '');
   const states = shownStates(c);
   out.push(...table(states.map((v) => VERDICT_LABEL[v]), [states.map((v) => String(c[v]))]), '');
 

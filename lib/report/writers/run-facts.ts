@@ -1,6 +1,7 @@
 import type { Finding } from '../../model/finding.ts';
 import type { Area } from '../../model/requirement.ts';
 import { READ_LIMIT, WINDOW_SECONDS, WRITE_LIMIT } from '../../spec-constants.ts';
+import { gateOf } from '../baseline-diff.ts';
 import { resultState, type Outcome, type Report, type RequestCount, type RequirementResult, type ResultState, type RunMetadata } from '../report-model.ts';
 
 /**
@@ -59,6 +60,12 @@ export function outcomeReason(report: Report): string {
     case 'conformant':
       return `no requirement fails${c.warn > 0 ? `, ${plural(c.warn, 'warning')}` : ''}${c.waived > 0 ? `, ${plural(c.waived, 'result')} waived` : ''}`;
   }
+}
+
+/** The run's exit code, and the baseline gate's reason when a gate decided it. */
+export function exitText(report: Report): string {
+  const gate = gateOf(report);
+  return `exit code ${report.exitCode}${gate === undefined ? '' : ` (baseline gate: ${gate.why})`}`;
 }
 
 /** Whether this run certifies, and why not when it does not. */

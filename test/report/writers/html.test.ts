@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { curlOf } from '../../../lib/http/curl.ts';
+import { diffReports } from '../../../lib/report/baseline-diff.ts';
 import { reportHtml } from '../../../lib/report/writers/html.ts';
 import { escapeHtml } from '../../../lib/report/writers/text.ts';
 import { requirementsOf, sampleReport, streamExchange, waivedReport } from '../report-fixtures.ts';
@@ -117,4 +118,11 @@ describe('report.html of a run with a waived result', () => {
 test('a run without waivers shows no waived column', () => {
   const html = reportHtml(sampleReport());
   expect(html.slice(html.indexOf('</style>'))).not.toContain('waived');
+});
+
+test('the banner of a run with --baseline says what the gate decided and why, beside the exit code', () => {
+  const report = sampleReport();
+  report.exitCode = 0;
+  report.baselineDiff = diffReports({ ...report, schemaVersion: 2 }, report);
+  expect(reportHtml(report)).toContain('exit code 0 (baseline gate: no regression against baseline run 20250301-100000-7f3a: only known failures, 1 requirement failing as in the baseline)</p>');
 });

@@ -126,7 +126,7 @@ describe('report.schema.json follows the model', () => {
     [
       'BaselineDiff',
       keys<BaselineDiff>()({
-        baseline: true, newFailures: true, fixed: true, stillFailing: true, otherChanges: true, added: true, removed: true, codesGone: true, fieldsGone: true,
+        baseline: true, newFailures: true, fixed: true, stillFailing: true, otherChanges: true, notChosen: true, added: true, removed: true, codesGone: true, fieldsGone: true,
         regressed: true,
       }),
     ],

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { curlOf } from '../../../lib/http/curl.ts';
 import { stateCounts, type RequirementResult } from '../../../lib/report/report-model.ts';
+import { diffReports } from '../../../lib/report/baseline-diff.ts';
 import { summaryMarkdown } from '../../../lib/report/writers/markdown.ts';
 import { requirementsOf, runMetadata, sampleReport, streamExchange, waivedReport } from '../report-fixtures.ts';
 
@@ -122,4 +123,14 @@ describe('summary.md of a run with a waived result', () => {
     expect(md).toContain(`| \`${requirementsOf.fail.id}\` | MUST | waived (fail) |`);
     expect(md).not.toContain('### Reproduce');
   });
+});
+
+test('a run with --baseline says what the gate decided and why, beside the exit code', () => {
+  const report = sampleReport();
+  report.exitCode = 0;
+  report.baselineDiff = diffReports({ ...report, schemaVersion: 2 }, report);
+  const md = summaryMarkdown(report);
+  expect(md).toContain('· exit code 0 (baseline gate: no regression against baseline run 20250301-100000-7f3a: only known failures, 1 requirement failing as in the baseline)');
+  expect(md).toContain('### Compared with the baseline');
+  expect(md).toContain('  still failing: conversation/6/single-terminal-event');
 });
