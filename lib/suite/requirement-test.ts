@@ -31,6 +31,14 @@ function withoutResponseInconclusive(finding: Finding): Finding {
   return { ...finding, verdict: 'inconclusive', note: `no response to judge: ${last.error?.code ?? 'unknown'}: ${last.error?.message ?? ''}` };
 }
 
+/** The requirement ids the running test declared: one worker runs one test at a time. */
+let running: readonly string[] = [];
+
+/** What the test running now declared it checks (empty outside a requirement test). */
+export function runningTestIds(): readonly string[] {
+  return running;
+}
+
 /** Thrown by a test whose checks found a MUST or SHOULD violated, so vitest marks it failed. */
 class ConformanceFailure extends Error {
   override name = 'ConformanceFailure';
@@ -62,12 +70,15 @@ export function requirementTest(
     const why = (role: string): string => s.context.missingTokens?.[role] ?? `the profile names no ${role} token (tokens.${role})`;
     const kit: TestKit = { ...s, ids: list, notRun: (w) => list.map((id) => notRun(id, w)), noToken: (role) => list.map((id) => notRun(id, why(role))) };
     let findings: Finding[];
+    running = list;
     try {
       findings = await body(kit);
     } catch (err) {
       const text = err instanceof Error ? (err.stack ?? err.message) : String(err);
       ctx.task.meta.asi = { requirements: list, findings: [], error: s.client.redact(text), requests: s.requestCount() - before };
       throw err;
+    } finally {
+      running = [];
     }
     for (const f of findings) requireRequirement(f.requirement);
     findings = findings.map(withoutResponseInconclusive);
