@@ -53,6 +53,14 @@ describe('--only', () => {
     expect(r.stdout).toContain(`× ${id}`);
   });
 
+  test('prints the header of a suite only when a test of it runs', async () => {
+    const r = await runCli(['run', '--only', 'auth/5.1/bearer-accepted', '--out', mkdtempSync(join(tmpdir(), 'asi-headers-'))]);
+    expect(r.code, r.stderr).toBe(0);
+    // A suite header is a line of its own: the suite's name, nothing else.
+    expect(r.stderr.split('\n').filter((l) => /^[a-z-]+$/.test(l))).toEqual(['auth']);
+    expect(r.stderr).toMatch(/\nauth\n {2}✓ auth\/5\.1\/bearer-accepted /);
+  });
+
   test('an unknown id is refused with the nearest ids (exit 2); --skip takes ids too', async () => {
     const typo = await runCli(['run', '--only', 'auth/5.3/missing-headr']);
     expect(typo.code).toBe(2);
