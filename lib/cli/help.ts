@@ -11,6 +11,8 @@ Usage
                                        compare two reports: new failures, fixed, codes gone (exit 1 on regression)
   asi-conformance fault NAME on|off --admin URL
                                        switch a fault of a standalone reference (profile hooks)
+  asi-conformance --version            print the version (-v)
+  asi-conformance --help               this text (-h)
 
 Start here
   npm start                            certify the embedded reference; reports land in reports/<run-id>/
