@@ -280,6 +280,24 @@ describe('the curl line of a failure', () => {
   });
 });
 
+describe('the curl line of a failure through HTTP_PROXY', () => {
+  test.skipIf(!HAS_CURL)('to an http target tunnels as the run did (--proxytunnel): through a proxy that only tunnels', async () => {
+    tunnels.length = 0;
+    const env = { HTTP_PROXY: proxyUrl };
+    const r = await run(['--base-url', defective.baseUrl], env);
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    // The run reached the plain http target through CONNECT tunnels: the proxy answers nothing else.
+    expect(tunnels.length).toBeGreaterThan(0);
+    const line = /Reproduce: (curl .*)/.exec(r.stdout)?.[1];
+    expect(line).toContain('--proxy "$HTTP_PROXY" --proxytunnel');
+    const tunnelsOfRun = tunnels.length;
+    const curl = await promisify(execFile)('/bin/sh', ['-c', line!], { cwd: ROOT, env: { ...process.env, ...NO_PROXY_ENV, ...tokenEnv, ...env }, encoding: 'utf8', timeout: 20_000 });
+    expect(curl.stdout).toMatch(/^HTTP\/1\.1 200 Connection Established\r\n\r\nHTTP\/1\.1 401 /);
+    expect(curl.stdout).toContain('auth.token_invalid');
+    expect(tunnels.length).toBe(tunnelsOfRun + 1);
+  });
+});
+
 describe('a proxy from HTTPS_PROXY', () => {
   test('carries every request through a CONNECT tunnel', async () => {
     tunnels.length = 0;
