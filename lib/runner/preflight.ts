@@ -9,7 +9,7 @@ import type { ResolvedTarget } from '../profile/resolve-profile.ts';
 import { ME_PATH } from '../spec-constants.ts';
 
 /** The preflight waits less than a suite would: a wrong URL or token must end a run within seconds. */
-const PREFLIGHT_TIMEOUT_MS = 10_000;
+export const PREFLIGHT_TIMEOUT_MS = 10_000;
 
 export interface PreflightOptions {
   limits?: Partial<HttpLimits>;

@@ -5,6 +5,7 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import type { Report } from '../../lib/report/report-model.ts';
+import { PREFLIGHT_TIMEOUT_MS } from '../../lib/runner/preflight.ts';
 import { runCli, ROOT } from '../support/cli.ts';
 import { referenceTarget, type ReferenceTarget } from '../support/reference-target.ts';
 
@@ -160,6 +161,21 @@ describe('preflight', () => {
     plain.close();
     expect(r.stderr).not.toContain('does not look like an ASI v1 server');
   });
+
+  test('a /health that never answers ends the run at the preflight deadline, however long --timeout is (exit 3)', async () => {
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as AddressInfo;
+    const started = Date.now();
+    const r = await runCli(['run', '--base-url', `http://127.0.0.1:${port}/v1`, '--timeout', '60', '-q'], { env: { ASI_TOKEN: 'asi_live_00' }, timeoutMs: 60_000 });
+    const took = Date.now() - started;
+    silent.closeAllConnections();
+    silent.close();
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain(`within the deadline of ${PREFLIGHT_TIMEOUT_MS} ms`);
+    expect(took).toBeGreaterThanOrEqual(PREFLIGHT_TIMEOUT_MS);
+    expect(took).toBeLessThan(PREFLIGHT_TIMEOUT_MS + 10_000);
+  }, 60_000);
 
   test('a rejected token ends the run within seconds with one line (exit 2)', async () => {
     const t = await target();
