@@ -65,6 +65,8 @@ export interface ClientOptions {
   onUnresponsive?: (reason: string) => void;
   /** Extra headers, TLS material and proxy of a target behind real infrastructure. */
   transport?: TransportOptions;
+  /** The fault hooks switched on now (a drill): recorded on every exchange sent or answered while one is. */
+  faultsOn?: () => readonly string[];
 }
 
 export interface SendOptions {
@@ -149,6 +151,7 @@ export class HttpClient {
   readonly #pacer: Pacer | undefined;
   readonly #onExchange: ((exchange: Exchange) => void) | undefined;
   readonly #onUnresponsive: ((reason: string) => void) | undefined;
+  readonly #faultsOn: () => readonly string[];
   #silentInARow = 0;
   #unresponsive: string | undefined;
 
@@ -161,6 +164,7 @@ export class HttpClient {
     this.#pacer = options.pacer;
     this.#onExchange = options.onExchange;
     this.#onUnresponsive = options.onUnresponsive;
+    this.#faultsOn = options.faultsOn ?? (() => []);
     this.#agent = buildDispatcher(this.limits, options.transport);
     this.#extraHeaders = Object.fromEntries((options.transport?.headers ?? []).map((h) => [h.name, h.value]));
     this.#requestTransport = requestTransportOf(options.transport, this.baseUrl);
@@ -318,6 +322,7 @@ export class HttpClient {
       timings: { totalMs: 0 },
     };
     if (role !== undefined && pool !== undefined) exchange.pool = pool;
+    const faultsAtStart = this.#faultsOn();
     const started = Date.now();
     const deadline = new AbortController();
     const deadlineError = Object.assign(new Error(`no complete answer within the deadline of ${this.limits.totalMs} ms`), { code: DEADLINE_CODE });
@@ -361,6 +366,7 @@ export class HttpClient {
           const e = describeTransportError(cut.error, this.#redactor);
           exchange.error = { code: e.code, message: `${e.message} (HTTP ${res.statusCode}, ${bytes} bytes of body received)` };
           exchange.timings.totalMs = Date.now() - started;
+          this.#noteFaults(exchange, faultsAtStart);
           return exchange;
         }
         response.body = this.#redactor.redact(text);
@@ -375,7 +381,14 @@ export class HttpClient {
       clearTimeout(timer);
     }
     exchange.timings.totalMs = Date.now() - started;
+    this.#noteFaults(exchange, faultsAtStart);
     return exchange;
+  }
+
+  /** A drill's fault on when the request left or when its answer ended: the exchange says so. */
+  #noteFaults(exchange: Exchange, atStart: readonly string[]): void {
+    const faults = [...new Set([...atStart, ...this.#faultsOn()])].sort();
+    if (faults.length > 0) exchange.faults = faults;
   }
 
   async close(): Promise<void> {

@@ -18,12 +18,14 @@ import { redactReport } from '../report/redact-report.ts';
 import type { Report, RequestCount } from '../report/report-model.ts';
 import { writeReports, type ReportFormat } from '../report/write-reports.ts';
 import { eachExchange } from '../report/writers/transcript.ts';
+import { RecordJudge } from '../invariants/judge-record.ts';
 import type { RunContext } from '../suite/run-context.ts';
 import { faultStateFile, pacerStatsFile, targetDownFile } from '../suite/worker-files.ts';
 import { READ_LIMIT, WINDOW_SECONDS, WRITE_LIMIT } from '../spec-constants.ts';
 import { preflight } from './preflight.ts';
 import { runSuites } from './run-suites.ts';
-import { FULL_SELECTION, type Selection } from '../catalogue/selection.ts';
+import { invariantTest } from './invariant-test.ts';
+import { FULL_SELECTION, isPartial, notChosenBecause, type Selection } from '../catalogue/selection.ts';
 import { suiteName } from './suite-files.ts';
 
 export interface CertifyOptions {
@@ -66,14 +68,18 @@ export function newRunId(now = new Date()): string {
   return `${now.toISOString().replace(/[:.]/g, '-').replace(/-\d{3}Z$/, 'Z')}-${randomBytes(2).toString('hex')}`;
 }
 
-/** Requests per token role and pool, and what the target showed of its codes and fields: one pass over the transcript. */
-async function readTranscriptFacts(transcriptFile: string, target: ResolvedTarget): Promise<{ requests: RequestCount[]; observer: Observer }> {
+/**
+ * Requests per token role and pool, what the target showed of its codes and fields, and the
+ * run-wide rules' judgement of every exchange: one pass over the transcript.
+ */
+async function readTranscriptFacts(transcriptFile: string, target: ResolvedTarget, judge: RecordJudge): Promise<{ requests: RequestCount[]; observer: Observer }> {
   const counts = new Map<string, number>();
   const observer = new Observer(target.profile);
   await eachExchange(transcriptFile, (ex: Exchange) => {
     const key = `${ex.request.tokenRole ?? 'none'}\u0000${ex.pool ?? (ex.request.tokenRole === undefined ? '-' : 'other')}`;
     counts.set(key, (counts.get(key) ?? 0) + 1);
     observer.add(ex);
+    judge.add(ex);
   });
   const requests = [...counts].map(([k, n]) => {
     const [role, pool] = k.split('\u0000') as [string, string];
@@ -158,7 +164,11 @@ export async function certify(options: CertifyOptions): Promise<CertifyResult> {
     });
     const finishedAt = new Date();
     const suites = options.files.map(suiteName);
-    const { requests, observer } = await readTranscriptFacts(transcriptFile, target);
+    const { limits, baseUrl, messages } = target.profile;
+    const judge = new RecordJudge({ baseUrl, messages, limits }, (id) => notChosenBecause(id, selection) === undefined);
+    const { requests, observer } = await readTranscriptFacts(transcriptFile, target, judge);
+    const invariants = invariantTest(judge, options.failOn, isPartial(selection), options.progress);
+    if (invariants !== undefined) tests.push(invariants);
     const secrets = [...Object.values(target.tokens), ...transportSecrets(options.transport)];
     const built = buildReport({
       meta: {

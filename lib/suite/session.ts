@@ -21,6 +21,9 @@ export interface Session {
 
 let current: Session | undefined;
 
+/** The fault hooks switched on now, by name (lib/suite/fault-hooks.ts): every exchange records them. */
+export const faultsOn = new Set<string>();
+
 /**
  * An exchange as one transcript line, within TRANSCRIPT_BUDGET: a flood of events or a huge body
  * costs the file a bounded line, and what was left out is counted. Lines go to disk as they come.
@@ -52,6 +55,7 @@ export function session(): Session {
     },
     // The main process watches for this file and cuts the run short (lib/runner/run-control.ts).
     onUnresponsive: (reason) => writeFileSync(targetDownFile(context.transcriptFile), reason),
+    faultsOn: () => [...faultsOn],
   });
   current = { context, client, pacer, requestCount: () => count };
   return current;

@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import type { Exchange } from '../../lib/model/exchange.ts';
 import { baselineGate, diffLines, diffReports, type ComparableReport } from '../../lib/report/baseline-diff.ts';
-import { Observer, routeOf } from '../../lib/report/observed.ts';
+import { routeOf } from '../../lib/checks/route-of.ts';
+import { Observer } from '../../lib/report/observed.ts';
 import type { Observed, Report } from '../../lib/report/report-model.ts';
 
 const profile = {

@@ -133,7 +133,7 @@ describe('report.schema.json follows the model', () => {
     ['Requirement', keys<Requirement>()({ id: true, level: true, area: true, section: true, statement: true, quote: true })],
     ['Finding', keys<Finding>()({ requirement: true, verdict: true, expected: true, actual: true, note: true, exchanges: true, property: true })],
     ['PropertyEvidence', keys<PropertyEvidence>()({ seed: true, path: true, numRuns: true, counterexample: true, requests: true, replay: true })],
-    ['Exchange', keys<Exchange>()({ seq: true, startedAt: true, request: true, response: true, error: true, timings: true, pool: true })],
+    ['Exchange', keys<Exchange>()({ seq: true, startedAt: true, request: true, response: true, error: true, timings: true, pool: true, faults: true })],
     ['RecordedRequest', keys<RecordedRequest>()({ method: true, url: true, headers: true, body: true, tokenRole: true, transport: true })],
     [
       'RecordedResponse',
