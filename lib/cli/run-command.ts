@@ -15,7 +15,7 @@ import { loadExpectations } from '../report/expectations.ts';
 import { REPORT_FORMATS, type ReportFormat } from '../report/write-reports.ts';
 import { certify } from '../runner/certify.ts';
 import { embeddedTarget } from '../runner/embedded-target.ts';
-import { requirementIds } from '../runner/selection.ts';
+import { requirementIds } from '../catalogue/selection.ts';
 import { selectSuiteFiles } from '../runner/suite-files.ts';
 import { RUN_HELP } from './help.ts';
 import { integerOption, parseOptions } from './parse-options.ts';

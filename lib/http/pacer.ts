@@ -1,5 +1,5 @@
 import type { Exchange } from '../model/exchange.ts';
-import { HEADERS_AND_ENVELOPE_BUDGET, trimExchange } from '../suite/evidence-trim.ts';
+import { HEADERS_AND_ENVELOPE_BUDGET, trimExchange } from '../model/evidence-trim.ts';
 import { SLOW_DOWN_FRACTION, UNAUTHENTICATED_PATHS, WINDOW_SECONDS, type Pool } from '../spec-constants.ts';
 
 /**

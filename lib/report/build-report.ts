@@ -1,7 +1,6 @@
 import { catalogue } from '../catalogue/index.ts';
 import type { Finding } from '../model/finding.ts';
-import type { CollectedTest } from '../runner/findings-collector.ts';
-import { FULL_SELECTION, isPartial, notChosenBecause, type Selection } from '../runner/selection.ts';
+import { FULL_SELECTION, isPartial, notChosenBecause, type Selection } from '../catalogue/selection.ts';
 import { applyExpectations, type Expectations } from './expectations.ts';
 import {
   combineVerdicts,
@@ -9,14 +8,24 @@ import {
   outcomeOf,
   type Observed,
   type Report,
+  stateCounts,
   type RequirementResult,
-  type RequirementVerdict,
   type RunMetadata,
 } from './report-model.ts';
 
+/** What the report needs of one finished suite test (the runner's collector gives more). */
+export interface ReportedTest {
+  title: string;
+  /** The requirement ids the test declared. */
+  requirements: string[];
+  findings: Finding[];
+  /** Milliseconds the test took. */
+  durationMs?: number;
+}
+
 export interface ReportInputs {
   meta: RunMetadata;
-  tests: CollectedTest[];
+  tests: ReportedTest[];
   runErrors: string[];
   selection?: Selection;
   /** The suites that ran (names), to tell a requirement of an unchosen suite from an uncovered one. */
@@ -72,8 +81,7 @@ export function buildReport(inputs: ReportInputs): Report {
     return result;
   });
   if (inputs.expectations !== undefined) applyExpectations(results, inputs.expectations, meta.startedAt.slice(0, 10));
-  const counts: Record<RequirementVerdict, number> = { pass: 0, fail: 0, warn: 0, 'not-run': 0, inconclusive: 0, uncovered: 0 };
-  for (const r of results) counts[r.verdict] += 1;
+  const counts = stateCounts(results);
   const { outcome, exitCode, incomplete } = outcomeOf({
     results,
     runErrors,
@@ -81,7 +89,7 @@ export function buildReport(inputs: ReportInputs): Report {
     failOn: meta.failOn,
     ...(inputs.cutShort === undefined ? {} : { cutShort: inputs.cutShort }),
   });
-  const waived = results.filter((r) => r.waiver?.state === 'waived').length;
+  const waived = counts.waived;
   const because = [
     ...(meta.notCertifyingBecause ?? []),
     ...(partial ? ['only chosen suites or requirements ran (--suite, --only or --skip): a certification runs them all'] : []),

@@ -4,6 +4,13 @@ import type { Level, Requirement } from '../model/requirement.ts';
 /** A requirement's verdict: a finding verdict, or `uncovered` when no test in the run checks it. */
 export type RequirementVerdict = Verdict | 'uncovered';
 
+/**
+ * How a result reads and counts in every report: its verdict, or `waived` when an expectation
+ * (--expect) matched that verdict. A waived result counts as waived only, never also as the
+ * verdict it had: it does not fail the run.
+ */
+export type ResultState = RequirementVerdict | 'waived';
+
 export interface RequirementResult {
   requirement: Requirement;
   verdict: RequirementVerdict;
@@ -94,7 +101,8 @@ export interface Report {
   meta: RunMetadata;
   outcome: Outcome;
   exitCode: 0 | 1 | 3;
-  counts: Record<RequirementVerdict, number>;
+  /** Requirements per state: every requirement counts once, a waived one as waived. */
+  counts: Record<ResultState, number>;
   results: RequirementResult[];
   /** Why the outcome is incomplete (empty otherwise), worst first. */
   incomplete: IncompleteItem[];
@@ -118,8 +126,9 @@ export interface Observed {
 
 export interface VerdictChange {
   id: string;
-  before: RequirementVerdict | 'absent';
-  after: RequirementVerdict | 'absent';
+  /** The result's state: its verdict, or `waived` (ResultState). */
+  before: ResultState | 'absent';
+  after: ResultState | 'absent';
 }
 
 export interface BaselineDiff {
@@ -131,6 +140,8 @@ export interface BaselineDiff {
   stillFailing: VerdictChange[];
   /** Any other change of verdict (pass to inconclusive, not-run to pass, ...). */
   otherChanges: VerdictChange[];
+  /** Requirements the new run, a partial one, did not choose (--suite, --only, --skip): not compared. */
+  notChosen?: string[];
   /** Requirement ids only one of the two catalogues has (a harness upgrade between the runs). */
   added: string[];
   removed: string[];
@@ -169,9 +180,21 @@ export interface OutcomeInputs {
   cutShort?: string;
 }
 
+/** A result's state: `waived` when its waiver matched, else its verdict. */
+export function resultState(r: RequirementResult): ResultState {
+  return r.waiver?.state === 'waived' ? 'waived' : r.verdict;
+}
+
 /** A result that counts: any verdict without a matching waiver. */
 function counts(r: RequirementResult): boolean {
-  return r.waiver?.state !== 'waived';
+  return resultState(r) !== 'waived';
+}
+
+/** Requirements per state, each counted once. */
+export function stateCounts(results: readonly RequirementResult[]): Record<ResultState, number> {
+  const tally: Record<ResultState, number> = { pass: 0, fail: 0, warn: 0, 'not-run': 0, inconclusive: 0, uncovered: 0, waived: 0 };
+  for (const r of results) tally[resultState(r)] += 1;
+  return tally;
 }
 
 /**

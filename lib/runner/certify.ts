@@ -9,7 +9,7 @@ import { transportSecrets, type TransportOptions } from '../http/transport.ts';
 import type { Exchange } from '../model/exchange.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
 import type { ResolvedTarget } from '../profile/resolve-profile.ts';
-import { diffReports, type ComparableReport } from '../report/baseline-diff.ts';
+import { baselineGate, diffReports, type ComparableReport } from '../report/baseline-diff.ts';
 import { buildReport } from '../report/build-report.ts';
 import type { Expectations } from '../report/expectations.ts';
 import { argvForReport, hideLocalPaths, pathForReport } from '../report/local-paths.ts';
@@ -27,7 +27,7 @@ import { READ_LIMIT, WINDOW_SECONDS, WRITE_LIMIT } from '../spec-constants.ts';
 import { preflight } from './preflight.ts';
 import { runSuites } from './run-suites.ts';
 import { invariantTest } from './invariant-test.ts';
-import { FULL_SELECTION, isPartial, notChosenBecause, type Selection } from './selection.ts';
+import { FULL_SELECTION, isPartial, notChosenBecause, type Selection } from '../catalogue/selection.ts';
 import { suiteName } from './suite-files.ts';
 
 export interface CertifyOptions {
@@ -214,12 +214,9 @@ export async function certify(options: CertifyOptions): Promise<CertifyResult> {
     });
     const report = redactReport(built, redactor);
     if (options.baseline !== undefined) {
-      report.baselineDiff = diffReports(options.baseline.report, report);
-      // A baseline gate fails on regressions only: what failed before and still fails is known.
-      // An expired waiver fails the run whatever the baseline says: the waiver is what ran out.
-      const expired = report.results.some((r) => r.waiver?.state === 'expired');
-      if (report.exitCode === 1 && !report.baselineDiff.regressed && !expired) report.exitCode = 0;
-      if (report.exitCode !== 3 && report.baselineDiff.regressed) report.exitCode = 1;
+      const baselineDiff = diffReports(options.baseline.report, report);
+      report.baselineDiff = baselineDiff;
+      report.exitCode = baselineGate({ ...report, baselineDiff }).exitCode;
     }
     const files = await writeReports(report, {
       dir,

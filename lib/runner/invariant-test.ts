@@ -1,6 +1,6 @@
 import { requirementById } from '../catalogue/index.ts';
 import type { Finding } from '../model/finding.ts';
-import { trimFinding } from '../suite/evidence-trim.ts';
+import { trimFinding } from '../model/evidence-trim.ts';
 import { consoleText } from '../report/console-text.ts';
 import { levelAdjusted } from '../report/report-model.ts';
 import type { CollectedTest } from './findings-collector.ts';

@@ -2,14 +2,14 @@ import { parseEnvelope } from '../checks/error-envelope.ts';
 import { jsonBody } from '../checks/json-body.ts';
 import { PreflightError, TargetUnreachableError } from '../errors.ts';
 import { HttpClient, limitsForTimeout, type HttpLimits } from '../http/client.ts';
-import { connectionHint } from '../http/connection-hint.ts';
+import { connectionHint, tlsPortHint } from '../http/connection-hint.ts';
 import type { TransportOptions } from '../http/transport.ts';
 import type { Exchange } from '../model/exchange.ts';
 import type { ResolvedTarget } from '../profile/resolve-profile.ts';
 import { ME_PATH } from '../spec-constants.ts';
 
 /** The preflight waits less than a suite would: a wrong URL or token must end a run within seconds. */
-const PREFLIGHT_TIMEOUT_MS = 10_000;
+export const PREFLIGHT_TIMEOUT_MS = 10_000;
 
 export interface PreflightOptions {
   limits?: Partial<HttpLimits>;
@@ -18,9 +18,9 @@ export interface PreflightOptions {
   progress?: (line: string) => void;
 }
 
-function unreachable(url: string, exchange: Exchange, transport: TransportOptions | undefined): TargetUnreachableError {
+async function unreachable(url: string, exchange: Exchange, transport: TransportOptions | undefined): Promise<TargetUnreachableError> {
   const e = exchange.error;
-  const hint = e === undefined ? undefined : connectionHint(e.code, url, transport);
+  const hint = e === undefined ? undefined : (connectionHint(e.code, url, transport) ?? (await tlsPortHint(e.code, url, transport)));
   return new TargetUnreachableError(url, e === undefined ? 'no answer' : `${e.code}: ${e.message}${hint === undefined ? '' : ` (${hint})`}`);
 }
 
@@ -51,7 +51,7 @@ export async function preflight(target: ResolvedTarget, options: PreflightOption
   try {
     // > GET | /health | Uses a separate per-IP limiter. Consumes no token points.
     const health = await client.send({ path: '/health' });
-    if (health.response === undefined) throw unreachable(baseUrl, health, transport);
+    if (health.response === undefined) throw await unreachable(baseUrl, health, transport);
     const moved = redirected(health);
     if (moved !== undefined) throw new PreflightError(moved);
     if (health.response.status === 404 || health.response.status === 410) {
@@ -68,7 +68,7 @@ export async function preflight(target: ResolvedTarget, options: PreflightOption
     }
     // > Every endpoint except the unauthenticated routes requires the header `Authorization: Bearer <API_TOKEN>`.
     const me = await client.send({ path: ME_PATH, token: 'primary' });
-    if (me.response === undefined) throw unreachable(baseUrl, me, transport);
+    if (me.response === undefined) throw await unreachable(baseUrl, me, transport);
     const meMoved = redirected(me);
     if (meMoved !== undefined) throw new PreflightError(meMoved);
     const status = me.response.status;
@@ -85,7 +85,9 @@ export async function preflight(target: ResolvedTarget, options: PreflightOption
     const notJson = status >= 400 && status < 500 && status !== 429 && !jsonBody(me).ok;
     if (status === 404 || status === 410 || isHtml(me) || notJson) {
       const what = isHtml(me) ? `${status} with a web page (${me.response.headers['content-type']})` : notJson ? `${status} with a body that is not JSON` : String(status);
-      throw new PreflightError(`${baseUrl} does not look like an ASI v1 server: GET ${ME_PATH} with ${token} answered ${what}; §4.3 names GET /me (token introspection) under base_url`);
+      // A TLS front that answers plain HTTP with a page of its own ("The plain HTTP request was sent to HTTPS port").
+      const tls = status === 400 ? await tlsPortHint(undefined, baseUrl, transport) : undefined;
+      throw new PreflightError(`${baseUrl} does not look like an ASI v1 server: GET ${ME_PATH} with ${token} answered ${what}; ${tls ?? '§4.3 names GET /me (token introspection) under base_url'}`);
     }
     options.progress?.(`preflight: GET /health ${health.response.status}, GET ${ME_PATH} ${status} with the primary token`);
   } finally {

@@ -19,7 +19,7 @@ export interface RunContext {
   httpLimits?: Partial<HttpLimits>;
   /** Why a token role has no token (`tokens.revoked: ASI_TOKEN_REVOKED is set but empty`), for not-run verdicts. */
   missingTokens?: Record<string, string>;
-  /** --only and --skip: which tests register (lib/runner/selection.ts). */
+  /** --only and --skip: which tests register (lib/catalogue/selection.ts). */
   selection?: { only: string[]; skip: string[] };
   /** Extra headers, TLS material, proxy; secrets among them ride along like the tokens. */
   transport?: TransportOptions;

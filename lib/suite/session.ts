@@ -4,7 +4,7 @@ import { HttpClient } from '../http/client.ts';
 import { Pacer, windowPacing } from '../http/pacer.ts';
 import type { Exchange } from '../model/exchange.ts';
 import { holdsServedDescription } from '../checks/openapi-served-description.ts';
-import { TRANSCRIPT_BUDGET, trimExchange, type RecordBudget } from './evidence-trim.ts';
+import { TRANSCRIPT_BUDGET, trimExchange, type RecordBudget } from '../model/evidence-trim.ts';
 import { judgementsFile, pacerStatsFile, targetDownFile } from './worker-files.ts';
 import { startJudgementLog } from './judgement-log.ts';
 import type { RunContext } from './run-context.ts';

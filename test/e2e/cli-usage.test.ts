@@ -38,6 +38,19 @@ describe('CLI usage errors', () => {
     expectOneLine(r.stderr);
   });
 
+  test.each([
+    [['run', '--basurl', 'http://x/v1'], 'run: unknown option --basurl; did you mean --base-url?'],
+    [['run', '--base', 'http://x/v1'], 'run: unknown option --base; did you mean --base-url or --baseline?'],
+    [['serve', '--prot', '0'], 'serve: unknown option --prot; did you mean --port?'],
+    [['diff', '--jsn'], 'diff: unknown option --jsn; did you mean --json?'],
+    [['run', '--bogus'], "run: unknown option --bogus; see 'asi-conformance run --help'"],
+    [['rnu'], 'unknown command "rnu"; did you mean run? expected one of run, serve, list, calibrate, fault, diff (see --help)'],
+  ])('%j is refused with the nearest name, when one is near', async (args, message) => {
+    const r = await runCli(args);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe(`asi-conformance: ${message}`);
+  });
+
   test('an unknown command exits 2', async () => {
     const r = await runCli(['certify']);
     expect(r.code).toBe(2);
@@ -100,6 +113,9 @@ describe('CLI usage errors', () => {
     const r = await runCli(['--help']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Exit codes');
+    expect(r.stdout).toMatch(/^ {2}asi-conformance --version +print the version/m);
+    const version = await runCli(['--version']);
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
     const run = await runCli(['run', '--help']);
     expect(run.stdout).toContain('--base-url URL');
   });

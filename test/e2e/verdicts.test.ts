@@ -5,6 +5,7 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import type { Report } from '../../lib/report/report-model.ts';
+import { PREFLIGHT_TIMEOUT_MS } from '../../lib/runner/preflight.ts';
 import { runCli, ROOT } from '../support/cli.ts';
 import { referenceTarget, type ReferenceTarget } from '../support/reference-target.ts';
 
@@ -51,6 +52,14 @@ describe('--only', () => {
     expect(report.outcome).toBe('not-conformant');
     expect(report.results.filter((x) => x.verdict !== 'not-run').map((x) => [x.requirement.id, x.verdict])).toEqual([[id, 'fail']]);
     expect(r.stdout).toContain(`× ${id}`);
+  });
+
+  test('prints the header of a suite only when a test of it runs', async () => {
+    const r = await runCli(['run', '--only', 'auth/5.1/bearer-accepted', '--out', mkdtempSync(join(tmpdir(), 'asi-headers-'))]);
+    expect(r.code, r.stderr).toBe(0);
+    // A suite header is a line of its own: the suite's name, nothing else.
+    expect(r.stderr.split('\n').filter((l) => /^[a-z-]+$/.test(l))).toEqual(['auth']);
+    expect(r.stderr).toMatch(/\nauth\n {2}✓ auth\/5\.1\/bearer-accepted /);
   });
 
   test('an unknown id is refused with the nearest ids (exit 2); --skip takes ids too', async () => {
@@ -153,6 +162,21 @@ describe('preflight', () => {
     expect(r.stderr).not.toContain('does not look like an ASI v1 server');
   });
 
+  test('a /health that never answers ends the run at the preflight deadline, however long --timeout is (exit 3)', async () => {
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as AddressInfo;
+    const started = Date.now();
+    const r = await runCli(['run', '--base-url', `http://127.0.0.1:${port}/v1`, '--timeout', '60', '-q'], { env: { ASI_TOKEN: 'asi_live_00' }, timeoutMs: 60_000 });
+    const took = Date.now() - started;
+    silent.closeAllConnections();
+    silent.close();
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain(`within the deadline of ${PREFLIGHT_TIMEOUT_MS} ms`);
+    expect(took).toBeGreaterThanOrEqual(PREFLIGHT_TIMEOUT_MS);
+    expect(took).toBeLessThan(PREFLIGHT_TIMEOUT_MS + 10_000);
+  }, 60_000);
+
   test('a rejected token ends the run within seconds with one line (exit 2)', async () => {
     const t = await target();
     const started = Date.now();
@@ -233,14 +257,16 @@ describe('baselines (--baseline, diff)', () => {
     const same = await runCli(['run', '--config', before.profile, ...only, '--baseline', baselineFile, '--out', mkdtempSync(join(tmpdir(), 'asi-base-b-'))], { env: before.env });
     expect(same.code, same.stdout).toBe(0);
     expect(same.stdout).toContain('still failing: auth/5.3/missing-header');
-    expect(same.stdout).toContain('baseline: no regression (exit 0)');
+    // The headline and the gate say why a run that is not conformant exits 0.
+    expect(same.stdout).toMatch(/^NOT CONFORMANT \(baseline gate passes: exit 0\): /m);
+    expect(same.stdout).toMatch(/^baseline gate: exit 0: no regression against baseline run \S+: only known failures, 1 requirement failing as in the baseline$/m);
 
     // The same known failure under an expired waiver: the waiver ran out, so the gate fails.
     const waivers = join(mkdtempSync(join(tmpdir(), 'asi-expect-')), 'expectations.yaml');
     writeFileSync(waivers, 'expectations:\n  auth/5.3/missing-header:\n    status: fail\n    reason: old bug\n    expires: 2020-01-31\n');
     const lapsed = await runCli(['run', '--config', before.profile, ...only, '--baseline', baselineFile, '--expect', waivers, '--out', mkdtempSync(join(tmpdir(), 'asi-base-e-'))], { env: before.env });
     expect(lapsed.code, lapsed.stdout).toBe(1);
-    expect(lapsed.stdout).toContain('baseline: no regression (exit 1)');
+    expect(lapsed.stdout).toMatch(/^baseline gate: exit 1: no regression against baseline run \S+, but 1 waiver expired: auth\/5\.3\/missing-header \(renew the waiver or fix the failure\)$/m);
 
     const worse = await target({ defects: ['auth-missing-as-invalid', 'errors-category-unknown'] });
     const outC = mkdtempSync(join(tmpdir(), 'asi-base-c-'));
@@ -250,7 +276,8 @@ describe('baselines (--baseline, diff)', () => {
 
     const diff = await runCli(['diff', baselineFile, join(outC, readdirSync(outC)[0]!, 'report.json')]);
     expect(diff.code).toBe(1);
-    expect(diff.stdout).toContain('REGRESSED');
+    expect(diff.stdout).toContain('REGRESSED: 1 new failure');
+    expect(diff.stdout.trim().split('\n').at(-1)).toBe('exit 1: a regression');
     const back = await runCli(['diff', join(outC, readdirSync(outC)[0]!, 'report.json'), baselineFile]);
     expect(back.code).toBe(0);
     expect(back.stdout).toContain('fixed: errors/7/category-value (fail -> pass)');

@@ -1,7 +1,7 @@
 import type { Exchange } from '../../lib/model/exchange.ts';
 import type { Finding } from '../../lib/model/finding.ts';
 import type { Requirement } from '../../lib/model/requirement.ts';
-import type { Report, RequirementResult, RequirementVerdict, RunMetadata } from '../../lib/report/report-model.ts';
+import { stateCounts, type Report, type RequirementResult, type RequirementVerdict, type RunMetadata } from '../../lib/report/report-model.ts';
 
 /** A token value as a target would issue it; fixtures only ever carry its placeholder. */
 export const TOKEN_VALUE = 'asi_live_0123456789abcdef0123456789abcdef';
@@ -149,10 +149,28 @@ export function sampleReport(): Report {
     meta: runMetadata(),
     outcome: 'not-conformant',
     exitCode: 1,
-    counts: { pass: 1, fail: 1, warn: 1, 'not-run': 1, inconclusive: 1, uncovered: 1 },
+    counts: { pass: 1, fail: 1, warn: 1, 'not-run': 1, inconclusive: 1, uncovered: 1, waived: 0 },
     results,
     incomplete: [],
     runErrors: [],
+  };
+}
+
+/**
+ * A run whose one failure was expected (--expect): a pass and a waived failure, conformant, not a
+ * certification. Each requirement must count once, the waived one as waived.
+ */
+export function waivedReport(): Report {
+  const sample = sampleReport();
+  const results = [sample.results[0]!, { ...sample.results[1]!, waiver: { status: 'fail', reason: 'known gateway bug', expires: '2030-01-01', state: 'waived' } } satisfies RequirementResult];
+  const because = ['1 result is waived by expectations.yaml'];
+  return {
+    ...sample,
+    meta: runMetadata({ certifying: false, notCertifyingBecause: because, expectations: 'expectations.yaml' }),
+    outcome: 'conformant',
+    exitCode: 0,
+    counts: stateCounts(results),
+    results,
   };
 }
 

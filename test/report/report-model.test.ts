@@ -120,6 +120,14 @@ describe('waivers', () => {
     expect(r.meta.notCertifyingBecause?.join(' ')).toMatch(/1 result is waived/);
   });
 
+  test('counts a waived result once, as waived, and not under the verdict it had (report.json counts)', () => {
+    const r = withVerdict(fail(id, 'a', 'b', []));
+    expect(r.counts).toEqual({ pass: catalogue.length - 1, fail: 0, warn: 0, 'not-run': 0, inconclusive: 0, uncovered: 0, waived: 1 });
+    expect(Object.values(r.counts).reduce((a, b) => a + b, 0)).toBe(r.results.length);
+    // An expired waiver is no waiver: the failure counts as one.
+    expect(withVerdict(fail(id, 'a', 'b', []), '2026-11-22').counts).toMatchObject({ fail: 1, waived: 0 });
+  });
+
   test('an unexpected pass is reported as fixed and does not fail the run', () => {
     const r = withVerdict(pass(id));
     expect(r.results.find((x) => x.requirement.id === id)?.waiver?.state).toBe('fixed');

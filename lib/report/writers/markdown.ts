@@ -3,14 +3,15 @@ import type { Report, RequirementResult } from '../report-model.ts';
 import {
   OUTCOME_LABEL,
   VERDICT_LABEL,
-  VERDICT_ORDER,
   certificationText,
   durationText,
   evidenceOf,
+  exitText,
   implementationText,
   outcomeReason,
   resultsByArea,
   runFacts,
+  shownStates,
 } from './run-facts.ts';
 import { codeCell, codeSpan, fencedBlock } from './markdown-text.ts';
 import { excerpt, visibleControls } from './text.ts';
@@ -102,8 +103,9 @@ export function summaryMarkdown(report: Report): string {
   const out: string[] = [];
   out.push(`## ${OUTCOME_MARK[report.outcome]} ASI v1: ${OUTCOME_LABEL[report.outcome].toLowerCase()}`, '');
   const impl = meta.implementation === undefined ? '' : ` · ${code(implementationText(meta.implementation))}`;
-  out.push(`**${inline(outcomeReason(report))}** · ${inline(certificationText(meta))}${impl} · target ${code(meta.target.baseUrl)} · ${durationText(meta.durationMs)} · exit code ${report.exitCode}`, '');
-  out.push(...table(VERDICT_ORDER.map((v) => VERDICT_LABEL[v]), [VERDICT_ORDER.map((v) => String(c[v]))]), '');
+  out.push(`**${inline(outcomeReason(report))}** · ${inline(certificationText(meta))}${impl} · target ${code(meta.target.baseUrl)} · ${durationText(meta.durationMs)} · ${inline(exitText(report))}`, '');
+  const states = shownStates(c);
+  out.push(...table(states.map((v) => VERDICT_LABEL[v]), [states.map((v) => String(c[v]))]), '');
 
   const listed = notPassedResults(report);
   if (listed.length > 0) {
@@ -133,8 +135,8 @@ export function summaryMarkdown(report: Report): string {
   }
 
   out.push('### Per area', '');
-  const areaRows = resultsByArea(report.results).map((g) => [g.area, ...VERDICT_ORDER.map((v) => String(g.counts[v]))]);
-  out.push(...table(['Area', ...VERDICT_ORDER.map((v) => VERDICT_LABEL[v])], areaRows), '');
+  const areaRows = resultsByArea(report.results).map((g) => [g.area, ...states.map((v) => String(g.counts[v]))]);
+  out.push(...table(['Area', ...states.map((v) => VERDICT_LABEL[v])], areaRows), '');
 
   out.push('### Run', '');
   for (const f of runFacts(meta)) out.push(`- **${f.label}:** ${inline(f.value)}`);

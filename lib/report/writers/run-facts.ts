@@ -1,24 +1,31 @@
 import type { Finding } from '../../model/finding.ts';
 import type { Area } from '../../model/requirement.ts';
 import { READ_LIMIT, WINDOW_SECONDS, WRITE_LIMIT } from '../../spec-constants.ts';
-import type { Outcome, Report, RequestCount, RequirementResult, RequirementVerdict, RunMetadata } from '../report-model.ts';
+import { gateOf } from '../baseline-diff.ts';
+import { resultState, type Outcome, type Report, type RequestCount, type RequirementResult, type ResultState, type RunMetadata } from '../report-model.ts';
 
 /**
  * The words every human-readable writer uses for a run, so that summary.md, report.html and
  * junit.xml say the same thing the same way.
  */
 
-/** Worst first: the order summaries list verdicts in. */
-export const VERDICT_ORDER: readonly RequirementVerdict[] = ['fail', 'inconclusive', 'warn', 'pass', 'not-run', 'uncovered'];
+/** Worst first: the order summaries list verdicts in; a waived result counts apart from any verdict. */
+export const VERDICT_ORDER: readonly ResultState[] = ['fail', 'inconclusive', 'warn', 'waived', 'pass', 'not-run', 'uncovered'];
 
-export const VERDICT_LABEL: Record<RequirementVerdict, string> = {
+export const VERDICT_LABEL: Record<ResultState, string> = {
   pass: 'pass',
   fail: 'fail',
   warn: 'warn',
   inconclusive: 'inconclusive',
   'not-run': 'not run',
   uncovered: 'uncovered',
+  waived: 'waived',
 };
+
+/** The states a run's tables show: every verdict, and `waived` when a waiver matched a result. */
+export function shownStates(counts: Record<ResultState, number>): ResultState[] {
+  return VERDICT_ORDER.filter((v) => v !== 'waived' || counts.waived > 0);
+}
 
 export const OUTCOME_LABEL: Record<Outcome, string> = {
   conformant: 'Conformant',
@@ -35,7 +42,7 @@ function plural(n: number, one: string, many = `${one}s`): string {
 export function outcomeReason(report: Report): string {
   const c = report.counts;
   const expired = report.results.filter((r) => r.waiver?.state === 'expired').length;
-  const failing = report.results.filter((r) => r.verdict === 'fail' && r.waiver?.state !== 'waived').length;
+  const failing = c.fail;
   switch (report.outcome) {
     case 'not-conformant':
       return [failing > 0 ? plural(failing, 'requirement fails', 'requirements fail') : '', expired > 0 ? plural(expired, 'waiver has', 'waivers have') + ' expired' : '']
@@ -49,12 +56,16 @@ export function outcomeReason(report: Report): string {
       return parts.filter((p) => p !== '').join('; ');
     }
     case 'partial':
-      return `partial run, not a certification: nothing it ran failed${c.warn > 0 ? `, ${plural(c.warn, 'warning')}` : ''}`;
-    case 'conformant': {
-      const waived = report.results.filter((r) => r.waiver?.state === 'waived').length;
-      return `no requirement fails${c.warn > 0 ? `, ${plural(c.warn, 'warning')}` : ''}${waived > 0 ? `, ${plural(waived, 'result')} waived` : ''}`;
-    }
+      return `partial run, not a certification: nothing it ran failed${c.warn > 0 ? `, ${plural(c.warn, 'warning')}` : ''}${c.waived > 0 ? `, ${plural(c.waived, 'result')} waived` : ''}`;
+    case 'conformant':
+      return `no requirement fails${c.warn > 0 ? `, ${plural(c.warn, 'warning')}` : ''}${c.waived > 0 ? `, ${plural(c.waived, 'result')} waived` : ''}`;
   }
+}
+
+/** The run's exit code, and the baseline gate's reason when a gate decided it. */
+export function exitText(report: Report): string {
+  const gate = gateOf(report);
+  return `exit code ${report.exitCode}${gate === undefined ? '' : ` (baseline gate: ${gate.why})`}`;
 }
 
 /** Whether this run certifies, and why not when it does not. */
@@ -134,11 +145,11 @@ function selectionFacts(meta: RunMetadata): RunFact[] {
 export interface AreaResults {
   area: Area;
   results: RequirementResult[];
-  counts: Record<RequirementVerdict, number>;
+  counts: Record<ResultState, number>;
 }
 
-export function emptyCounts(): Record<RequirementVerdict, number> {
-  return { pass: 0, fail: 0, warn: 0, inconclusive: 0, 'not-run': 0, uncovered: 0 };
+export function emptyCounts(): Record<ResultState, number> {
+  return { pass: 0, fail: 0, warn: 0, inconclusive: 0, 'not-run': 0, uncovered: 0, waived: 0 };
 }
 
 /** Results grouped by area, areas in the order they first appear (the catalogue's). */
@@ -152,7 +163,7 @@ export function resultsByArea(results: readonly RequirementResult[]): AreaResult
       areas.set(area, group);
     }
     group.results.push(r);
-    group.counts[r.verdict] += 1;
+    group.counts[resultState(r)] += 1;
   }
   return [...areas.values()];
 }

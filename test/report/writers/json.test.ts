@@ -49,7 +49,7 @@ describe('report.json', () => {
     const f = requirementsOf.fail;
     const report = buildReport({
       meta: runMetadata(),
-      tests: [{ suite: 'conversation', title: `${f.id} streams`, state: 'failed', requirements: [f.id], findings: [], requests: 1, durationMs: 12 }],
+      tests: [{ title: `${f.id} streams`, requirements: [f.id], findings: [], durationMs: 12 }],
       runErrors: ['auth: boom'],
       expectations: { [f.id]: { status: 'fail', reason: 'known', issue: 'https://example.com/1', expires: '2999-01-01' } },
       cutShort: 'interrupted by SIGINT',
@@ -126,7 +126,7 @@ describe('report.schema.json follows the model', () => {
     [
       'BaselineDiff',
       keys<BaselineDiff>()({
-        baseline: true, newFailures: true, fixed: true, stillFailing: true, otherChanges: true, added: true, removed: true, codesGone: true, fieldsGone: true,
+        baseline: true, newFailures: true, fixed: true, stillFailing: true, otherChanges: true, notChosen: true, added: true, removed: true, codesGone: true, fieldsGone: true,
         regressed: true,
       }),
     ],
