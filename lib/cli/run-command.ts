@@ -138,7 +138,7 @@ export async function runCommand(args: string[]): Promise<number> {
       ...(values.label === undefined ? {} : { label: values.label }),
       ...(values['impl-version'] === undefined ? {} : { version: values['impl-version'] }),
     };
-    const { report, dir, files: written } = await certify({
+    const { report, dir, files: written, stoppedBy } = await certify({
       target,
       embedded: reference !== undefined,
       files,
@@ -160,6 +160,11 @@ export async function runCommand(args: string[]): Promise<number> {
     const near = relative(process.cwd(), dir);
     const shown = near === '' || near.startsWith('..') || isAbsolute(near) ? dir : near;
     const reportsLine = `reports: ${shown}/ (${written.map((f) => basename(f)).join(', ')})`;
+    if (stoppedBy !== undefined) {
+      // The preflight ended the run: its one line (and exit code) as ever, once the reports say where they are.
+      process.stdout.write(`${redactor.redact(reportsLine)}\n`);
+      throw stoppedBy;
+    }
     process.stdout.write(`${redactor.redact(consoleSummary(report, reportsLine))}\n`);
     return report.exitCode;
   } catch (err) {

@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import type { Report } from '../../lib/report/report-model.ts';
 import { runCli } from '../support/cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'asi-cli-'));
@@ -102,11 +103,18 @@ describe('CLI usage errors', () => {
     expect(r.stderr).toContain('ASI_TOKEN is set but empty');
   });
 
-  test('an unreachable target exits 3 with one line', async () => {
-    const r = await runCli(['run', '--base-url', 'http://127.0.0.1:9/v1'], { env: { ASI_TOKEN: 'asi_live_00' } });
+  test('an unreachable target exits 3 with one line, and writes every report saying so', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'asi-unreachable-'));
+    const r = await runCli(['run', '--base-url', 'http://127.0.0.1:9/v1', '--out', out], { env: { ASI_TOKEN: 'asi_live_00' } });
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/unreachable: ECONNREFUSED/);
     expect(r.stderr).not.toMatch(/\n\s+at /);
+    const [runDir] = readdirSync(out);
+    expect(r.stdout.trim()).toBe(`reports: ${join(out, runDir!)}/ (report.json, junit.xml, summary.md, report.html, transcript.har)`);
+    const report = JSON.parse(readFileSync(join(out, runDir!, 'report.json'), 'utf8')) as Report;
+    expect(report).toMatchObject({ outcome: 'unreachable', exitCode: 3, stopped: { at: 'preflight' } });
+    expect(report.stopped?.exchanges.map((e) => [e.request.url, e.error?.code])).toEqual([['http://127.0.0.1:9/v1/health', 'ECONNREFUSED']]);
+    expect(readFileSync(join(out, runDir!, 'junit.xml'), 'utf8')).toMatch(/<testcase name="preflight" classname="run"><failure message="target http:\/\/127\.0\.0\.1:9\/v1 is unreachable: ECONNREFUSED[^"]*" type="unreachable">/);
   });
 
   test('--help teaches the commands and exit codes', async () => {
