@@ -61,7 +61,8 @@ Verdict
                        its last lines say what the gate decided and why (see also 'diff')
 
 Reports
-  --out DIR            parent folder of the run's report folder (default: reports)
+  --out DIR            parent folder of the run's report folder (default: reports); a file, a folder
+                       this user cannot write or a path under /proc or /sys is refused before the run
   --format LIST        comma-separated, any of ${REPORT_FORMATS.join(',')} (default: all)
 
 Replay

@@ -8,6 +8,7 @@ import { loadProfileFile } from '../profile/load-profile.ts';
 import { DEFAULT_TOKEN_ENV, TOKEN_ROLES, type ProfileFile } from '../profile/profile-file.ts';
 import { resolveProfile, type ResolvedTarget } from '../profile/resolve-profile.ts';
 import { resolveTransport } from '../profile/resolve-transport.ts';
+import { checkWritableFolder } from '../user-file.ts';
 import { startReference, type RunningReference } from '../reference/server.ts';
 import { loadReportFile } from '../report/baseline-diff.ts';
 import { consoleSummary } from '../report/console-summary.ts';
@@ -100,6 +101,9 @@ export async function runCommand(args: string[]): Promise<number> {
   const baseline = values.baseline === undefined ? undefined : { file: values.baseline, report: loadReportFile(values.baseline) };
   const timeoutS = integerOption('run', 'timeout', values.timeout, 1, 600);
   if (values['base-url'] !== undefined) validateBaseUrl(values['base-url']);
+  const outDir = values.out ?? 'reports';
+  // Before any reference starts or request goes: a run that cannot write its reports does not start.
+  checkWritableFolder(outDir, (message) => new UsageError(`run: --out ${JSON.stringify(outDir)} ${message}`));
 
   let reference: RunningReference | undefined;
   let target: ResolvedTarget | undefined;
@@ -146,7 +150,7 @@ export async function runCommand(args: string[]): Promise<number> {
       ...(expectations === undefined ? {} : { expectations }),
       ...(baseline === undefined ? {} : { baseline }),
       ...(Object.keys(implementation).length === 0 ? {} : { implementation }),
-      outDir: values.out ?? 'reports',
+      outDir,
       formats,
       seed,
       failOn,
