@@ -106,8 +106,8 @@ if [ -n "$dir" ] && [ -f "$dir/summary.md" ]; then
   cat "$dir/summary.md" >> "$GITHUB_STEP_SUMMARY"
 else
   case "$code" in
-    2) why='a usage, profile or expectations error, a token rejected, or no ASI v1 server at base_url' ;;
-    3) why='the target unreachable, or the run cut short' ;;
+    2) why='a usage, profile or expectations error, or an --out that cannot be written' ;;
+    3) why='the harness failed before it wrote a report' ;;
     *) why='no summary.md among the formats written' ;;
   esac
   printf '**asi-conformance** exited %s without a summary (%s): the log of the step says why.\n' "$code" "$why" >> "$GITHUB_STEP_SUMMARY"

@@ -40,8 +40,8 @@ Target (with neither, the embedded reference is started on 127.0.0.1 and certifi
   --impl-version TEXT  its version or build (profile: implementation.version)
 
   Before any suite a preflight checks that base_url answers GET /health and that the primary token
-  is accepted at GET /me (exit 2 with one line if not); each of its requests waits at most 10 s
-  (less with a shorter --timeout).
+  is accepted at GET /me (exit 2 with one line if not; the reports say why); each of its requests
+  waits at most 10 s (less with a shorter --timeout).
 
 Selection (a run with any of these is partial: never a certification)
   --suite NAME         run only this suite or area (repeatable): openapi, unauthenticated, auth, errors,
@@ -61,7 +61,8 @@ Verdict
                        its last lines say what the gate decided and why (see also 'diff')
 
 Reports
-  --out DIR            parent folder of the run's report folder (default: reports)
+  --out DIR            parent folder of the run's report folder (default: reports); a file, a folder
+                       this user cannot write or a path under /proc or /sys is refused before the run
   --format LIST        comma-separated, any of ${REPORT_FORMATS.join(',')} (default: all)
 
 Replay

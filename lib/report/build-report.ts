@@ -7,10 +7,12 @@ import {
   levelAdjusted,
   outcomeOf,
   type Observed,
+  type PreflightOutcome,
   type Report,
   stateCounts,
   type RequirementResult,
   type RunMetadata,
+  type RunStop,
 } from './report-model.ts';
 
 /** What the report needs of one finished suite test (the runner's collector gives more). */
@@ -23,6 +25,9 @@ export interface ReportedTest {
   durationMs?: number;
 }
 
+/** How a run ended early: at the preflight (with the outcome that gives), or cut short in the suites. */
+export type StopInput = (RunStop & { at: 'preflight'; outcome: PreflightOutcome }) | (RunStop & { at: 'suites' });
+
 export interface ReportInputs {
   meta: RunMetadata;
   tests: ReportedTest[];
@@ -33,6 +38,8 @@ export interface ReportInputs {
   expectations?: Expectations;
   /** Why the run stopped early (target down, interrupted). */
   cutShort?: string;
+  /** The run ended before it judged what it chose, and the exchanges that led there. */
+  stopped?: StopInput;
   observed?: Observed;
 }
 
@@ -56,10 +63,12 @@ export function buildReport(inputs: ReportInputs): Report {
     }
     for (const f of t.findings) byRequirement.set(f.requirement, [...(byRequirement.get(f.requirement) ?? []), f]);
   }
+  const atPreflight = inputs.stopped?.at === 'preflight' ? inputs.stopped : undefined;
   const results: RequirementResult[] = catalogue.map((requirement) => {
     const id = requirement.id;
     const notChosen = partial ? notChosenBecause(id, selection) : undefined;
     if (notChosen !== undefined) return { requirement, verdict: 'not-run', findings: [], tests: [], reason: `${notChosen} (partial run)`, unchosen: true };
+    if (atPreflight !== undefined) return { requirement, verdict: 'not-run', findings: [], tests: [], reason: 'the run ended at the preflight, before any suite' };
     const findings = byRequirement.get(id) ?? [];
     const combined = combineVerdicts(findings.map((f) => levelAdjusted(f.verdict, requirement.level, meta.failOn)));
     const result: RequirementResult = { requirement, verdict: combined ?? 'uncovered', findings, tests: testsOf.get(id) ?? [] };
@@ -80,7 +89,8 @@ export function buildReport(inputs: ReportInputs): Report {
     }
     return result;
   });
-  if (inputs.expectations !== undefined) applyExpectations(results, inputs.expectations, meta.startedAt.slice(0, 10));
+  // Nothing ran at all: a waiver has nothing to match.
+  if (inputs.expectations !== undefined && atPreflight === undefined) applyExpectations(results, inputs.expectations, meta.startedAt.slice(0, 10));
   const counts = stateCounts(results);
   const { outcome, exitCode, incomplete } = outcomeOf({
     results,
@@ -88,6 +98,7 @@ export function buildReport(inputs: ReportInputs): Report {
     partial,
     failOn: meta.failOn,
     ...(inputs.cutShort === undefined ? {} : { cutShort: inputs.cutShort }),
+    ...(atPreflight === undefined ? {} : { preflight: { outcome: atPreflight.outcome, reason: atPreflight.reason } }),
   });
   const waived = counts.waived;
   const because = [
@@ -96,8 +107,9 @@ export function buildReport(inputs: ReportInputs): Report {
     ...(waived > 0 ? [`${waived} result${waived === 1 ? ' is' : 's are'} waived by ${meta.expectations ?? 'the expectations file'}`] : []),
   ];
   const certified = { ...meta, certifying: meta.certifying && because.length === 0, notCertifyingBecause: because };
-  const report: Report = { schemaVersion: 2, meta: certified, outcome, exitCode, counts, results, incomplete, runErrors };
+  const report: Report = { schemaVersion: 3, meta: certified, outcome, exitCode, counts, results, incomplete, runErrors };
   if (inputs.cutShort !== undefined) report.cutShort = inputs.cutShort;
+  if (inputs.stopped !== undefined) report.stopped = { at: inputs.stopped.at, reason: inputs.stopped.reason, exchanges: inputs.stopped.exchanges };
   if (inputs.observed !== undefined) report.observed = inputs.observed;
   return report;
 }

@@ -14,10 +14,12 @@ const HEADLINE: Record<Report['outcome'], string> = {
   partial: 'PARTIAL RUN, NOT A CERTIFICATION',
   'not-conformant': 'NOT CONFORMANT',
   incomplete: 'INCOMPLETE',
+  refused: 'REFUSED AT THE PREFLIGHT',
+  unreachable: 'UNREACHABLE',
 };
 
 /** The exit code an outcome has by itself, before a baseline gate. */
-const OUTCOME_EXIT: Record<Report['outcome'], number> = { conformant: 0, partial: 0, 'not-conformant': 1, incomplete: 3 };
+const OUTCOME_EXIT: Record<Report['outcome'], number> = { conformant: 0, partial: 0, 'not-conformant': 1, incomplete: 3, refused: 2, unreachable: 3 };
 
 /** A result's one-line reason: what was expected and came, why it was not judged, or the waiver. */
 export function oneLineReason(result: RequirementResult): string {
@@ -40,6 +42,8 @@ export function notPassed(r: RequirementResult): boolean {
  */
 export function notPassedLines(report: Report): string[] {
   const rows = report.results.filter(notPassed);
+  // Nothing ran: one line says so, instead of every requirement with the same reason.
+  if (report.stopped?.at === 'preflight') return [`Not run (${rows.length}): the run ended at the preflight, before any suite`];
   const unchosen = report.results.filter((r) => r.unchosen === true).length;
   const width = Math.max(...rows.map((r) => r.requirement.id.length), 0);
   const more = unchosen > 0 ? `${unchosen} more not chosen for this partial run` : '';

@@ -1,3 +1,4 @@
+import type { Exchange } from '../model/exchange.ts';
 import type { Finding, Verdict } from '../model/finding.ts';
 import type { Level, Requirement } from '../model/requirement.ts';
 
@@ -53,8 +54,28 @@ export interface RequestCount {
  * conformant: a full run in which every MUST passed (exit 0). partial: a run of chosen suites or
  * requirements in which nothing failed (exit 0, never a certification). not-conformant: something
  * failed (exit 1). incomplete: a MUST could not be judged, or the run was cut short (exit 3).
+ * The preflight can end a run before any suite, every requirement then not run: refused, when
+ * base_url answered but not as an ASI v1 server (a 404, a web page, a redirect) or rejected the
+ * primary token (exit 2); unreachable, when it did not answer (exit 3); an interrupt there is
+ * incomplete, as anywhere else.
  */
-export type Outcome = 'conformant' | 'partial' | 'not-conformant' | 'incomplete';
+export type Outcome = 'conformant' | 'partial' | 'not-conformant' | 'incomplete' | 'refused' | 'unreachable';
+
+/** The outcomes a run ended at the preflight can have. */
+export type PreflightOutcome = Extract<Outcome, 'refused' | 'unreachable' | 'incomplete'>;
+
+/** Why a run ended before it judged what it chose, and the exchanges that led there. */
+export interface RunStop {
+  /** preflight: no suite ran (the outcome says why); suites: the run was cut short (`cutShort` has the same words). */
+  at: 'preflight' | 'suites';
+  /** The cause in one line, as the console printed it. */
+  reason: string;
+  /**
+   * The preflight's exchanges, in the order sent; or the last ones the run sent before it was cut
+   * short (for a target that stopped answering, those that went unanswered).
+   */
+  exchanges: Exchange[];
+}
 
 /** One reason a run is incomplete: a requirement without a verdict, or the run itself. */
 export interface IncompleteItem {
@@ -97,10 +118,10 @@ export interface RunMetadata {
 }
 
 export interface Report {
-  schemaVersion: 2;
+  schemaVersion: 3;
   meta: RunMetadata;
   outcome: Outcome;
-  exitCode: 0 | 1 | 3;
+  exitCode: 0 | 1 | 2 | 3;
   /** Requirements per state: every requirement counts once, a waived one as waived. */
   counts: Record<ResultState, number>;
   results: RequirementResult[];
@@ -110,6 +131,8 @@ export interface Report {
   runErrors: string[];
   /** Set when the run stopped early: the target stopped answering, or it was interrupted. */
   cutShort?: string;
+  /** Set when the run ended before it judged what it chose: at the preflight, or cut short. */
+  stopped?: RunStop;
   /** Error codes and fields the target showed, for drift checks between releases (--baseline, diff). */
   observed?: Observed;
   /** The comparison with --baseline. */
@@ -178,6 +201,8 @@ export interface OutcomeInputs {
   partial: boolean;
   failOn: 'must' | 'should';
   cutShort?: string;
+  /** The run ended at the preflight: the outcome that gives and why. */
+  preflight?: { outcome: PreflightOutcome; reason: string };
 }
 
 /** A result's state: `waived` when its waiver matched, else its verdict. */
@@ -204,6 +229,8 @@ export function stateCounts(results: readonly RequirementResult[]): Record<Resul
  * (no token) is listed but not blocking; one whose test broke, got no answer or never ran is.
  */
 export function incompleteItems(inputs: OutcomeInputs): IncompleteItem[] {
+  // Nothing ran: the one reason says it, a list of every requirement would not.
+  if (inputs.preflight !== undefined) return [{ reason: inputs.preflight.reason }];
   const items: IncompleteItem[] = [];
   if (inputs.cutShort !== undefined) items.push({ reason: inputs.cutShort });
   for (const e of inputs.runErrors) items.push({ reason: `run error: ${e}` });
@@ -221,8 +248,10 @@ export function incompleteItems(inputs: OutcomeInputs): IncompleteItem[] {
   return items;
 }
 
-export function outcomeOf(inputs: OutcomeInputs): { outcome: Outcome; exitCode: 0 | 1 | 3; incomplete: IncompleteItem[] } {
+export function outcomeOf(inputs: OutcomeInputs): { outcome: Outcome; exitCode: 0 | 1 | 2 | 3; incomplete: IncompleteItem[] } {
   const incomplete = incompleteItems(inputs);
+  // The same exit codes as the one line the console prints: 2 for a target that is not one, 3 otherwise.
+  if (inputs.preflight !== undefined) return { outcome: inputs.preflight.outcome, exitCode: inputs.preflight.outcome === 'refused' ? 2 : 3, incomplete };
   // A run cut short (the target died, or an interrupt) is incomplete even with failures found before:
   // what it did not get to may matter more, and CI must tell "stopped" from "judged".
   if (inputs.cutShort !== undefined) return { outcome: 'incomplete', exitCode: 3, incomplete };

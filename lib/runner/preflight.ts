@@ -1,7 +1,7 @@
 import { parseEnvelope } from '../checks/error-envelope.ts';
 import { jsonBody } from '../checks/json-body.ts';
 import { PreflightError, TargetUnreachableError } from '../errors.ts';
-import { HttpClient, limitsForTimeout, type HttpLimits } from '../http/client.ts';
+import { HttpClient, limitsForTimeout, type ExchangeSequence, type HttpLimits, type SendOptions } from '../http/client.ts';
 import { connectionHint, tlsPortHint } from '../http/connection-hint.ts';
 import type { TransportOptions } from '../http/transport.ts';
 import type { Exchange } from '../model/exchange.ts';
@@ -16,6 +16,12 @@ export interface PreflightOptions {
   /** The same headers, TLS material and proxy as the suites: reachable must mean reachable for them. */
   transport?: TransportOptions;
   progress?: (line: string) => void;
+  /** Numbers the preflight's exchanges within the run. */
+  sequence?: ExchangeSequence;
+  /** Called with every exchange the preflight completes: they belong to the run's record like any other. */
+  onExchange?: (exchange: Exchange) => void;
+  /** Aborts the preflight (an interrupt): the exchange under way ends at once, no other is sent. */
+  signal?: AbortSignal;
 }
 
 async function unreachable(url: string, exchange: Exchange, transport: TransportOptions | undefined): Promise<TargetUnreachableError> {
@@ -47,10 +53,22 @@ export async function preflight(target: ResolvedTarget, options: PreflightOption
   const deadline = Math.min(options.limits?.totalMs ?? PREFLIGHT_TIMEOUT_MS, PREFLIGHT_TIMEOUT_MS);
   const limits: Partial<HttpLimits> = { ...options.limits, ...limitsForTimeout(deadline / 1000) };
   const transport = options.transport;
-  const client = new HttpClient({ baseUrl, tokens: target.tokens, limits, ...(transport === undefined ? {} : { transport }) });
+  const { signal } = options;
+  const recording = {
+    ...(transport === undefined ? {} : { transport }),
+    ...(options.sequence === undefined ? {} : { sequence: options.sequence }),
+    ...(options.onExchange === undefined ? {} : { onExchange: options.onExchange }),
+  };
+  const client = new HttpClient({ baseUrl, tokens: target.tokens, limits, ...recording });
+  const stop = (): void => void client.destroy();
+  signal?.addEventListener('abort', stop);
+  const send = (via: HttpClient, request: SendOptions): Promise<Exchange> => {
+    signal?.throwIfAborted();
+    return via.send(request);
+  };
   try {
     // > GET | /health | Uses a separate per-IP limiter. Consumes no token points.
-    const health = await client.send({ path: '/health' });
+    const health = await send(client, { path: '/health' });
     if (health.response === undefined) throw await unreachable(baseUrl, health, transport);
     const moved = redirected(health);
     if (moved !== undefined) throw new PreflightError(moved);
@@ -59,15 +77,20 @@ export async function preflight(target: ResolvedTarget, options: PreflightOption
       if (!/\/v1$/.test(baseUrl)) {
         // Another version segment (…/v2) is replaced, not extended.
         const v1 = `${baseUrl.replace(/\/v\d+$/, '')}/v1`;
-        const versioned = new HttpClient({ baseUrl: v1, tokens: {}, limits, ...(transport === undefined ? {} : { transport }) });
-        const probe = await versioned.send({ path: '/health' }).finally(() => versioned.close());
+        const versioned = new HttpClient({ baseUrl: v1, tokens: {}, limits, ...recording });
+        const stopProbe = (): void => void versioned.destroy();
+        signal?.addEventListener('abort', stopProbe);
+        const probe = await send(versioned, { path: '/health' }).finally(() => {
+          signal?.removeEventListener('abort', stopProbe);
+          return versioned.close();
+        });
         if (probe.response !== undefined && probe.response.status >= 200 && probe.response.status < 300) hint = `did you mean --base-url ${v1} ? (GET ${v1}/health answers ${probe.response.status})`;
         else hint = `base_url ends in the version segment, e.g. ${v1} (§4, §9.1)`;
       }
       throw new PreflightError(`no ASI v1 server at ${baseUrl}: GET ${baseUrl}/health answered ${health.response.status}; ${hint}`);
     }
     // > Every endpoint except the unauthenticated routes requires the header `Authorization: Bearer <API_TOKEN>`.
-    const me = await client.send({ path: ME_PATH, token: 'primary' });
+    const me = await send(client, { path: ME_PATH, token: 'primary' });
     if (me.response === undefined) throw await unreachable(baseUrl, me, transport);
     const meMoved = redirected(me);
     if (meMoved !== undefined) throw new PreflightError(meMoved);
@@ -91,6 +114,7 @@ export async function preflight(target: ResolvedTarget, options: PreflightOption
     }
     options.progress?.(`preflight: GET /health ${health.response.status}, GET ${ME_PATH} ${status} with the primary token`);
   } finally {
+    signal?.removeEventListener('abort', stop);
     await client.close();
   }
 }

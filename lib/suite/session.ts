@@ -1,10 +1,11 @@
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { inject } from 'vitest';
-import { HttpClient } from '../http/client.ts';
+import { ExchangeSequence, HttpClient } from '../http/client.ts';
 import { Pacer, windowPacing } from '../http/pacer.ts';
 import type { Exchange } from '../model/exchange.ts';
 import { holdsServedDescription } from '../checks/openapi-served-description.ts';
-import { TRANSCRIPT_BUDGET, trimExchange, type RecordBudget } from '../model/evidence-trim.ts';
+import { appendExchange } from '../report/writers/transcript.ts';
+import { TRANSCRIPT_BUDGET, type RecordBudget } from '../model/evidence-trim.ts';
 import { judgementsFile, pacerStatsFile, targetDownFile } from './worker-files.ts';
 import { startJudgementLog } from './judgement-log.ts';
 import type { RunContext } from './run-context.ts';
@@ -33,14 +34,11 @@ export const faultsOn = new Set<string>();
 const WHOLE_BODY: RecordBudget = { ...TRANSCRIPT_BUDGET, body: Number.POSITIVE_INFINITY };
 let descriptionKept = false;
 
-/**
- * An exchange as one transcript line, within TRANSCRIPT_BUDGET: a flood of events or a huge body
- * costs the file a bounded line, and what was left out is counted. Lines go to disk as they come.
- */
-function transcriptLine(exchange: Exchange, baseUrl: string): string {
+/** What the transcript keeps of an exchange: TRANSCRIPT_BUDGET, or the served description whole. */
+function transcriptBudget(exchange: Exchange, baseUrl: string): RecordBudget {
   const whole = !descriptionKept && holdsServedDescription(exchange, baseUrl);
   descriptionKept ||= whole;
-  return `${JSON.stringify(trimExchange(exchange, whole ? WHOLE_BODY : TRANSCRIPT_BUDGET))}\n`;
+  return whole ? WHOLE_BODY : TRANSCRIPT_BUDGET;
 }
 
 export function session(): Session {
@@ -55,9 +53,11 @@ export function session(): Session {
     pacer,
     ...(context.httpLimits === undefined ? {} : { limits: context.httpLimits }),
     ...(context.transport === undefined ? {} : { transport: context.transport }),
+    // The main process numbered the preflight's exchanges: this worker's come after them.
+    sequence: new ExchangeSequence(context.firstSeq ?? 1),
     onExchange(exchange) {
       count += 1;
-      appendFileSync(context.transcriptFile, transcriptLine(exchange, context.baseUrl));
+      appendExchange(context.transcriptFile, exchange, transcriptBudget(exchange, context.baseUrl));
       // The pacer lives in this worker; the report in the main process learns its waiting from here.
       if (pacer.waitedMs !== waitedReported) {
         waitedReported = pacer.waitedMs;

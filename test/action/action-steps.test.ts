@@ -100,7 +100,7 @@ describe('the certify and gate steps', () => {
     expect(certify.code, certify.stderr).toBe(0);
     expect(certify.stderr).toContain('--fail-on expects must or should, got "sometimes"');
     expect(certify.outputs).toEqual({ 'exit-code': '2', outcome: 'no-report', 'report-dir': '', junit: '' });
-    expect(certify.summary).toBe('an earlier step wrote this\n**asi-conformance** exited 2 without a summary (a usage, profile or expectations error, a token rejected, or no ASI v1 server at base_url): the log of the step says why.\n');
+    expect(certify.summary).toBe('an earlier step wrote this\n**asi-conformance** exited 2 without a summary (a usage, profile or expectations error, or an --out that cannot be written): the log of the step says why.\n');
     expect(gate.code).toBe(2);
   });
 

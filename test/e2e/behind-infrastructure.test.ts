@@ -117,13 +117,15 @@ function reportText(out: string, file: string): string {
   return readFileSync(join(out, dirs[0]!, file), 'utf8');
 }
 
-/** Fails with an exit code 3 and one line, naming the problem: never a stack, never a report. */
+/** Fails with an exit code 3 and one line, naming the problem, never a stack; the reports say the same. */
 function expectCleanFailure(r: CliResult & { out: string }, pattern: RegExp): void {
   expect(r.code).toBe(3);
   const lines = r.stderr.trim().split('\n');
   expect(lines).toHaveLength(1);
   expect(lines[0]).toMatch(pattern);
-  expect(readdirSync(r.out)).toEqual([]);
+  const report = JSON.parse(reportText(r.out, 'report.json')) as { outcome: string; stopped?: { reason: string } };
+  expect(report.outcome).toBe('unreachable');
+  expect(report.stopped?.reason).toMatch(pattern);
 }
 
 describe('mistakes in the transport flags', () => {

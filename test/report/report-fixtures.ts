@@ -145,7 +145,7 @@ export function sampleReport(): Report {
     result(fx.warn, 'warn', [{ requirement: fx.warn.id, verdict: 'fail', expected: 'rows newest first', actual: 'row 2 is older than row 3', exchanges: [getExchange(5)] }]),
   ];
   return {
-    schemaVersion: 2,
+    schemaVersion: 3,
     meta: runMetadata(),
     outcome: 'not-conformant',
     exitCode: 1,
@@ -181,4 +181,49 @@ export function sampleTranscript(): Exchange[] {
 
 export function transcriptJsonl(exchanges: readonly Exchange[]): string {
   return exchanges.map((e) => `${JSON.stringify(e)}\n`).join('');
+}
+
+/** An error code a target chose, with markup in it: the cause of a refusal quotes it. */
+export const HOSTILE_CODE = '<img src=https://evil.example/p.png> `x` | y';
+
+/** The preflight's two exchanges: /health answered, /me refused the token. */
+export function preflightExchanges(): Exchange[] {
+  const health = getExchange(1);
+  delete health.pool;
+  health.request = { method: 'GET', url: `${BASE_URL}/health`, headers: { 'user-agent': 'asi-conformance' } };
+  const me = getExchange(2);
+  delete me.pool;
+  const body = JSON.stringify({ error: { code: HOSTILE_CODE, category: 'permanent', message: 'no', request_id: 'r' } });
+  me.request = { method: 'GET', url: `${BASE_URL}/me`, headers: { 'user-agent': 'asi-conformance', authorization: 'Bearer $ASI_TOKEN' }, tokenRole: 'primary' };
+  me.response = { status: 401, headers: { 'content-type': 'application/json' }, body, bodyBytes: body.length, truncated: false };
+  return [health, me];
+}
+
+/** A run the preflight refused: every requirement not run, the cause quoting the target, its exchanges as evidence. */
+export function refusedReport(): Report {
+  const sample = sampleReport();
+  const reason = `token rejected: 401 ${HOSTILE_CODE} at GET /me; check tokens.primary ($ASI_TOKEN): it must be a live token of this server's workspace`;
+  return {
+    ...sample,
+    meta: runMetadata({ suites: [], requests: [{ role: 'none', pool: '-', requests: 1 }, { role: 'primary', pool: 'read', requests: 1 }] }),
+    outcome: 'refused',
+    exitCode: 2,
+    counts: { pass: 0, fail: 0, warn: 0, 'not-run': sample.results.length, inconclusive: 0, uncovered: 0, waived: 0 },
+    results: sample.results.map((r) => ({ requirement: r.requirement, verdict: 'not-run', findings: [], tests: [], reason: 'the run ended at the preflight, before any suite' })),
+    incomplete: [{ reason }],
+    stopped: { at: 'preflight', reason, exchanges: preflightExchanges() },
+  };
+}
+
+/** The sample run, cut short by a target that stopped answering: the four unanswered exchanges as evidence. */
+export function cutShortReport(): Report {
+  const cutShort = 'the target stopped answering (4 requests in a row without a response: ASI_DEADLINE); the run was cut short';
+  return {
+    ...sampleReport(),
+    outcome: 'incomplete',
+    exitCode: 3,
+    incomplete: [{ reason: cutShort }],
+    cutShort,
+    stopped: { at: 'suites', reason: cutShort, exchanges: [7, 8, 9, 10].map(failedExchange) },
+  };
 }

@@ -1,4 +1,3 @@
-import { STATUS_CODES } from 'node:http';
 import { curlOf } from '../../http/curl.ts';
 import type { Exchange, SseEventRecord } from '../../model/exchange.ts';
 import type { Finding } from '../../model/finding.ts';
@@ -10,6 +9,7 @@ import {
   certificationText,
   durationText,
   evidenceOf,
+  exchangeSummary,
   exitText,
   implementationText,
   outcomeReason,
@@ -17,6 +17,9 @@ import {
   resultsByArea,
   runFacts,
   shownStates,
+  statusLine,
+  stopConsequence,
+  stopTitle,
   type AreaResults,
 } from './run-facts.ts';
 import { escapeHtml as h, excerpt } from './text.ts';
@@ -55,6 +58,8 @@ td.id code { background: none; border: 0; padding: 0; }
 .o-not-conformant { background: var(--fail); }
 .o-incomplete { background: var(--inconclusive); }
 .o-partial { background: #0969da; }
+.o-refused { background: var(--fail); }
+.o-unreachable { background: var(--inconclusive); }
 .waiver { font-size: 13px; margin: 2px 0 0; }
 .waiver b { font-weight: 600; }
 .counts { list-style: none; padding: 0; margin: 10px 0 0; display: flex; flex-wrap: wrap; gap: 6px; }
@@ -167,16 +172,6 @@ function streamFacts(exchange: Exchange): string {
   if (times.length > 0) facts.push(`${times.length} chunks, first at ${times[0]} ms, last at ${times[times.length - 1]} ms`);
   if (res.streamClosed !== undefined) facts.push(res.streamClosed ? 'the server closed the stream' : 'the stream was still open when reading stopped');
   return `<p class="note">${h(facts.join('; '))}.</p>`;
-}
-
-function statusLine(status: number): string {
-  return `${status} ${STATUS_CODES[status] ?? ''}`.trim();
-}
-
-function exchangeSummary(exchange: Exchange): string {
-  const req = exchange.request;
-  const outcome = exchange.response !== undefined ? statusLine(exchange.response.status) : `no response (${exchange.error?.code ?? 'error'})`;
-  return `#${exchange.seq} ${req.method} ${req.url} → ${outcome} · ${Math.round(exchange.timings.totalMs)} ms`;
 }
 
 function exchangeHtml(exchange: Exchange, open: boolean): string {
@@ -314,6 +309,19 @@ function bannerHtml(report: Report): string {
   ].join('\n');
 }
 
+/** Why the run ended early (target text: escaped), and the exchanges that led there, open. */
+function stopHtml(report: Report): string {
+  const stop = report.stopped;
+  if (stop === undefined) return '';
+  return [
+    `<section id="stopped"><h2>${h(stopTitle(stop))}</h2>`,
+    `<pre>${h(stop.reason)}</pre>`,
+    `<p class="note">${h(stopConsequence(stop))}</p>`,
+    stop.exchanges.map((e) => exchangeHtml(e, true)).join(''),
+    '</section>',
+  ].join('');
+}
+
 function areasOverview(groups: readonly AreaResults[], states: readonly ResultState[]): string {
   const rows = groups.map(
     (g) => `<tr><td><a href="#area-${h(g.area)}">${h(g.area)}</a></td>${states.map((v) => `<td class="num">${g.counts[v] || ''}</td>`).join('')}</tr>`,
@@ -359,6 +367,7 @@ export function reportHtml(report: Report): string {
     '<body>',
     bannerHtml(report),
     '<main>',
+    stopHtml(report),
     `<section id="run"><h2>Run<small>${h(durationText(meta.durationMs))}</small></h2><dl class="facts">${facts}</dl></section>`,
     runErrors,
     listSection,

@@ -1,8 +1,12 @@
+import { STATUS_CODES } from 'node:http';
+import { curlOf } from '../../http/curl.ts';
+import type { Exchange } from '../../model/exchange.ts';
 import type { Finding } from '../../model/finding.ts';
 import type { Area } from '../../model/requirement.ts';
 import { READ_LIMIT, WINDOW_SECONDS, WRITE_LIMIT } from '../../spec-constants.ts';
 import { gateOf } from '../baseline-diff.ts';
-import { resultState, type Outcome, type Report, type RequestCount, type RequirementResult, type ResultState, type RunMetadata } from '../report-model.ts';
+import { resultState, type Outcome, type Report, type RequestCount, type RequirementResult, type ResultState, type RunMetadata, type RunStop } from '../report-model.ts';
+import { excerpt } from './text.ts';
 
 /**
  * The words every human-readable writer uses for a run, so that summary.md, report.html and
@@ -32,6 +36,8 @@ export const OUTCOME_LABEL: Record<Outcome, string> = {
   partial: 'Partial run',
   'not-conformant': 'Not conformant',
   incomplete: 'Incomplete',
+  refused: 'Refused at the preflight',
+  unreachable: 'Unreachable',
 };
 
 function plural(n: number, one: string, many = `${one}s`): string {
@@ -55,6 +61,11 @@ export function outcomeReason(report: Report): string {
       if (errors > 0) parts.push(plural(errors, 'run error'));
       return parts.filter((p) => p !== '').join('; ');
     }
+    // The cause quotes the target (a status, an error code, a content type): writers show it apart, as target text.
+    case 'refused':
+      return 'the preflight refused the target: no suite ran';
+    case 'unreachable':
+      return 'the target did not answer the preflight: no suite ran';
     case 'partial':
       return `partial run, not a certification: nothing it ran failed${c.warn > 0 ? `, ${plural(c.warn, 'warning')}` : ''}${c.waived > 0 ? `, ${plural(c.waived, 'result')} waived` : ''}`;
     case 'conformant':
@@ -202,4 +213,50 @@ export function findingLine(finding: Finding): string {
   if (finding.actual !== undefined) parts.push(`actual ${finding.actual}`);
   if (parts.length === 0 && finding.note !== undefined) parts.push(finding.note);
   return parts.join('; ');
+}
+
+/** A status code with its reason phrase (`401 Unauthorized`). */
+export function statusLine(status: number): string {
+  return `${status} ${STATUS_CODES[status] ?? ''}`.trim();
+}
+
+/** One exchange in one line: `#3 GET https://…/v1/me → 401 Unauthorized · 12 ms`. */
+export function exchangeSummary(exchange: Exchange): string {
+  const req = exchange.request;
+  const outcome = exchange.response !== undefined ? statusLine(exchange.response.status) : `no response (${exchange.error?.code ?? 'error'})`;
+  return `#${exchange.seq} ${req.method} ${req.url} → ${outcome} · ${Math.round(exchange.timings.totalMs)} ms`;
+}
+
+/**
+ * One exchange as text, the way `curl -v` shows one: the request (`>`), the response's status and
+ * headers (`<`), an excerpt of its body, or the transport error; then the curl line that sends it
+ * again. For the plain-text reports (summary.md, junit.xml); report.html shows the same in parts.
+ */
+export function exchangeText(exchange: Exchange, bodyChars: number): string {
+  const req = exchange.request;
+  const res = exchange.response;
+  const lines = [exchangeSummary(exchange), `> ${req.method} ${req.url}`, ...Object.entries(req.headers).map(([k, v]) => `> ${k}: ${v}`)];
+  if (res === undefined) lines.push(`< no response: ${exchange.error?.code ?? 'error'}: ${exchange.error?.message ?? ''}`);
+  else {
+    lines.push(`< ${statusLine(res.status)}`, ...Object.entries(res.headers).map(([k, v]) => `< ${k}: ${v}`));
+    const body = excerpt(res.body, bodyChars);
+    if (body.text !== '') lines.push('', body.text);
+    if (body.omitted > 0 || res.truncated) lines.push(`(body cut: ${res.bodyBytes} bytes in all; transcript.har keeps what was recorded)`);
+    if (exchange.error !== undefined) lines.push(`(${exchange.error.code}: ${exchange.error.message})`);
+  }
+  lines.push('', `Reproduce: ${curlOf(exchange)}`);
+  return lines.join('\n');
+}
+
+/** The heading of a run's stop: where it happened. */
+export function stopTitle(stop: RunStop): string {
+  return stop.at === 'preflight' ? 'Stopped at the preflight' : 'Cut short';
+}
+
+/** What a stop means for the verdicts, and where its exchanges are, after its cause. */
+export function stopConsequence(stop: RunStop): string {
+  const what = stop.at === 'preflight' ? 'No suite ran: every requirement is not run.' : 'Tests it did not get to are not run or inconclusive.';
+  if (stop.exchanges.length === 0) return `${what} No exchange was completed before it.`;
+  const which = stop.at === 'preflight' ? "The preflight's exchanges follow" : 'The last exchanges sent before it follow';
+  return `${what} ${which}; transcript.har has every exchange of the run.`;
 }

@@ -1,12 +1,23 @@
-import { createReadStream } from 'node:fs';
+import { appendFileSync, createReadStream } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { once } from 'node:events';
 import type { Exchange } from '../../model/exchange.ts';
+import { TRANSCRIPT_BUDGET, trimExchange, type RecordBudget } from '../../model/evidence-trim.ts';
 
 /**
  * The run's transcript: JSON lines, one redacted Exchange each, appended as requests complete.
  * It is read line by line, never whole: a long run's transcript does not fit in memory.
  */
+
+/**
+ * Appends one exchange as a transcript line, within TRANSCRIPT_BUDGET (or the budget given): a
+ * flood of events or a huge body costs the file a bounded line, and what was left out is counted.
+ * Every part of the harness that sends (the preflight, the suites' worker) records through here,
+ * as the exchange completes.
+ */
+export function appendExchange(file: string, exchange: Exchange, budget: RecordBudget = TRANSCRIPT_BUDGET): void {
+  appendFileSync(file, `${JSON.stringify(trimExchange(exchange, budget))}\n`);
+}
 
 /** Where one line sits in the transcript file, in bytes (its line end excluded). */
 export interface LinePlace {

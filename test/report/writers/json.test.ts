@@ -15,10 +15,11 @@ import type {
   RequestCount,
   RequirementResult,
   RunMetadata,
+  RunStop,
   VerdictChange,
 } from '../../../lib/report/report-model.ts';
 import { reportJson } from '../../../lib/report/writers/json.ts';
-import { requirementsOf, runMetadata, sampleReport, streamExchange } from '../report-fixtures.ts';
+import { cutShortReport, preflightExchanges, refusedReport, requirementsOf, runMetadata, sampleReport, streamExchange } from '../report-fixtures.ts';
 
 const schema = JSON.parse(readFileSync(new URL('../../../lib/report/report.schema.json', import.meta.url), 'utf8')) as {
   properties: Record<string, unknown>;
@@ -70,6 +71,26 @@ describe('report.json', () => {
     expect(problems(JSON.parse(reportJson(report)))).toEqual([]);
   });
 
+  test('a run the preflight ended validates, refused (exit 2), unreachable or interrupted (exit 3); so does a run cut short', () => {
+    expect(problems(JSON.parse(reportJson(refusedReport())))).toEqual([]);
+    expect(problems(JSON.parse(reportJson(cutShortReport())))).toEqual([]);
+    for (const outcome of ['refused', 'unreachable', 'incomplete'] as const) {
+      const report = buildReport({ meta: runMetadata(), tests: [], runErrors: [], stopped: { at: 'preflight', outcome, reason: 'why', exchanges: preflightExchanges() } });
+      expect(report.exitCode).toBe(outcome === 'refused' ? 2 : 3);
+      expect(problems(JSON.parse(reportJson(report)))).toEqual([]);
+    }
+  });
+
+  test('the schema version says what changed: 3 adds the outcomes a preflight gives', () => {
+    expect(sampleReport().schemaVersion).toBe(3);
+    expect(buildReport({ meta: runMetadata(), tests: [], runErrors: [] }).schemaVersion).toBe(3);
+    const version = schema.properties['schemaVersion'] as { const: number; description: string };
+    expect(version.const).toBe(3);
+    expect(version.description).toMatch(/^3: outcomes refused and unreachable/);
+    const outcome = schema.properties['outcome'] as { enum: string[] };
+    expect(outcome.enum).toEqual(expect.arrayContaining(['refused', 'unreachable']));
+  });
+
   test('every optional field present validates', () => {
     const report = sampleReport();
     const ex: Exchange = { ...streamExchange(9), error: { code: 'ASI_BODY_TOO_LARGE', message: 'cut' } };
@@ -106,7 +127,7 @@ describe('report.schema.json follows the model', () => {
       '#',
       keys<Report>()({
         schemaVersion: true, meta: true, outcome: true, exitCode: true, counts: true, results: true, incomplete: true, runErrors: true, cutShort: true,
-        observed: true, baselineDiff: true,
+        stopped: true, observed: true, baselineDiff: true,
       }),
     ],
     [
@@ -121,6 +142,7 @@ describe('report.schema.json follows the model', () => {
     ['RequirementResult', keys<RequirementResult>()({ requirement: true, verdict: true, findings: true, tests: true, reason: true, unchosen: true, durationMs: true, waiver: true })],
     ['AppliedWaiver', keys<AppliedWaiver>()({ status: true, reason: true, issue: true, expires: true, state: true })],
     ['IncompleteItem', keys<IncompleteItem>()({ id: true, verdict: true, reason: true })],
+    ['RunStop', keys<RunStop>()({ at: true, reason: true, exchanges: true })],
     ['Observed', keys<Observed>()({ errorCodes: true, fields: true })],
     ['VerdictChange', keys<VerdictChange>()({ id: true, before: true, after: true })],
     [

@@ -3,7 +3,8 @@ import { curlOf } from '../../../lib/http/curl.ts';
 import { stateCounts, type RequirementResult } from '../../../lib/report/report-model.ts';
 import { diffReports } from '../../../lib/report/baseline-diff.ts';
 import { summaryMarkdown } from '../../../lib/report/writers/markdown.ts';
-import { requirementsOf, runMetadata, sampleReport, streamExchange, waivedReport } from '../report-fixtures.ts';
+import { outsideCode } from '../../support/markdown-outside-code.ts';
+import { cutShortReport, failedExchange, HOSTILE_CODE, preflightExchanges, refusedReport, requirementsOf, runMetadata, sampleReport, streamExchange, waivedReport } from '../report-fixtures.ts';
 
 describe('summary.md', () => {
   const md = summaryMarkdown(sampleReport());
@@ -133,4 +134,34 @@ test('a run with --baseline says what the gate decided and why, beside the exit 
   expect(md).toContain('· exit code 0 (baseline gate: no regression against baseline run 20250301-100000-7f3a: only known failures, 1 requirement failing as in the baseline)');
   expect(md).toContain('### Compared with the baseline');
   expect(md).toContain('  still failing: conversation/6/single-terminal-event');
+});
+
+describe('summary.md of a run that ended early', () => {
+  test('the preflight: the outcome, its cause and its exchanges (request, status, headers, body, curl); no list of every requirement', () => {
+    const report = refusedReport();
+    const md = summaryMarkdown(report);
+    const [headline, , line] = md.split('\n');
+    expect(headline).toBe('## ⛔ ASI v1: refused at the preflight');
+    expect(line).toMatch(/^\*\*the preflight refused the target: no suite ran\*\* · .* · exit code 2$/);
+    expect(md).toContain(`### Stopped at the preflight\n\n\`\`\`\n${report.stopped!.reason}\n\`\`\``);
+    expect(md).toContain("No suite ran: every requirement is not run. The preflight's exchanges follow; transcript.har has every exchange of the run.");
+    const me = preflightExchanges()[1]!;
+    expect(md).toContain(`\`\`\`\n#2 GET ${me.request.url} → 401 Unauthorized · 12 ms\n> GET ${me.request.url}\n`);
+    expect(md).toContain(`< 401 Unauthorized\n< content-type: application/json\n\n${me.response!.body}\n\nReproduce: ${curlOf(me)}\n\`\`\``);
+    expect(md).not.toContain('### Not passed');
+    // The target's error code is quoted, but only inside code.
+    expect(md).toContain(HOSTILE_CODE.split(' ')[0]!);
+    const outside = outsideCode(md);
+    for (const l of outside.lines) expect(l).not.toMatch(/evil\.example|<img/);
+    expect(outside.unclosed).toBe(false);
+  });
+
+  test('a run cut short: the cause and the last exchanges, unanswered, beside the usual lists', () => {
+    const md = summaryMarkdown(cutShortReport());
+    expect(md.split('\n')[0]).toBe('## ⚠️ ASI v1: incomplete');
+    expect(md).toContain('### Cut short\n\n```\nthe target stopped answering (4 requests in a row without a response: ASI_DEADLINE); the run was cut short\n```');
+    expect(md).toContain('The last exchanges sent before it follow');
+    for (const seq of [7, 8, 9, 10]) expect(md).toContain(`#${seq} GET ${failedExchange(seq).request.url} → no response (UND_ERR_HEADERS_TIMEOUT) · 15000 ms`);
+    expect(md).toContain('### Not passed (5)');
+  });
 });
