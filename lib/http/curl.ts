@@ -4,7 +4,7 @@ import type { Exchange, RequestTransport } from '../model/exchange.ts';
 const OMITTED = new Set(['user-agent', 'content-length', 'host', 'connection']);
 
 /** Single-quotes a shell word. */
-function quote(text: string): string {
+export function quote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
