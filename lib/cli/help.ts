@@ -15,6 +15,8 @@ Usage
                                        every verdict derived again from its evidence
   asi-conformance keygen --out DIR     write an Ed25519 key pair for signing bundles (run --sign-key)
   asi-conformance badge BUNDLE         write an SVG badge from a bundle that verifies
+  asi-conformance replay BUNDLE --only ID --base-url URL
+                                       send a requirement's recorded requests again, then and now
   asi-conformance --version            print the version (-v)
   asi-conformance --help               this text (-h)
 
@@ -173,6 +175,32 @@ grouped by change and area. Exit 1 only on a regression: a new failure, a code g
 
   --json               print the comparison as JSON`;
 
+export const REPLAY_HELP = `asi-conformance replay: send a requirement's recorded requests again, judge them the same way
+
+Usage
+  asi-conformance replay BUNDLE --only ID --base-url URL [--config FILE] [--timeout S]
+
+  The loop from "fixed" to "proved fixed" without a full run. For each judgement that gave the
+  requirement a finding in the bundle's run (a checker call, recorded with its inputs), the
+  exchanges it judged are sent again, in their recorded order, below URL; the same checker judges
+  the answers in their place; then and now are printed side by side. The bundle must verify.
+  Tokens come from this shell's environment, under the variables the run named ($ASI_TOKEN, ...),
+  or from --config's profile: never from the bundle. Judgements that rest on requests in time (a
+  pool spent, a window healing, rows added between walks) are named, not replayed: run the
+  requirement with 'run --only ID' instead.
+
+  --only ID          the requirement to replay (repeatable)
+  --base-url URL     the server to send to (its base_url, ending in /v1)
+  --config FILE      a profile: its base_url and tokens (--base-url wins)
+  --timeout S        deadline of one exchange in seconds (default 15 for the headers, 30 in all)
+  -h, --help         this text
+
+Exit codes
+  0  every replayed judgement finds no failure now
+  1  a replayed judgement still finds one
+  2  usage: no such bundle, an unknown id, no URL; or the bundle does not verify
+  3  nothing could be replayed`;
+
 export const VERIFY_HELP = `asi-conformance verify: check a certification bundle offline
 
 Usage
@@ -188,9 +216,12 @@ Usage
       which version to verify with), the same build (package digest: a locally modified harness is
       named), the same spec text and contract;
     - the manifest against report.json: run, selection, limits, waivers, outcome;
+    - every judgement of the run (record/judgements.jsonl: each checker call with its inputs and
+      output) re-run by the same pure checker on the recorded exchanges, the run-wide rules over
+      the whole record, and every finding of report.json traced to the judgement that gave it: a
+      verdict the evidence does not support names the requirement and the difference;
     - every verdict re-derived from the findings by the harness's own functions, and the counts,
-      outcome and exit code from the verdicts: an edited report names the requirement and the
-      difference;
+      outcome and exit code from the verdicts;
     - every exchange a finding cites against the exchange record: a missing or altered exchange is
       named;
     - junit.xml, summary.md, report.html and transcript.har against what this harness writes from

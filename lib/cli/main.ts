@@ -14,6 +14,7 @@ import { listCommand } from './list-command.ts';
 import { runCommand } from './run-command.ts';
 import { serveCommand } from './serve-command.ts';
 import { verifyCommand } from './verify-command.ts';
+import { replayCommand } from './replay-command.ts';
 
 const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   run: runCommand,
@@ -23,6 +24,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   fault: faultCommand,
   diff: diffCommand,
   verify: verifyCommand,
+  replay: replayCommand,
   keygen: keygenCommand,
   badge: badgeCommand,
 };
