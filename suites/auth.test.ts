@@ -5,7 +5,7 @@ import { expectSuccess } from '../lib/checks/success-status.ts';
 import type { MisplacedToken, SendOptions } from '../lib/http/client.ts';
 import type { Finding } from '../lib/model/finding.ts';
 import { LEDGER_PATH, ME_PATH } from '../lib/spec-constants.ts';
-import { authenticatedRoutes, type RouteProbe } from '../lib/suite/authenticated-routes.ts';
+import { authenticatedRoutes, probeRequest, type RouteProbe } from '../lib/suite/authenticated-routes.ts';
 import { probeJobId } from '../lib/suite/probe-job.ts';
 import { checkProperty } from '../lib/suite/property.ts';
 import { requirementTest, type TestKit } from '../lib/suite/requirement-test.ts';
@@ -17,10 +17,6 @@ const INVALID = 'auth.token_invalid';
 async function everyRoute(kit: TestKit): Promise<RouteProbe[]> {
   const pollJobId = await probeJobId();
   return authenticatedRoutes(kit.context.profile, pollJobId === undefined ? {} : { pollJobId });
-}
-
-function sent(route: RouteProbe): SendOptions {
-  return { method: route.method, path: route.path, json: route.json, ...(route.headers === undefined ? {} : { headers: route.headers }) };
 }
 
 describe('§5 Authentication', () => {
@@ -49,7 +45,7 @@ describe('§5 Authentication', () => {
   requirementTest('auth/5.3/missing-header', 'no Authorization header on every authenticated route, streamed and job POSTs and a job poll included', async (kit) => {
     const findings: Finding[] = [];
     for (const route of await everyRoute(kit)) {
-      const ex = await kit.client.send(sent(route));
+      const ex = await kit.client.send(probeRequest(route));
       findings.push(expectError('auth/5.3/missing-header', ex, { status: 401, code: MISSING, category: 'permanent' }), ...envelopeFindings(ex));
     }
     return findings;
@@ -89,7 +85,7 @@ describe('§5 Authentication', () => {
       unissuedLiveToken(shape),
       async (token) => {
         const route = routes[token.charCodeAt(token.length - 1) % routes.length]!;
-        const ex = await kit.client.send({ ...sent(route), authorization: `Bearer ${token}` });
+        const ex = await kit.client.send({ ...probeRequest(route), authorization: `Bearer ${token}` });
         return [expectError('auth/5.4/unknown-token', ex, { status: 401, code: INVALID, category: 'permanent' })];
       },
       { numRuns: 12, maxShrinkRequests: 20 },
@@ -121,7 +117,7 @@ describe('§5 Authentication', () => {
       if (!kit.client.hasToken(role)) return kit.noToken(role);
       const findings: Finding[] = [];
       for (const route of await everyRoute(kit)) {
-        const ex = await kit.client.send({ ...sent(route), token: role });
+        const ex = await kit.client.send({ ...probeRequest(route), token: role });
         findings.push(expectError(`auth/5.4/${role}-token`, ex, { status: 401, code: INVALID, category: 'permanent' }));
       }
       return findings;

@@ -213,6 +213,28 @@ describe('faults', () => {
     expect(verdicts(faultFindings('spend_cap_reached', [probe]))['conversation/8.2/spend-cap-not-rate-limit']).toBe(verdict);
   });
 
+  test('a job-mode POST may accept the job under the fault (noted); its refusal is judged like any other', () => {
+    const accepted = { exchange: answer(202, { job_id: 'j', status: 'queued' }), label: 'POST /a (job mode)', job: true };
+    const refused = { exchange: answer(503, envelope('upstream.unavailable', 'rate_limited')), label: 'POST /b (job mode)', job: true };
+    const only = faultFindings('upstream_unavailable', [accepted]);
+    expect(verdicts(only)['conversation/7/upstream-503']).toBe('inconclusive');
+    expect(only.find((f) => f.requirement === 'conversation/7/fault-code')?.note).toMatch(/served: HTTP 202 .*POST \/a \(job mode\)/);
+    const v = verdicts(faultFindings('upstream_unavailable', [accepted, refused]));
+    expect(v['conversation/7/upstream-503']).toBe('pass');
+    expect(v['conversation/7/upstream-transient']).toBe('fail');
+    // A REST POST served under the fault is no job: it fails.
+    expect(verdicts(faultFindings('upstream_unavailable', [{ exchange: answer(202, { job_id: 'j' }), label: 'POST /a' }]))['conversation/7/upstream-503']).toBe('fail');
+  });
+
+  test('the failure names the route form that was not refused, and the note groups the forms by outcome', () => {
+    const served = { exchange: answer(200, { conversation_id: 'c', messages: [] }), label: 'POST /company (stream: true)' };
+    const findings = faultFindings('spend_cap_reached', [rest503('credits.cap', 'transient'), { ...rest503('credits.cap', 'transient'), label: 'POST /company' }, served]);
+    expect(findings.find((f) => f.verdict === 'fail')?.actual).toMatch(/^POST \/company \(stream: true\): served/);
+    expect(findings.find((f) => f.requirement === 'conversation/7/fault-code')?.note).toBe(
+      'spend_cap_reached: HTTP 503, code credits.cap, category transient: a REST message under the fault, POST /company; served: HTTP 200 {"conversation_id":"c","messages":[]}: POST /company (stream: true)',
+    );
+  });
+
   test('recovery is INFO: a warning when still refused', () => {
     expect(recoveryFinding('spend_cap_reached', answer(200, {})).verdict).toBe('pass');
     expect(recoveryFinding('spend_cap_reached', answer(503, envelope('x', 'transient'))).verdict).toBe('warn');
