@@ -1,5 +1,5 @@
 import type { ExchangeContext } from './exchange-context.ts';
-import { activeMessageFault } from './message-faults.ts';
+import { messageFaultFor, type MessagePost } from './message-faults.ts';
 import type { Turn, TurnEvent } from './message-turn.ts';
 import { framingOf, SseWriter } from './sse-writer.ts';
 
@@ -59,12 +59,10 @@ function outgoingEvents(ctx: ExchangeContext, events: readonly TurnEvent[]): Out
  * closes. A fault that appears while the stream runs ends it with an `error` event (the status
  * line is already sent, so a 503 is no longer possible).
  */
-export async function streamTurn(ctx: ExchangeContext, turn: Turn): Promise<void> {
+export async function streamTurn(ctx: ExchangeContext, turn: Turn, post: MessagePost): Promise<void> {
   const d = ctx.state.defects;
+  if (d.has('conversation-stream-no-pool-headers')) ctx.dropPoolHeaders();
   const headers: Record<string, string> = { ...ctx.headers };
-  if (d.has('conversation-stream-no-pool-headers')) {
-    for (const name of Object.keys(headers)) if (name.startsWith('x-ratelimit-')) delete headers[name];
-  }
   headers['content-type'] = d.has('conversation-stream-as-json') ? 'application/json; charset=utf-8' : 'text/event-stream; charset=utf-8';
   headers['cache-control'] = 'no-cache';
   const writer = new SseWriter(ctx.res, framingOf(ctx.state.variants), { buffered: d.has('conversation-stream-flush-at-end') });
@@ -74,7 +72,7 @@ export async function streamTurn(ctx: ExchangeContext, turn: Turn): Promise<void
   for (const e of outgoingEvents(ctx, turn.events)) {
     await sleep(fast ? (sent++ === 0 ? FAST_FIRST_MS : FAST_GAP_MS) : EVENT_GAP_MS);
     if (writer.clientGone) return;
-    const fault = activeMessageFault(ctx.state);
+    const fault = messageFaultFor(ctx.state, post);
     if (fault !== undefined) {
       writer.event('error', { code: fault.code, category: fault.category, message: fault.message });
       break;

@@ -143,6 +143,8 @@ async function handle(state: ReferenceState, routes: CompiledRoute[], admin: Com
     if (state.defects.has('auth-empty-bearer-400') && /^\s*bearer\s*$/i.test(header)) {
       return ctx.sendError(400, 'request.bad_authorization', 'permanent', 'The bearer token is empty.');
     }
+    // Defect: the 401 of a revoked or expired token is built apart, with a request_id of its own.
+    if (auth.inactive !== undefined && state.defects.has('auth-inactive-token-request-id-mismatch')) ctx.errorRequestId = `${requestId}-auth`;
     return ctx.sendError(401, auth.code, 'permanent', auth.message, undefined, { 'www-authenticate': 'Bearer' });
   }
   if (state.defects.has('auth-rejects-valid-on-me') && path === '/me') {

@@ -147,6 +147,18 @@ export const conversationDefects: DefectSwitch[] = [
     description: 'Refuses messages at the spend cap with 429 rate_limit.exceeded, category rate_limited and Retry-After: 60, like the per-minute limit.',
   },
   {
+    name: 'conversation-upstream-job-rate-limited',
+    breaks: ['conversation/7/upstream-transient'],
+    suites: [FAULTS],
+    description: 'With the upstream unavailable, a job-mode POST answers 503 `upstream.unavailable` with category `rate_limited` (REST and streamed POSTs say `transient`).',
+  },
+  {
+    name: 'conversation-faults-skip-company-stream-flag',
+    breaks: ['conversation/7/upstream-503', 'conversation/8.2/spend-cap-refused'],
+    suites: [FAULTS],
+    description: 'POSTs on the company route with `stream: true` never check the upstream or the spend cap: under either fault they are streamed to `done` like any other turn.',
+  },
+  {
     name: 'conversation-spend-cap-ignored',
     breaks: ['conversation/8.2/spend-cap-refused'],
     suites: [FAULTS],
