@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe } from 'vitest';
 import { messageBodyWith, messageText, type StreamFlag } from '../lib/arbitraries/message-text.ts';
-import { MESSAGE_WRITE_POOL, RESPONSE_FIELDS, REST_DEFAULT, REST_FINISHED, restTurnFindings } from '../lib/checks/conversation-rest.ts';
+import { MESSAGE_WRITE_POOL, RESPONSE_FIELDS, REST_DEFAULT, REST_FINISHED, REST_MESSAGES_NON_EMPTY, restTurnFindings } from '../lib/checks/conversation-rest.ts';
 import { SSE_BY_STREAM_FLAG, streamTurnFindings } from '../lib/checks/conversation-stream.ts';
 import { EVENT_DATA, SINGLE_TERMINAL } from '../lib/checks/sse-grammar.ts';
 import type { Finding } from '../lib/model/finding.ts';
@@ -17,7 +17,7 @@ const FLAGS: readonly StreamFlag[] = ['absent', false, true];
 describe('§1, §2.4 Conversation transports: REST blocking (the default)', () => {
   // > REST blocking (default): the request returns when the agent finishes. The response is an object with `conversation_id` and `messages` (array).
   requirementTest(
-    [REST_DEFAULT, REST_FINISHED, RESPONSE_FIELDS, MESSAGE_WRITE_POOL],
+    [REST_DEFAULT, REST_FINISHED, REST_MESSAGES_NON_EMPTY, RESPONSE_FIELDS, MESSAGE_WRITE_POOL],
     `the profile's message on each route (up to ${MAX_ROUTES}), without Accept: text/event-stream or \`stream\``,
     async ({ client, context, notRun }) => {
       const { routes } = context.profile.messages;
@@ -34,7 +34,7 @@ describe('§1, §2.4 Conversation transports: REST blocking (the default)', () =
   // > It accepts an optional `stream` boolean body field and the `Accept: text/event-stream` header.
   // > It returns either the conversation response (section 2.4), an SSE stream, or an async job.
   requirementTest(
-    [REST_DEFAULT, REST_FINISHED, RESPONSE_FIELDS, SSE_BY_STREAM_FLAG, EVENT_DATA, SINGLE_TERMINAL, MESSAGE_WRITE_POOL],
+    [REST_DEFAULT, REST_FINISHED, REST_MESSAGES_NON_EMPTY, RESPONSE_FIELDS, SSE_BY_STREAM_FLAG, EVENT_DATA, SINGLE_TERMINAL, MESSAGE_WRITE_POOL],
     'generated message texts (lengths, scripts, emoji, escapes), each with `stream` absent, false and true (property)',
     async ({ client, context, notRun }) => {
       const { routes } = context.profile.messages;

@@ -75,6 +75,8 @@ async function postMessage(ctx: ExchangeContext, kind: AgentKind): Promise<void>
   if (ctx.state.defects.has('conversation-rest-without-conversation-id')) delete response['conversation_id'];
   // Defect: the blocking answer goes out before the agent has done anything.
   if (ctx.state.defects.has('conversation-rest-returns-early')) Object.assign(response, { messages: [], status: 'running' });
+  // Defect: the finished turn's answer lists none of its messages.
+  if (ctx.state.defects.has('conversation-rest-empty-messages')) response['messages'] = [];
   ctx.sendJson(200, response);
 }
 

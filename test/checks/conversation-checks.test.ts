@@ -16,13 +16,21 @@ describe('restTurnFindings', () => {
     expect(v).toEqual({
       'conversation/1/rest-default': 'pass',
       'conversation/1/rest-finished': 'pass',
+      'conversation/2.4/rest-messages-non-empty': 'pass',
       'conversation/2.4/response-fields': 'pass',
       'conversation/8.1/message-write-pool': 'pass',
     });
   });
 
+  test('a finished turn with an empty messages array holds the MUSTs and fails the SHOULD only (§2.4 says "array")', () => {
+    const v = verdicts(restTurnFindings(answer(200, { conversation_id: 'c', messages: [] }, { headers: poolHeaders('write') }), POOLS));
+    expect(v['conversation/1/rest-finished']).toBe('pass');
+    expect(v['conversation/2.4/response-fields']).toBe('pass');
+    expect(v['conversation/2.4/rest-messages-non-empty']).toBe('fail');
+  });
+
   test.each([
-    ['no message yet', { conversation_id: 'c', messages: [] }, 'fail'],
+    ['no message yet and a status saying the turn runs', { conversation_id: 'c', messages: [], status: 'running' }, 'fail'],
     ['a status saying the turn runs', { conversation_id: 'c', messages: TURN, status: 'running' }, 'fail'],
     ['a state saying it is queued', { conversation_id: 'c', messages: TURN, state: 'QUEUED' }, 'fail'],
     ['a status saying the conversation was created', { conversation_id: 'c', messages: TURN, status: 'created' }, 'pass'],

@@ -140,3 +140,14 @@ describe('request ids of inactive tokens', () => {
     });
   });
 });
+
+describe('the finished REST turn', () => {
+  test('conversation-rest-empty-messages: a finished REST turn with no messages', async () => {
+    await withReference({ defects: ['conversation-rest-empty-messages'] }, async (ref) => {
+      const body = JSON.parse((await callReference(ref, 'POST', DEAL, 'primary', { message: 'hi' })).body) as Record<string, unknown>;
+      expect(body['messages']).toEqual([]);
+      expect(body['status']).toBeUndefined();
+      expect(typeof body['conversation_id']).toBe('string');
+    });
+  });
+});

@@ -20,6 +20,12 @@ export const conversationDefects: DefectSwitch[] = [
     description: 'The REST answer comes before the turn is done: `messages` empty and `status: running`.',
   },
   {
+    name: 'conversation-rest-empty-messages',
+    breaks: ['conversation/2.4/rest-messages-non-empty'],
+    suites: [REST],
+    description: 'The REST answer of a finished turn (no pending state) has an empty `messages` array.',
+  },
+  {
     name: 'conversation-rest-without-conversation-id',
     breaks: ['conversation/2.4/response-fields'],
     suites: [REST],
