@@ -157,4 +157,30 @@ describe('readEventStream: bounded reading', () => {
     expect(reading.events.map((e) => e.event)).toEqual(['error', 'text_delta', 'text_delta', 'text_delta', 'text_delta', 'done']);
     expect(reading.closed).toBe(true);
   });
+
+  test('an error event starts no grace: a turn that goes on after a pause longer than the grace is read to its done', async () => {
+    async function* slowContinuation(): AsyncGenerator<Buffer> {
+      yield Buffer.from('event: error\ndata: {"code":"x","category":"transient","message":"m"}\n\n');
+      await new Promise((r) => setTimeout(r, 300));
+      yield Buffer.from('event: text_delta\ndata: {"content":"more"}\n\nevent: done\ndata: {"conversation_id":"c","messages":[]}\n\n');
+    }
+    const reading = await readEventStream(slowContinuation(), Date.now(), { totalMs: 5_000, idleMs: 1_000, maxBytes: 1 << 20, afterTerminalMs: 100 });
+    expect(reading.events.map((e) => e.event)).toEqual(['error', 'text_delta', 'done']);
+    expect(reading.closed).toBe(true);
+    expect(reading.openAfterTerminal).toBeUndefined();
+  });
+
+  test('a stream silent for the idle budget after its last error was left open after it, not cut short', async () => {
+    const started = Date.now();
+    const reading = await readEventStream(stalling('event: error\ndata: {"code":"x","category":"transient","message":"m"}\n\n'), started, {
+      totalMs: 5_000,
+      idleMs: 300,
+      maxBytes: 1 << 20,
+      afterTerminalMs: 100,
+    });
+    expect(reading.openAfterTerminal).toBe(true);
+    expect(reading.cutShort).toBeUndefined();
+    expect(reading.events.map((e) => e.event)).toEqual(['error']);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+  });
 });

@@ -195,6 +195,7 @@ export const conversationVariants: VariantSwitch[] = [
   {
     name: 'conversation-stream-error-midway',
     suites: [STREAM],
-    description: 'Reports a failed tool with an `error` event right after its `tool_result`, then goes on to `done` (an `error` that is not last did not end the turn).',
+    description:
+      'Reports a failed tool with an `error` event right after its `tool_result`, pauses 2.5 s, then goes on to `done` (an `error` that is not last did not end the turn, and a slow continuation is no stream left open).',
   },
 ];
