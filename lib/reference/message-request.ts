@@ -77,3 +77,19 @@ export function parseMessageRequest(text: string, accept: string | undefined): M
     request: { message, streamFlag: fields['stream'] === true, acceptsStream: acceptsEventStream(accept), asyncFlag: fields['async'] === true },
   };
 }
+
+/** The fields of a message body the reference reads. */
+const MESSAGE_FIELDS: ReadonlySet<string> = new Set(['message', 'stream', 'async']);
+
+/**
+ * Variant `auth-body-validated-first`: the fields of a JSON object body that a message POST does
+ * not take (an `access_token` among them); none for any other body, left to the route to refuse.
+ */
+export function unknownMessageFields(text: string): string[] {
+  try {
+    const body: unknown = JSON.parse(text);
+    return typeof body === 'object' && body !== null && !Array.isArray(body) ? Object.keys(body).filter((k) => !MESSAGE_FIELDS.has(k)) : [];
+  } catch {
+    return [];
+  }
+}

@@ -151,3 +151,15 @@ describe('the finished REST turn', () => {
     });
   });
 });
+
+describe('variants the fixes answer to', () => {
+  test('auth-body-validated-first: a body field a message does not take is refused with 400 before authentication', async () => {
+    await withReference({ variants: ['auth-body-validated-first'] }, async (ref) => {
+      const a = await callReference(ref, 'POST', DEAL, null, { message: 'hi', access_token: 'x' });
+      expect(a.status).toBe(400);
+      expect(errorOf(a)).toMatchObject({ code: 'request.validation_failed', category: 'permanent' });
+      expect((await callReference(ref, 'POST', DEAL, null, { message: 'hi' })).status).toBe(401);
+      expect((await callReference(ref, 'POST', DEAL, 'primary', { message: 'hi', stream: false })).status).toBe(200);
+    });
+  });
+});
