@@ -2,7 +2,7 @@ import type { ExchangeContext, Route } from './exchange-context.ts';
 import { jobsOf } from './job-store.ts';
 import { messageFaultFor } from './message-faults.ts';
 import { nextMessageId } from './message-ids.ts';
-import { parseMessageRequest, transportOf, type MessageRequest, type Transport } from './message-request.ts';
+import { isPlainText, parseMessageRequest, PLAIN_TEXT_MAX_CHARS, transportOf, type MessageRequest, type Transport } from './message-request.ts';
 import { streamTurn } from './message-stream.ts';
 import { DEMO_AGENTS, planTurn, type AgentKind } from './message-turn.ts';
 
@@ -40,6 +40,10 @@ async function postMessage(ctx: ExchangeContext, kind: AgentKind): Promise<void>
   const parsed = parseMessageRequest(body.text, ctx.header('accept'));
   if (!parsed.ok) {
     return ctx.sendError(400, 'request.validation_failed', 'permanent', parsed.message, { field: parsed.field, reason: parsed.reason });
+  }
+  if (ctx.state.variants.has('conversation-plain-texts-only') && !isPlainText(parsed.request.message)) {
+    const message = `The field "message" must be printable ASCII of at most ${PLAIN_TEXT_MAX_CHARS} characters.`;
+    return ctx.sendError(400, 'request.validation_failed', 'permanent', message, { field: 'message', reason: 'unsupported_text' });
   }
   const post = { kind, request: parsed.request };
   const fault = messageFaultFor(ctx.state, post);

@@ -162,4 +162,14 @@ describe('variants the fixes answer to', () => {
       expect((await callReference(ref, 'POST', DEAL, 'primary', { message: 'hi', stream: false })).status).toBe(200);
     });
   });
+
+  test('conversation-plain-texts-only: form feeds, U+2028, emoji and long texts are refused; plain text is served', async () => {
+    await withReference({ variants: ['conversation-plain-texts-only'] }, async (ref) => {
+      for (const message of ['a form feed\f', 'a \u2028 separator', 'an emoji 👋', 'x'.repeat(201)]) {
+        const a = await callReference(ref, 'POST', DEAL, 'primary', { message });
+        expect(a.status, JSON.stringify(message)).toBe(400);
+      }
+      expect((await callReference(ref, 'POST', DEAL, 'primary', { message: 'Summarise the deal {"json": 1}' })).status).toBe(200);
+    });
+  });
 });

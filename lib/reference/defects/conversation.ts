@@ -191,6 +191,12 @@ export const conversationVariants: VariantSwitch[] = [
     suites: [STREAM],
     description: 'Streams like a fast server: the first event after 250 ms, then one event every 2 ms (the whole answer within about 25 ms).',
   },
+  {
+    name: 'conversation-plain-texts-only',
+    suites: [REST],
+    description:
+      'A strict agent: a message that is not printable ASCII of at most 200 characters (a form feed, U+2028, an emoji, 400 characters) is refused with 400 `request.validation_failed` (§4.3 fixes no rule for a message\'s content).',
+  },
   { name: 'conversation-tool-ids-numeric', suites: [STREAM], description: 'Tool ids are JSON numbers (§6 names the `id` field, not its type).' },
   {
     name: 'conversation-stream-error-midway',
