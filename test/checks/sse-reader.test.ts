@@ -119,18 +119,17 @@ describe('readEventStream: bounded reading', () => {
     expect(reading.bytes).toBeLessThan(40_000);
   });
 
-  test('a stream left open after its terminal event stops after the grace, with its events complete', async () => {
+  test.each([
+    ['done', 'the grace', 'event: done\ndata: {"conversation_id":"c","messages":[]}\n\n', 4_000, 90],
+    ['error', 'the idle budget (an error starts no grace)', 'event: error\ndata: {"code":"x","category":"transient","message":"m"}\n\n', 300, 290],
+  ])('a stream left open after a last %s stops after %s, not cut short, its events complete', async (last, _after, text, idleMs, atLeastMs) => {
     const started = Date.now();
-    const reading = await readEventStream(stalling('event: done\ndata: {"conversation_id":"c","messages":[]}\n\n'), started, {
-      totalMs: 5_000,
-      idleMs: 4_000,
-      maxBytes: 1 << 20,
-      afterTerminalMs: 100,
-    });
+    const reading = await readEventStream(stalling(text), started, { totalMs: 5_000, idleMs, maxBytes: 1 << 20, afterTerminalMs: 100 });
     expect(reading.openAfterTerminal).toBe(true);
     expect(reading.cutShort).toBeUndefined();
     expect(reading.closed).toBe(false);
-    expect(reading.events.map((e) => e.event)).toEqual(['done']);
+    expect(reading.events.map((e) => e.event)).toEqual([last]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(atLeastMs);
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 
@@ -168,19 +167,5 @@ describe('readEventStream: bounded reading', () => {
     expect(reading.events.map((e) => e.event)).toEqual(['error', 'text_delta', 'done']);
     expect(reading.closed).toBe(true);
     expect(reading.openAfterTerminal).toBeUndefined();
-  });
-
-  test('a stream silent for the idle budget after its last error was left open after it, not cut short', async () => {
-    const started = Date.now();
-    const reading = await readEventStream(stalling('event: error\ndata: {"code":"x","category":"transient","message":"m"}\n\n'), started, {
-      totalMs: 5_000,
-      idleMs: 300,
-      maxBytes: 1 << 20,
-      afterTerminalMs: 100,
-    });
-    expect(reading.openAfterTerminal).toBe(true);
-    expect(reading.cutShort).toBeUndefined();
-    expect(reading.events.map((e) => e.event)).toEqual(['error']);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
   });
 });
