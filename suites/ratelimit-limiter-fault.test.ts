@@ -30,7 +30,8 @@ describe('§7 the limiter store down (faults.limiter_store_down)', () => {
       // A job created before the fault (its poll is an authenticated GET like the others), while
       // the exhaustion's timed probes settle: they must not meet the store down (they would
       // misread its 503s). It must have finished, so that its ledger row is in before the count.
-      void probeJobId();
+      // (A failure to create it surfaces below, where it is awaited.)
+      probeJobId().catch(() => undefined);
       await probesSettled();
       const pollJobId = await finishedProbeJobId();
       const routes = authenticatedRoutes(kit.context.profile, pollJobId === undefined ? {} : { pollJobId });
