@@ -19,9 +19,16 @@ export const conversationRequirements = requirements('conversation', [
     id: 'conversation/1/rest-finished',
     level: 'MUST',
     section: '1',
+    statement: 'The blocking REST response carries the finished turn: the body shows no pending state (`status` or `state` queued, pending, running, in_progress, processing).',
+    quote: 'REST blocking (default): the request returns when the agent finishes.',
+  },
+  {
+    id: 'conversation/2.4/rest-messages-non-empty',
+    level: 'SHOULD',
+    section: '2.4',
     statement:
-      'The blocking REST response carries the finished turn: its `messages` hold at least one message, and the body shows no pending state (`status` or `state` queued, running, ...).',
-    quote: 'REST blocking (default): the request returns when the agent finishes. The response is an object with `conversation_id` and `messages` (array).',
+      'The `messages` of the blocking REST response hold at least one message: a finished turn has messages of its own. A SHOULD: the spec fixes `messages` only as an array, and `done` carries the same shape.',
+    quote: 'messages | array | Messages of the turn.',
   },
   {
     id: 'conversation/2.4/response-fields',
@@ -65,6 +72,14 @@ export const conversationRequirements = requirements('conversation', [
     section: '6',
     statement: 'Every `tool_result` carries the `id` of a `tool_use` that came earlier in the same stream (a string or a number, compared as text).',
     quote: 'tool_use | id, tool_name | The agent is calling a tool. … tool_result | id | The tool finished.',
+  },
+  {
+    id: 'conversation/6/tool-result-not-exposed',
+    level: 'SHOULD',
+    section: '6',
+    statement:
+      "A `tool_result` event carries no field named as the tool's return value (`result`, `output`, `return_value`, `value`, `content`, ...). A SHOULD: other fields are not forbidden, and only the name says what a field holds.",
+    quote: "tool_result | id | The tool finished. The tool's return value is not exposed in v1.",
   },
   {
     id: 'conversation/6/single-terminal-event',

@@ -15,6 +15,9 @@ export const RECORD_FOLDER = 'record';
 /** Every exchange of the run, the JSON lines as recorded (transcript.har leaves content out past a budget). */
 export const EXCHANGES_RECORD = `${RECORD_FOLDER}/exchanges.jsonl`;
 
+/** The run's judgements: every checker call with its inputs and output (lib/judgement/). */
+export const JUDGEMENTS_RECORD = `${RECORD_FOLDER}/judgements.jsonl`;
+
 /** The archive's name in the run folder. */
 export const BUNDLE_FILE_NAME = 'bundle.tar.gz';
 

@@ -1,4 +1,5 @@
 import { exchangeCitations } from './exchange-citations.ts';
+import { judgementRederivation } from './judgement-rederivation.ts';
 import type { OpenedBundle } from './open-bundle.ts';
 import { reportRenderings } from './report-renderings.ts';
 import { reportVerdicts } from './report-verdicts.ts';
@@ -7,8 +8,8 @@ import type { StepResult } from './verify-problem.ts';
 /**
  * Re-deriving a run from its evidence, offline: the steps verify runs on a bundle whose files it
  * has read. Each step is a pure function of the bundle's files (report.json, record/*.jsonl) and
- * the harness's own code; each says what it checked and what does not follow. A new step (the
- * checkers run again on their recorded inputs) is one more entry here.
+ * the harness's own code; each says what it checked and what does not follow. A new step is one
+ * more entry here.
  */
 export interface RederiveStep {
   name: string;
@@ -18,6 +19,7 @@ export interface RederiveStep {
 export const REDERIVE_STEPS: readonly RederiveStep[] = [
   { name: 'verdicts', run: reportVerdicts },
   { name: 'citations', run: exchangeCitations },
+  { name: 'judgements', run: judgementRederivation },
   { name: 'reports', run: reportRenderings },
 ];
 

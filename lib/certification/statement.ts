@@ -1,4 +1,4 @@
-import type { Outcome, Report, RequirementVerdict, WaiverState } from '../report/report-model.ts';
+import type { Outcome, Report, ResultState, WaiverState } from '../report/report-model.ts';
 import { PREDICATE_TYPE, STATEMENT_TYPE } from './bundle-layout.ts';
 import type { HarnessIdentity } from './harness-identity.ts';
 
@@ -53,7 +53,7 @@ export interface CertificationPredicate {
   outcome: {
     outcome: Outcome;
     exitCode: number;
-    counts: Record<RequirementVerdict, number>;
+    counts: Record<ResultState, number>;
     certifying: boolean;
     notCertifyingBecause: string[];
   };

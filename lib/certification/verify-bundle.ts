@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Outcome, Report, RequirementVerdict } from '../report/report-model.ts';
+import type { Outcome, Report, ResultState } from '../report/report-model.ts';
 import { REPORT_FILE_NAMES, REPORT_FORMATS } from '../report/write-reports.ts';
 import { EXCHANGES_RECORD, MANIFEST_NAME, PROFILE_NAME } from './bundle-layout.ts';
 import { bundledManifest } from './bundled-manifest.ts';
@@ -41,7 +41,7 @@ export interface Verification {
   intact: boolean;
   certification: { certifying: boolean; because: string[] };
   run?: { id: string; baseUrl: string; embedded: boolean; implementation?: { label?: string; version?: string }; startedAt: string };
-  outcome?: { outcome: Outcome; exitCode: number; counts: Record<RequirementVerdict, number> };
+  outcome?: { outcome: Outcome; exitCode: number; counts: Record<ResultState, number> };
 }
 
 /** Every file a run's bundle holds besides the manifest. */

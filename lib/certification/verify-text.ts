@@ -1,5 +1,5 @@
 import { consoleText } from '../report/console-text.ts';
-import type { RequirementVerdict } from '../report/report-model.ts';
+import type { ResultState } from '../report/report-model.ts';
 import { VERDICT_LABEL, VERDICT_ORDER } from '../report/writers/run-facts.ts';
 import type { Verification } from './verify-bundle.ts';
 
@@ -23,7 +23,7 @@ function signatureLine(v: Verification, keyFile: string | undefined): string {
   }
 }
 
-function countsText(counts: Record<RequirementVerdict, number>): string {
+function countsText(counts: Record<ResultState, number>): string {
   return VERDICT_ORDER.map((v) => `${counts[v]} ${VERDICT_LABEL[v]}`).join(', ');
 }
 
@@ -42,7 +42,7 @@ export function verificationText(v: Verification, keyFile?: string): string {
   const width = Math.max(...rows.map(([k]) => k.length));
   const lines = rows.map(([k, text]) => `  ${k.padEnd(width)}  ${consoleText(text)}`);
   lines.push('');
-  if (v.intact) lines.push('INTACT: every file is as the run wrote it, every verdict follows from its findings, and every exchange they cite is in the record as cited.');
+  if (v.intact) lines.push('INTACT: every file is as the run wrote it, every judgement re-runs to the same findings on the recorded exchanges, every verdict follows from those findings, and every exchange they cite is in the record as cited.');
   else {
     lines.push(`DOES NOT VERIFY: ${v.problems.length} problem${v.problems.length === 1 ? '' : 's'}`);
     for (const p of v.problems) lines.push(`  × ${consoleText(p.file)}${p.requirement === undefined ? '' : ` ${consoleText(p.requirement)}`}: ${consoleText(p.message)}`);

@@ -10,7 +10,8 @@ import { SecretGuard } from '../report/secret-guard.ts';
 import { REPORT_FILE_NAMES, REPORT_FORMATS, renderReport, writePieces, writeReports } from '../report/write-reports.ts';
 import type { CertificatePanel } from '../report/writers/certificate-panel.ts';
 import { linesOf } from '../report/writers/transcript.ts';
-import { BUNDLE_FILE_NAME, EXCHANGES_RECORD, IN_TOTO_PAYLOAD_TYPE, MANIFEST_NAME, PROFILE_NAME, RECORD_FOLDER } from './bundle-layout.ts';
+import { judgementsFile } from '../judgement/judgement-line.ts';
+import { BUNDLE_FILE_NAME, EXCHANGES_RECORD, IN_TOTO_PAYLOAD_TYPE, JUDGEMENTS_RECORD, MANIFEST_NAME, PROFILE_NAME, RECORD_FOLDER } from './bundle-layout.ts';
 import { signEnvelope } from './dsse.ts';
 import { harnessIdentity } from './harness-identity.ts';
 import { PUBLIC_KEY_FILE, type SigningKey } from './signing-key.ts';
@@ -92,7 +93,10 @@ async function* recordPieces(file: string): AsyncGenerator<string> {
  * and every `*.jsonl` the run left in `<run dir>/record/` under its own name.
  */
 async function recordSources(runDir: string, transcriptFile: string): Promise<Array<{ name: string; path: string }>> {
-  const sources = new Map<string, string>([[EXCHANGES_RECORD, transcriptFile]]);
+  const sources = new Map<string, string>([
+    [EXCHANGES_RECORD, transcriptFile],
+    [JUDGEMENTS_RECORD, judgementsFile(transcriptFile)],
+  ]);
   const folder = join(runDir, RECORD_FOLDER);
   const names = await readdir(folder).catch(() => [] as string[]);
   for (const name of names.sort()) if (name.endsWith('.jsonl')) sources.set(`${RECORD_FOLDER}/${name}`, join(folder, name));

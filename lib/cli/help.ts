@@ -18,6 +18,10 @@ Usage
   asi-conformance matrix FILE          certify several implementations side by side (targets.yaml): one
                                        page, matrix.html, with requirements as rows and a column each
   asi-conformance matrix merge DIR...  the same page from bundles made elsewhere (CI jobs), each verified
+  asi-conformance replay BUNDLE --only ID --base-url URL
+                                       send a requirement's recorded requests again, then and now
+  asi-conformance --version            print the version (-v)
+  asi-conformance --help               this text (-h)
 
 Start here
   npm start                            certify the embedded reference; reports land in reports/<run-id>/
@@ -48,7 +52,8 @@ Target (with neither, the embedded reference is started on 127.0.0.1 and certifi
                        or a calibration column beside a vendor's in a matrix; the label names the switches
 
   Before any suite a preflight checks that base_url answers GET /health and that the primary token
-  is accepted at GET /me (exit 2 with one line if not, within seconds).
+  is accepted at GET /me (exit 2 with one line if not; the reports say why); each of its requests
+  waits at most 10 s (less with a shorter --timeout).
 
 Selection (a run with any of these is partial: never a certification)
   --suite NAME         run only this suite or area (repeatable): openapi, unauthenticated, auth, errors,
@@ -63,11 +68,13 @@ Verdict
                        and an expiry date (YAML, schema config/expectations.schema.json). An expected result
                        does not fail the run, an unexpected pass says "fixed: remove the waiver", an expired
                        waiver fails the run; a run with waived results is never a certification
-  --baseline FILE      a report.json of an earlier run: the run then fails (exit 1) only on regressions:
-                       new failures, error codes renamed or removed, fields gone (see also 'diff')
+  --baseline FILE      a report.json of an earlier run: the run then fails (exit 1) only on regressions
+                       (new failures, error codes renamed or removed, fields gone) or an expired waiver;
+                       its last lines say what the gate decided and why (see also 'diff')
 
 Reports
-  --out DIR            parent folder of the run's report folder (default: reports)
+  --out DIR            parent folder of the run's report folder (default: reports); a file, a folder
+                       this user cannot write or a path under /proc or /sys is refused before the run
   --format LIST        comma-separated, any of ${REPORT_FORMATS.join(',')} (default: all)
 
 Certification bundle (see 'asi-conformance verify --help')
@@ -81,7 +88,8 @@ Certification bundle (see 'asi-conformance verify --help')
 
 Replay
   --seed N             seed of every property test (default: random; printed in the report)
-  --replay ID=PATH     replay one property's shrink path (a failure prints the whole line to use)
+  --replay ID=PATH     replay one property's shrink path; ID names the property (a failure prints the
+                       whole line to use)
 
 Target behaviour
   --timeout S          seconds one exchange may take in all: headers and whole body, event streams
@@ -167,10 +175,37 @@ Usage
 
 Lists new failures, fixed requirements, those still failing, requirement ids added or removed
 between harness versions, and error codes or fields the baseline saw that the new run did not
-(§9.2: within /v1 error codes are never renamed or removed). Exit 1 only on a regression: a new
-failure, a code gone, a field gone; 0 otherwise; 2 when a file is not a report.
+(§9.2: within /v1 error codes are never renamed or removed). A list longer than three ids is
+grouped by change and area. Exit 1 only on a regression: a new failure, a code gone, a field gone;
+0 otherwise (the last line says which); 2 when a file is not a report.
 
   --json               print the comparison as JSON`;
+
+export const REPLAY_HELP = `asi-conformance replay: send a requirement's recorded requests again, judge them the same way
+
+Usage
+  asi-conformance replay BUNDLE --only ID --base-url URL [--config FILE] [--timeout S]
+
+  The loop from "fixed" to "proved fixed" without a full run. For each judgement that gave the
+  requirement a finding in the bundle's run (a checker call, recorded with its inputs), the
+  exchanges it judged are sent again, in their recorded order, below URL; the same checker judges
+  the answers in their place; then and now are printed side by side. The bundle must verify.
+  Tokens come from this shell's environment, under the variables the run named ($ASI_TOKEN, ...),
+  or from --config's profile: never from the bundle. Judgements that rest on requests in time (a
+  pool spent, a window healing, rows added between walks) are named, not replayed: run the
+  requirement with 'run --only ID' instead.
+
+  --only ID          the requirement to replay (repeatable)
+  --base-url URL     the server to send to (its base_url, ending in /v1)
+  --config FILE      a profile: its base_url and tokens (--base-url wins)
+  --timeout S        deadline of one exchange in seconds (default 15 for the headers, 30 in all)
+  -h, --help         this text
+
+Exit codes
+  0  every replayed judgement finds no failure now
+  1  a replayed judgement still finds one
+  2  usage: no such bundle, an unknown id, no URL; or the bundle does not verify
+  3  nothing could be replayed`;
 
 export const VERIFY_HELP = `asi-conformance verify: check a certification bundle offline
 
@@ -187,9 +222,12 @@ Usage
       which version to verify with), the same build (package digest: a locally modified harness is
       named), the same spec text and contract;
     - the manifest against report.json: run, selection, limits, waivers, outcome;
+    - every judgement of the run (record/judgements.jsonl: each checker call with its inputs and
+      output) re-run by the same pure checker on the recorded exchanges, the run-wide rules over
+      the whole record, and every finding of report.json traced to the judgement that gave it: a
+      verdict the evidence does not support names the requirement and the difference;
     - every verdict re-derived from the findings by the harness's own functions, and the counts,
-      outcome and exit code from the verdicts: an edited report names the requirement and the
-      difference;
+      outcome and exit code from the verdicts;
     - every exchange a finding cites against the exchange record: a missing or altered exchange is
       named;
     - junit.xml, summary.md, report.html and transcript.har against what this harness writes from

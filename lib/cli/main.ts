@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HarnessError } from '../errors.ts';
+import { nearestNames } from '../nearest-names.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
 import { consoleText } from '../report/console-text.ts';
 import { badgeCommand } from './badge-command.ts';
@@ -14,6 +15,7 @@ import { matrixCommand } from './matrix-command.ts';
 import { runCommand } from './run-command.ts';
 import { serveCommand } from './serve-command.ts';
 import { verifyCommand } from './verify-command.ts';
+import { replayCommand } from './replay-command.ts';
 
 const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   run: runCommand,
@@ -23,6 +25,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   fault: faultCommand,
   diff: diffCommand,
   verify: verifyCommand,
+  replay: replayCommand,
   keygen: keygenCommand,
   badge: badgeCommand,
   matrix: matrixCommand,
@@ -47,7 +50,9 @@ export async function main(argv: string[]): Promise<number> {
     }
     const handler = COMMANDS[command];
     if (handler === undefined) {
-      process.stderr.write(`asi-conformance: unknown command ${JSON.stringify(command)}; expected one of ${Object.keys(COMMANDS).join(', ')} (see --help)\n`);
+      const near = nearestNames(command, Object.keys(COMMANDS), 2)[0];
+      const hint = near === undefined ? '' : `did you mean ${near}? `;
+      process.stderr.write(`asi-conformance: unknown command ${JSON.stringify(command)}; ${hint}expected one of ${Object.keys(COMMANDS).join(', ')} (see --help)\n`);
       return 2;
     }
     return await handler(rest);

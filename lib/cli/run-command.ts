@@ -8,6 +8,7 @@ import { loadProfileFile } from '../profile/load-profile.ts';
 import { DEFAULT_TOKEN_ENV, TOKEN_ROLES, type ProfileFile } from '../profile/profile-file.ts';
 import { resolveProfile, type ResolvedTarget } from '../profile/resolve-profile.ts';
 import { resolveTransport } from '../profile/resolve-transport.ts';
+import { checkWritableFolder } from '../user-file.ts';
 import { startReference, validateSwitches, type RunningReference } from '../reference/server.ts';
 import { loadReportFile } from '../report/baseline-diff.ts';
 import { consoleSummary } from '../report/console-summary.ts';
@@ -15,7 +16,7 @@ import { loadExpectations } from '../report/expectations.ts';
 import { REPORT_FORMATS, type ReportFormat } from '../report/write-reports.ts';
 import { certify } from '../runner/certify.ts';
 import { embeddedTarget } from '../runner/embedded-target.ts';
-import { requirementIds } from '../runner/selection.ts';
+import { requirementIds } from '../catalogue/selection.ts';
 import { selectSuiteFiles } from '../runner/suite-files.ts';
 import { BUNDLE_OPTIONS, bundleLine, bundleRequest } from './bundle-flags.ts';
 import { RUN_HELP } from './help.ts';
@@ -128,6 +129,9 @@ export async function runCommand(args: string[]): Promise<number> {
   const baseline = values.baseline === undefined ? undefined : { file: values.baseline, report: loadReportFile(values.baseline) };
   const timeoutS = integerOption('run', 'timeout', values.timeout, 1, 600);
   if (values['base-url'] !== undefined) validateBaseUrl(values['base-url']);
+  const outDir = values.out ?? 'reports';
+  // Before any reference starts or request goes: a run that cannot write its reports does not start.
+  checkWritableFolder(outDir, (message) => new UsageError(`run: --out ${JSON.stringify(outDir)} ${message}`));
   const switches = referenceSwitches(values);
   const bundle = await bundleRequest(values);
 
@@ -169,7 +173,7 @@ export async function runCommand(args: string[]): Promise<number> {
       ...(values.label === undefined ? {} : { label: values.label }),
       ...(values['impl-version'] === undefined ? {} : { version: values['impl-version'] }),
     };
-    const { report, dir, files: written, bundle: certified } = await certify({
+    const { report, dir, files: written, stoppedBy, bundle: certified } = await certify({
       target,
       embedded: reference !== undefined,
       files,
@@ -177,7 +181,7 @@ export async function runCommand(args: string[]): Promise<number> {
       ...(expectations === undefined ? {} : { expectations }),
       ...(baseline === undefined ? {} : { baseline }),
       ...(Object.keys(implementation).length === 0 ? {} : { implementation }),
-      outDir: values.out ?? 'reports',
+      outDir,
       formats,
       seed,
       failOn,
@@ -193,6 +197,11 @@ export async function runCommand(args: string[]): Promise<number> {
     const shown = near === '' || near.startsWith('..') || isAbsolute(near) ? dir : near;
     const reportsLine = `reports: ${shown}/ (${written.map((f) => basename(f)).join(', ')})`;
     const bundleText = certified === undefined ? '' : `\n${bundleLine(certified)}`;
+    if (stoppedBy !== undefined) {
+      // The preflight ended the run: its one line (and exit code) as ever, once the reports say where they are.
+      process.stdout.write(`${redactor.redact(reportsLine)}${bundleText}\n`);
+      throw stoppedBy;
+    }
     process.stdout.write(`${redactor.redact(consoleSummary(report, reportsLine))}${bundleText}\n`);
     return report.exitCode;
   } catch (err) {

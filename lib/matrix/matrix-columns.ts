@@ -11,7 +11,7 @@ import type { Report } from '../report/report-model.ts';
 import { pathForReport } from '../report/local-paths.ts';
 import { REPORT_FILE_NAMES } from '../report/write-reports.ts';
 import { reportHtml } from '../report/writers/html.ts';
-import { isPartial } from '../runner/selection.ts';
+import { isPartial } from '../catalogue/selection.ts';
 import type { ColumnInput, MatrixColumn } from './matrix-model.ts';
 
 /** Folder of the matrix that holds what merged columns link to: each bundle and its report.html. */
@@ -132,6 +132,8 @@ export async function bundleColumn(source: string, options: BundleColumnOptions)
   if (v.intact && report !== undefined && v.outcome !== undefined) {
     const meta = report.meta;
     column.outcome = v.outcome.outcome;
+    // Ended at the preflight (a token refused, no server there): why, in the run's own words.
+    if (report.stopped?.at === 'preflight') column.reason = report.stopped.reason;
     column.exitCode = v.outcome.exitCode;
     column.counts = v.outcome.counts;
     column.certifying = v.certification.certifying;

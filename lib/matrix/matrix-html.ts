@@ -1,4 +1,4 @@
-import type { RequirementVerdict } from '../report/report-model.ts';
+import type { ResultState } from '../report/report-model.ts';
 import { prose } from '../report/writers/html.ts';
 import { OUTCOME_LABEL, VERDICT_LABEL, VERDICT_ORDER } from '../report/writers/run-facts.ts';
 import { escapeHtml as h } from '../report/writers/text.ts';
@@ -54,7 +54,8 @@ td.cell.unchosen { color: var(--uncovered); font-weight: normal; background: non
 td.none { color: var(--uncovered); }
 .outcome { display: inline-block; border-radius: 12px; padding: 0 8px; font-size: 12px; font-weight: 600; color: #fff; white-space: nowrap; }
 .o-conformant { background: var(--pass); } .o-not-conformant { background: var(--fail); } .o-incomplete { background: var(--inconclusive); }
-.o-partial { background: #0969da; } .o-does-not-verify, .o-no-report, .o-not-started { background: var(--not-run); }
+.o-partial { background: #0969da; } .o-refused, .o-unreachable { background: var(--inconclusive); }
+.o-does-not-verify, .o-no-report, .o-not-started { background: var(--not-run); }
 .state-bad { color: var(--fail); font-weight: 600; }
 .dup { color: var(--warn); font-weight: 600; }
 @media print {
@@ -74,7 +75,7 @@ function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-function countsText(counts: Record<RequirementVerdict, number>): string {
+function countsText(counts: Record<ResultState, number>): string {
   const parts = VERDICT_ORDER.filter((v) => counts[v] > 0).map((v) => `${counts[v]} ${VERDICT_LABEL[v]}`);
   return parts.length === 0 ? 'none chosen' : parts.join(', ');
 }
@@ -126,7 +127,9 @@ function runCell(c: MatrixColumn): string {
 function implementationsHtml(m: Matrix): string {
   const byId = new Map(m.columns.map((c) => [c.id, c]));
   const rows = m.columns.map((c) => {
-    const why = c.certifying === true ? 'a certification' : c.notCertifyingBecause?.[0] === undefined ? '' : `not a certification: ${h(c.notCertifyingBecause[0])}`;
+    // A run the preflight ended: why, before whether it certifies.
+    const stopped = c.state === 'verified' && c.reason !== undefined ? h(c.reason) : undefined;
+    const why = stopped ?? (c.certifying === true ? 'a certification' : c.notCertifyingBecause?.[0] === undefined ? '' : `not a certification: ${h(c.notCertifyingBecause[0])}`);
     const harness = c.harness === undefined ? '—' : `${h(c.harness.name)} ${h(c.harness.version)}${c.harness.sameBuild ? ' (this build)' : ' (another build)'}`;
     return [
       `<tr id="c-${h(c.id)}">`,
@@ -181,8 +184,8 @@ function disagreementsHtml(m: Matrix): string {
     judged < 2
       ? `<p class="note">Fewer than two columns have verdicts (${judged}): nothing to compare.</p>`
       : rows.length === 0
-        ? `<p class="note">The ${judged} columns with verdicts agree on every requirement they all chose.</p>`
-        : `<p class="note">Requirements whose verdicts differ between columns; requirements a partial run did not choose are left out. Each is a place where the spec may be read two ways, or where one implementation is wrong: every cell links to that run's evidence.</p>`;
+        ? `<p class="note">The ${judged} columns with verdicts judge every requirement alike where two of them judged it.</p>`
+        : `<p class="note">Requirements that columns judged differently (pass, warn or fail); what a run did not choose or could not judge (not run, inconclusive) is no side of a disagreement. Each is a place where the spec may be read two ways, or where one implementation is wrong: every cell links to that run's evidence.</p>`;
   const table =
     rows.length === 0
       ? ''

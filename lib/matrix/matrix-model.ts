@@ -1,7 +1,7 @@
 import { catalogue } from '../catalogue/index.ts';
 import type { SignatureState } from '../certification/verify-bundle.ts';
 import type { Area, Level } from '../model/requirement.ts';
-import type { Outcome, Report, RequirementVerdict, WaiverState } from '../report/report-model.ts';
+import type { Outcome, Report, RequirementVerdict, ResultState, WaiverState } from '../report/report-model.ts';
 import { anchorOf } from '../report/writers/html.ts';
 import { emptyCounts } from '../report/writers/run-facts.ts';
 
@@ -27,7 +27,7 @@ export interface MatrixColumn {
   label?: string;
   version?: string;
   state: ColumnState;
-  /** Why a column has no verdicts: the first problem of a bundle that does not verify, or how the run ended. */
+  /** Why a column has no verdicts: the first problem of a bundle that does not verify, how a run without a report ended, or why the preflight ended it. */
   reason?: string;
   /** How many problems verify found, when it found any. */
   problems?: number;
@@ -36,7 +36,7 @@ export interface MatrixColumn {
   certifying?: boolean;
   /** Why the run is no certification, first reason first. */
   notCertifyingBecause?: string[];
-  counts?: Record<RequirementVerdict, number>;
+  counts?: Record<ResultState, number>;
   /** The harness that made the run, and whether it is this build. */
   harness?: { name: string; version: string; sameBuild: boolean };
   bundle?: {
@@ -74,15 +74,15 @@ export interface MatrixRow {
   statement: string;
   /** By column id; a column without verdicts has no cell. */
   cells: Record<string, MatrixCell>;
-  /** True when the chosen verdicts of two columns differ. */
+  /** True when two columns judged it differently (pass, warn or fail). */
   disagree: boolean;
 }
 
 export interface AreaSummary {
   area: Area;
   requirements: number;
-  /** Per column id, the verdicts of its chosen requirements of this area. */
-  counts: Record<string, Record<RequirementVerdict, number>>;
+  /** Per column id, the states of its chosen requirements of this area (a waived result as waived). */
+  counts: Record<string, Record<ResultState, number>>;
   /** Requirements of this area on which the columns disagree. */
   disagreements: number;
 }
@@ -95,7 +95,7 @@ export interface Matrix {
   source: 'runs' | 'bundles';
   /** The signal that stopped the matrix, when one did. */
   interrupted?: string;
-  /** 0 every column conformant (or partial); 1 a column not conformant, or a bundle that does not verify; 3 a column incomplete or without a report. */
+  /** 0 every column conformant (or partial); 1 a column not conformant, or a bundle that does not verify; 3 a column incomplete, refused, unreachable or without a report. */
   exitCode: 0 | 1 | 3;
   columns: MatrixColumn[];
   /** Ids of the requirements on which the columns disagree, in catalogue order. */
@@ -121,10 +121,21 @@ function cellOf(report: Report, id: string, reportHref: string | undefined): Mat
   };
 }
 
-/** Chosen verdicts that differ between columns: where the spec may be read two ways, or one side is wrong. */
+/** The verdicts that judge an implementation; not run, inconclusive and uncovered say only that evidence is missing. */
+const JUDGED: readonly RequirementVerdict[] = ['pass', 'warn', 'fail'];
+
+/**
+ * Judged verdicts that differ between columns: where the spec may be read two ways, or one side is
+ * wrong. A requirement a run did not choose, or could not judge (a token it lacked, no answer), is
+ * no side of a disagreement.
+ */
 function disagrees(cells: Record<string, MatrixCell>): boolean {
-  const verdicts = new Set(Object.values(cells).filter((c) => c.unchosen !== true).map((c) => c.verdict));
+  const verdicts = new Set(Object.values(cells).filter((c) => c.unchosen !== true && JUDGED.includes(c.verdict)).map((c) => c.verdict));
   return verdicts.size > 1;
+}
+
+function cellState(cell: MatrixCell): ResultState {
+  return cell.waiver === 'waived' ? 'waived' : cell.verdict;
 }
 
 /** Marks columns that show one implementation twice: the same label and version, or the same bundle. */
@@ -156,18 +167,23 @@ export const STATE_LABEL: Record<ColumnState, string> = {
 export const EXIT_WORDS: Record<Matrix['exitCode'], string> = {
   0: 'every column conformant (or a partial run in which nothing failed)',
   1: 'a column is not conformant, or its bundle does not verify',
-  3: 'a column is incomplete or has no report, or the matrix was interrupted',
+  3: 'a column is incomplete, refused at the preflight, unreachable or without a report, or the matrix was interrupted',
 };
+
+/** The outcomes of a column that judged what it chose; any other (incomplete, refused, unreachable) leaves the matrix incomplete. */
+const JUDGED_OUTCOMES: readonly Outcome[] = ['conformant', 'partial', 'not-conformant'];
 
 /**
  * A definite failure first, as a run puts a failure before what it could not judge: 1 when a
- * column is not conformant or its bundle does not verify; else 3 when one is incomplete, has no
- * report or never started; else 0. An interrupted matrix is 3, as an interrupted run is.
+ * column is not conformant or its bundle does not verify; else 3 when one is incomplete, was
+ * refused at the preflight (its token, or no ASI server there: exit 2 for its run), unreachable,
+ * without a report or never started; else 0. Exit 2 stays the matrix's own usage errors. An
+ * interrupted matrix is 3, as an interrupted run is.
  */
 export function matrixExitCode(columns: readonly MatrixColumn[], interrupted: string | undefined): 0 | 1 | 3 {
   if (interrupted !== undefined) return 3;
   if (columns.some((c) => c.state === 'does-not-verify' || c.outcome === 'not-conformant')) return 1;
-  if (columns.some((c) => c.state !== 'verified' || c.outcome === 'incomplete')) return 3;
+  if (columns.some((c) => c.state !== 'verified' || c.outcome === undefined || !JUDGED_OUTCOMES.includes(c.outcome))) return 3;
   return 0;
 }
 
@@ -200,7 +216,7 @@ export function buildMatrix(inputs: readonly ColumnInput[], meta: MatrixMeta): M
     }
     summary.requirements += 1;
     if (row.disagree) summary.disagreements += 1;
-    for (const [id, cell] of Object.entries(row.cells)) if (cell.unchosen !== true) summary.counts[id]![cell.verdict] += 1;
+    for (const [id, cell] of Object.entries(row.cells)) if (cell.unchosen !== true) summary.counts[id]![cellState(cell)] += 1;
   }
   return {
     schemaVersion: 1,

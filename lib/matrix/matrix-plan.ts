@@ -6,7 +6,7 @@ import { TOKEN_ROLES, type ProfileFile } from '../profile/profile-file.ts';
 import { resolveProfile } from '../profile/resolve-profile.ts';
 import { loadExpectations } from '../report/expectations.ts';
 import { validateSwitches } from '../reference/server.ts';
-import { requirementIds } from '../runner/selection.ts';
+import { requirementIds } from '../catalogue/selection.ts';
 import { selectSuiteFiles } from '../runner/suite-files.ts';
 import type { RunChoices, TargetEntry, TargetsFile } from './targets-file.ts';
 

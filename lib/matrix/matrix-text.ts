@@ -1,5 +1,5 @@
 import { consoleText } from '../report/console-text.ts';
-import type { Outcome, RequirementVerdict } from '../report/report-model.ts';
+import type { Outcome, ResultState } from '../report/report-model.ts';
 import { VERDICT_LABEL } from '../report/writers/run-facts.ts';
 import { EXIT_WORDS, STATE_LABEL, type Matrix } from './matrix-model.ts';
 
@@ -8,13 +8,17 @@ export const OUTCOME_WORDS: Record<Outcome, string> = {
   partial: 'partial run',
   'not-conformant': 'not conformant',
   incomplete: 'incomplete',
+  refused: 'refused at the preflight',
+  unreachable: 'unreachable',
 };
 
-/** The order the run's closing line counts in. */
-const COUNT_ORDER: readonly RequirementVerdict[] = ['pass', 'fail', 'warn', 'inconclusive', 'not-run', 'uncovered'];
+/** The order the run's closing line counts in; waived only when a waiver matched. */
+const COUNT_ORDER: readonly ResultState[] = ['pass', 'fail', 'warn', 'inconclusive', 'not-run', 'uncovered', 'waived'];
 
-export function countsText(counts: Record<RequirementVerdict, number>): string {
-  return COUNT_ORDER.map((v) => `${counts[v]} ${VERDICT_LABEL[v]}`).join(', ');
+export function countsText(counts: Record<ResultState, number>): string {
+  return COUNT_ORDER.filter((v) => v !== 'waived' || counts.waived > 0)
+    .map((v) => `${counts[v]} ${VERDICT_LABEL[v]}`)
+    .join(', ');
 }
 
 /** How many disagreeing ids the console lists before it says how many more. */
@@ -30,7 +34,7 @@ export function matrixSummary(m: Matrix, dirShown: string): string {
   const lines = [''];
   for (const c of m.columns) {
     const outcome = c.state === 'verified' && c.outcome !== undefined ? OUTCOME_WORDS[c.outcome] : STATE_LABEL[c.state];
-    const detail = c.state === 'verified' && c.counts !== undefined ? `bundle verified: ${countsText(c.counts)}` : (c.reason ?? '');
+    const detail = c.state === 'verified' ? `bundle verified: ${c.reason ?? (c.counts === undefined ? '' : countsText(c.counts))}` : (c.reason ?? '');
     const duplicate = c.duplicateOf === undefined ? '' : ` (duplicate of ${c.duplicateOf.join(', ')})`;
     lines.push(`  ${consoleText(c.name).padEnd(width)}  ${outcome.padEnd(15)} ${consoleText(detail)}${consoleText(duplicate)}`);
   }

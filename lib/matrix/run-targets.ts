@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../package-root.ts';
-import type { Outcome, RequirementVerdict } from '../report/report-model.ts';
+import type { Report } from '../report/report-model.ts';
 import { consoleText } from '../report/console-text.ts';
 import { REPORT_FILE_NAMES } from '../report/write-reports.ts';
 import { durationText } from '../report/writers/run-facts.ts';
@@ -39,11 +39,7 @@ export interface RunTargetsOptions {
 }
 
 /** The fields of a report.json the progress line reads; the matrix reads the verified bundle. */
-interface ReportGist {
-  outcome: Outcome;
-  exitCode: number;
-  counts: Record<RequirementVerdict, number>;
-}
+type ReportGist = Pick<Report, 'outcome' | 'exitCode' | 'counts' | 'stopped'>;
 
 function reportedRun(dir: string): { runDir: string; gist: ReportGist } | undefined {
   if (!existsSync(dir)) return undefined;
@@ -132,7 +128,9 @@ export async function runTargets(targets: readonly PlannedTarget[], options: Run
       if (reported !== undefined) {
         run.runDir = reported.runDir;
         const g = reported.gist;
-        say(run, `${OUTCOME_WORDS[g.outcome]}, exit ${g.exitCode}: ${countsText(g.counts)} in ${durationText(Date.now() - began)}`);
+        // A run the preflight ended judged nothing: the line it ended on says more than its counts.
+        const what = g.stopped?.at === 'preflight' ? consoleText(g.stopped.reason) : countsText(g.counts);
+        say(run, `${OUTCOME_WORDS[g.outcome]}, exit ${g.exitCode}: ${what} in ${durationText(Date.now() - began)}`);
       } else {
         const how = failure ?? lastLine(stderr) ?? (signal !== null ? `ended by ${signal} before it wrote a report` : `exited ${code ?? '?'} without a report`);
         run.error = consoleText(how);

@@ -1,4 +1,4 @@
-import type { Reporter, TestCase, TestModule } from 'vitest/node';
+import type { Reporter, TestCase } from 'vitest/node';
 import { requirementById } from '../catalogue/index.ts';
 import { consoleText } from '../report/console-text.ts';
 import { combineVerdicts, levelAdjusted } from '../report/report-model.ts';
@@ -14,14 +14,19 @@ export class ProgressReporter implements Reporter {
   readonly #failOn: 'must' | 'should';
   #done = 0;
   #started = Date.now();
+  /** The suite whose header was printed last: a header comes with its first test, so a suite --only left empty prints none. */
+  #header: string | undefined;
 
   constructor(write: (line: string) => void, failOn: 'must' | 'should') {
     this.#write = write;
     this.#failOn = failOn;
   }
 
-  onTestModuleStart(testModule: TestModule): void {
-    this.#write(`\n${suiteName(testModule.moduleId)}`);
+  onTestCaseReady(testCase: TestCase): void {
+    const suite = suiteName(testCase.module.moduleId);
+    if (suite === this.#header) return;
+    this.#header = suite;
+    this.#write(`\n${suite}`);
   }
 
   onTestCaseResult(testCase: TestCase): void {

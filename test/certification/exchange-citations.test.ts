@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { citationDifference } from '../../lib/certification/exchange-citations.ts';
 import type { Exchange } from '../../lib/model/exchange.ts';
 import { fail } from '../../lib/model/finding.ts';
-import { HEADERS_AND_ENVELOPE_BUDGET, TRANSCRIPT_BUDGET, trimExchange, trimFinding } from '../../lib/suite/evidence-trim.ts';
+import { HEADERS_AND_ENVELOPE_BUDGET, TRANSCRIPT_BUDGET, trimExchange, trimFinding } from '../../lib/model/evidence-trim.ts';
 
 /** A stream with control characters (six bytes each in JSON), events long and many, more chunks than any budget keeps. */
 function streamed(): Exchange {

@@ -125,10 +125,11 @@ describe('verify', () => {
   test('an untouched bundle verifies: intact, and a partial run says it is no certification', async () => {
     const r = await runCli(['verify', passing]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^ {2}manifest {3}in-toto Statement v1 listing 7 files, every SHA-256 matches$/m);
-    expect(r.stdout).toMatch(/^ {2}verdicts {3}103 verdicts re-derived from \d+ findings; counts, outcome partial and exit code 0 follow from them$/m);
-    expect(r.stdout).toMatch(/^ {2}citations {2}\d+ exchanges cited by findings, each as the record holds it \(\d+ exchanges recorded\)$/m);
-    expect(r.stdout).toContain('INTACT: every file is as the run wrote it, every verdict follows from its findings, and every exchange they cite is in the record as cited.');
+    expect(r.stdout).toMatch(/^ {2}manifest {4}in-toto Statement v1 listing 8 files, every SHA-256 matches$/m);
+    expect(r.stdout).toMatch(/^ {2}verdicts {4}\d+ verdicts re-derived from \d+ findings; counts, outcome partial and exit code 0 follow from them$/m);
+    expect(r.stdout).toMatch(/^ {2}citations {3}\d+ exchanges cited by findings, each as the record holds it \(\d+ exchanges recorded\)$/m);
+    expect(r.stdout).toContain('INTACT: every file is as the run wrote it, every judgement re-runs to the same findings on the recorded exchanges, every verdict follows from those findings, and every exchange they cite is in the record as cited.');
+    expect(r.stdout).toMatch(/^ {2}judgements  (\d+) of \1 judgements re-run by their checkers on the recorded exchanges, with the same findings; \d+ findings of the report traced to them$/m);
     expect(r.stdout).toContain('NOT A CERTIFICATION: only chosen suites or requirements ran (--suite, --only or --skip): a certification runs them all');
     const strict = await runCli(['verify', passing, '--require-certification']);
     expect(strict.code).toBe(1);
@@ -183,8 +184,28 @@ describe('verify', () => {
     expect(forgery.outcome).toBe('partial');
     const v = await verified(await packed(await forged(files, forgery)));
     const lines = problemLines(v);
-    expect(lines.length).toBeGreaterThan(0);
-    for (const l of lines) expect(l).toMatch(new RegExp(`^report\\.json (${forgedIds.join('|')}): finding \\d+ cites exchange #\\d+ \\(\\w+ http://127\\.0\\.0\\.1:\\d+/v1/[^)]*\\); it differs from the record at response\\.body from character \\d+: the finding shows ".*auth\\.token_missing.*", the record ".*auth\\.token_invalid.*"$`));
+    const cited = lines.filter((l) => / cites exchange #/.test(l));
+    const judged = lines.filter((l) => / judgement j\d+ #\d+ says /.test(l));
+    expect(cited.length + judged.length).toBe(lines.length);
+    for (const l of cited) expect(l).toMatch(new RegExp(`^report\\.json (${forgedIds.join('|')}): finding \\d+ cites exchange #\\d+ \\(\\w+ http://127\\.0\\.0\\.1:\\d+/v1/[^)]*\\); it differs from the record at response\\.body from character \\d+: the finding shows ".*auth\\.token_missing.*", the record ".*auth\\.token_invalid.*"$`));
+    for (const l of judged) expect(l).toMatch(new RegExp(`^report\\.json (${forgedIds.join('|')}): the report says verdict "pass", judgement j\\d+ #\\d+ says "fail"$`));
+    expect(cited.length).toBeGreaterThan(0);
+    expect(judged.length).toBeGreaterThan(0);
+  });
+
+  test('a failure turned into a pass in its findings only, the exchanges left as recorded, is caught by the judgements', async () => {
+    const files = filesOf(failing);
+    const report = reportOf(files);
+    for (const f of report.results.flatMap((r) => r.findings).filter((x) => x.verdict === 'fail')) {
+      f.verdict = 'pass';
+      delete f.expected;
+      delete f.actual;
+    }
+    const again = rederivedReport(report);
+    const forgery = { ...report, results: again.results, counts: again.counts, outcome: again.outcome, exitCode: again.exitCode, incomplete: again.incomplete, meta: again.meta };
+    const v = await verified(await packed(await forged(files, forgery)));
+    expect(problemLines(v)).toContainEqual(expect.stringMatching(new RegExp(`^report\\.json ${ID}: the report says verdict "pass", judgement j\\d+ #\\d+ says "fail"$`)));
+    expect(v.intact).toBe(false);
   });
 
   test('a finding citing an exchange the record lacks is named', async () => {
@@ -245,7 +266,7 @@ describe('signed bundles', () => {
   test('verify with the signer\'s public key: verified; without it: intact, signature not checked', async () => {
     const r = await runCli(['verify', signed, '--public-key', join(keys, 'asi-signing-key.pub.pem')]);
     expect(r.code, r.stdout).toBe(0);
-    expect(r.stdout).toMatch(/^ {2}signature {2}Ed25519, key [0-9a-f]{64}: verified with .*asi-signing-key\.pub\.pem$/m);
+    expect(r.stdout).toMatch(/^ {2}signature {3}Ed25519, key [0-9a-f]{64}: verified with .*asi-signing-key\.pub\.pem$/m);
     const v = await verified(signed);
     expect(v.intact).toBe(true);
     expect(v.signature.state).toBe('not-checked');
@@ -292,8 +313,8 @@ describe('badge', () => {
     const r = await runCli(['badge', passing]);
     expect(r.code, r.stderr).toBe(0);
     const svg = readFileSync(join(dirname(passing), 'badge.svg'), 'utf8');
-    expect(svg).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" width="\d+" height="20" role="img" aria-label="ASI v1: partial · 13 pass · \d{4}-\d{2}-\d{2}">/);
-    expect(svg).toMatch(/<title>ASI v1 conformance of http:\/\/127\.0\.0\.1:\d+\/v1: partial · 13 pass · [^<]*made by asi-conformance 0\.2\.0; bundle sha256 [0-9a-f]{64}, verified with asi-conformance 0\.2\.0; not a certification: /);
+    expect(svg).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" width="\d+" height="20" role="img" aria-label="ASI v1: partial · \d+ pass · \d{4}-\d{2}-\d{2}">/);
+    expect(svg).toMatch(/<title>ASI v1 conformance of http:\/\/127\.0\.0\.1:\d+\/v1: partial · \d+ pass · [^<]*made by asi-conformance 0\.2\.0; bundle sha256 [0-9a-f]{64}, verified with asi-conformance 0\.2\.0; not a certification: /);
     const files = filesOf(passing);
     files.delete('junit.xml');
     const tampered = await packed(files);
@@ -314,7 +335,7 @@ describe('--bundle-dir and --no-bundle', () => {
     expect(readdirSync(join(out, readdirSync(out)[0]!))).not.toContain('bundle.tar.gz');
     const v = await runCli(['verify', folder]);
     expect(v.code, v.stdout).toBe(0);
-    expect(v.stdout).toContain('(folder, 8 files, manifest sha256 ');
+    expect(v.stdout).toContain('(folder, 9 files, manifest sha256 ');
     const again = await runCli(['run', '--only', ID, '--bundle-dir', folder]);
     expect(again.code).toBe(2);
     expect(again.stderr.trim()).toBe(`asi-conformance: run: --bundle-dir ${folder} is not empty: a bundle folder holds exactly the bundle's files (give a new or empty folder)`);

@@ -22,7 +22,7 @@ const columns: MatrixColumn[] = [
     exitCode: 1,
     certifying: false,
     notCertifyingBecause: [`the outcome is ${HOSTILE}`],
-    counts: { pass: 102, fail: 1, warn: 0, inconclusive: 0, 'not-run': 0, uncovered: 0 },
+    counts: { pass: 102, fail: 1, warn: 0, inconclusive: 0, 'not-run': 0, uncovered: 0, waived: 0 },
     harness: { name: 'asi-conformance', version: '0.2.0', sameBuild: true },
     bundle: { source: 'acme/run 1/bundle.tar.gz', href: 'acme/run 1/bundle.tar.gz', form: 'tar.gz', sha256: 'a'.repeat(64), signature: 'unsigned' },
     run: { id: 'run-1', baseUrl: `https://api.acme.example/v1?${HOSTILE}`, embedded: false, startedAt: '2026-11-25T00:00:00.000Z', seed: 1, suites: ['auth'], partial: false },

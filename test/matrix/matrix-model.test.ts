@@ -44,8 +44,16 @@ describe('the matrix', () => {
     });
   });
 
-  test('disagreement: chosen verdicts that differ; a requirement one run did not choose is no disagreement', () => {
+  test('disagreement: judged verdicts that differ; a requirement a run did not choose, or could not judge, is no side of one', () => {
     expect(m.disagreements).toEqual([MISSING]);
+    const lacking = buildMatrix(
+      [
+        { column: column('a'), report: report({ [BEARER]: 'pass', [MISSING]: 'pass' }) },
+        { column: column('b'), report: report({ [BEARER]: 'not-run', [MISSING]: 'inconclusive' }) },
+      ],
+      meta,
+    );
+    expect(lacking.disagreements).toEqual([]);
     const ledger = m.requirements.find((r) => r.id === LEDGER)!;
     expect(ledger.cells['b']).toMatchObject({ verdict: 'pass' });
     expect(ledger.cells['a']).toMatchObject({ verdict: 'not-run', unchosen: true });
@@ -58,6 +66,8 @@ describe('the matrix', () => {
     expect(auth.disagreements).toBe(1);
     expect(auth.counts['a']).toMatchObject({ pass: 2, fail: 0, 'not-run': 0 });
     expect(auth.counts['b']).toMatchObject({ pass: 1, fail: 1 });
+    // A waived result counts as waived, as in the run's own counts.
+    expect(auth.counts['c']).toMatchObject({ fail: 0, waived: 1 });
     expect(Object.keys(auth.counts)).toEqual(['a', 'b', 'c']);
     expect(m.areas.map((a) => a.area)).toEqual([...new Set(catalogue.map((r) => r.area))]);
   });
@@ -84,6 +94,8 @@ describe('the exit code of a matrix', () => {
     [[column('a', { outcome: 'not-conformant' }), { id: 'b', name: 'b', state: 'no-report' as const }], undefined, 1],
     [[column('a', { outcome: 'conformant' }), { id: 'b', name: 'b', state: 'not-started' as const }], 'SIGINT', 3],
     [[column('a', { outcome: 'not-conformant' })], 'SIGTERM', 3],
+    [[column('a', { outcome: 'conformant' }), column('b', { outcome: 'refused' })], undefined, 3],
+    [[column('a', { outcome: 'partial' }), column('b', { outcome: 'unreachable' })], undefined, 3],
   ] as Array<[MatrixColumn[], string | undefined, number]>)('%#: %j interrupted by %s exits %i', (columns, interrupted, code) => {
     expect(matrixExitCode(columns, interrupted)).toBe(code);
   });
