@@ -13,7 +13,7 @@ export const OUTCOME_WORDS: Record<Outcome, string> = {
 };
 
 /** The order the run's closing line counts in; waived only when a waiver matched. */
-const COUNT_ORDER: readonly ResultState[] = ['pass', 'fail', 'warn', 'inconclusive', 'not-run', 'uncovered', 'waived'];
+const COUNT_ORDER: readonly ResultState[] = ['pass', 'fail', 'warn', 'waived', 'inconclusive', 'not-run', 'uncovered'];
 
 export function countsText(counts: Record<ResultState, number>): string {
   return COUNT_ORDER.filter((v) => v !== 'waived' || counts.waived > 0)
