@@ -326,7 +326,8 @@ Exit codes
   0 every column conformant, or a partial run in which nothing failed
   1 a column is not conformant, or its bundle does not verify
   2 usage: the targets file, a profile, a token variable, a suite or id, no bundle found
-  3 a column is incomplete, or has no report (unreachable, a token rejected), or an interrupt
+  3 a column is incomplete, refused at the preflight (a token rejected) or unreachable, or has no
+    report, or the matrix was interrupted
 
 Examples
   asi-conformance matrix examples/targets.yaml
