@@ -226,7 +226,7 @@ export class HttpClient {
         if (retryMs !== undefined) {
           // A 429 the harness did not provoke: honour Retry-After and send the same request again.
           this.#onExchange?.(exchange);
-          await sleep(retryMs);
+          await this.#pacer!.retryAfter(pacing.role, pacing.pool, retryMs);
           continue;
         }
       } else if (pacing !== undefined) {

@@ -19,7 +19,7 @@ import type { Report, RequestCount } from '../report/report-model.ts';
 import { writeReports, type ReportFormat } from '../report/write-reports.ts';
 import { eachExchange } from '../report/writers/transcript.ts';
 import type { RunContext } from '../suite/run-context.ts';
-import { faultStateFile, pacerStatsFile, targetDownFile } from '../suite/worker-files.ts';
+import { faultStateFile, pacerStatsFile, targetDownFile, waitsFile } from '../suite/worker-files.ts';
 import { READ_LIMIT, WINDOW_SECONDS, WRITE_LIMIT } from '../spec-constants.ts';
 import { preflight } from './preflight.ts';
 import { runSuites } from './run-suites.ts';
@@ -210,7 +210,7 @@ export async function certify(options: CertifyOptions): Promise<CertifyResult> {
     });
     return { report, dir, files };
   } finally {
-    for (const f of [transcriptFile, pacerStatsFile(transcriptFile), targetDownFile(transcriptFile), faultStateFile(transcriptFile)]) rmSync(f, { force: true });
+    for (const f of [transcriptFile, pacerStatsFile(transcriptFile), targetDownFile(transcriptFile), faultStateFile(transcriptFile), waitsFile(transcriptFile)]) rmSync(f, { force: true });
   }
 }
 

@@ -1,11 +1,12 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { inject } from 'vitest';
-import { HttpClient } from '../http/client.ts';
+import { HttpClient, sleep } from '../http/client.ts';
 import { Pacer, windowPacing } from '../http/pacer.ts';
 import type { Exchange } from '../model/exchange.ts';
 import { TRANSCRIPT_BUDGET, trimExchange } from './evidence-trim.ts';
 import { pacerStatsFile, targetDownFile } from './worker-files.ts';
 import type { RunContext } from './run-context.ts';
+import { waitingFor } from './wait-notices.ts';
 
 /**
  * The worker's one client and pacer. Suites run in a single worker with isolation off, so this
@@ -21,6 +22,9 @@ export interface Session {
 
 let current: Session | undefined;
 
+/** Waits of the budget service this long or longer are announced to the main process's progress lines. */
+const ANNOUNCED_WAIT_MS = 1_000;
+
 /**
  * An exchange as one transcript line, within TRANSCRIPT_BUDGET: a flood of events or a huge body
  * costs the file a bounded line, and what was left out is counted. Lines go to disk as they come.
@@ -32,7 +36,11 @@ function transcriptLine(exchange: Exchange): string {
 export function session(): Session {
   if (current !== undefined) return current;
   const context = inject('asi');
-  const pacer = new Pacer(windowPacing(context.profile.limits.windowS));
+  // A long wait of the budget service shows as progress, like the rate-limit suites' own waits.
+  const pacer = new Pacer({
+    ...windowPacing(context.profile.limits.windowS),
+    sleep: (ms, why) => (ms < ANNOUNCED_WAIT_MS ? sleep(ms) : waitingFor(context.transcriptFile, why, Date.now() + ms, sleep(ms))),
+  });
   let count = 0;
   let waitedReported = 0;
   const client = new HttpClient({
