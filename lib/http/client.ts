@@ -65,6 +65,8 @@ export interface ClientOptions {
   onUnresponsive?: (reason: string) => void;
   /** Extra headers, TLS material and proxy of a target behind real infrastructure. */
   transport?: TransportOptions;
+  /** Requests the client may have in flight to the target at once (its connections); 16 when absent. */
+  maxInFlight?: number;
 }
 
 export interface SendOptions {
@@ -161,7 +163,7 @@ export class HttpClient {
     this.#pacer = options.pacer;
     this.#onExchange = options.onExchange;
     this.#onUnresponsive = options.onUnresponsive;
-    this.#agent = buildDispatcher(this.limits, options.transport);
+    this.#agent = buildDispatcher(this.limits, options.transport, options.maxInFlight);
     this.#extraHeaders = Object.fromEntries((options.transport?.headers ?? []).map((h) => [h.name, h.value]));
     this.#requestTransport = requestTransportOf(options.transport, this.baseUrl);
   }
@@ -442,4 +444,9 @@ function lowerKeys(h: Record<string, string>): Record<string, string> {
 
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Sleeps until the Unix ms `atMs` (at once when it has passed). */
+export function sleepUntil(atMs: number): Promise<void> {
+  return sleep(Math.max(0, atMs - Date.now()));
 }

@@ -104,6 +104,7 @@ function profileView(target: ResolvedTarget, transport: TransportOptions | undef
     tokens,
     messages: profile.messages,
     limits: profile.limits,
+    pacing: { max_in_flight: profile.pacing.maxInFlight },
     faults: profile.faults,
     ...(Object.keys(headers).length === 0 ? {} : { headers }),
     ...(transport?.tls === undefined ? {} : { tls: Object.fromEntries(Object.entries(transport.tls.files).map(([k, v]) => [k, typeof v === 'string' ? pathForReport(v) : v])) }),

@@ -47,6 +47,7 @@ export function session(): Session {
     baseUrl: context.baseUrl,
     tokens: context.tokens,
     pacer,
+    maxInFlight: context.profile.pacing.maxInFlight,
     ...(context.httpLimits === undefined ? {} : { limits: context.httpLimits }),
     ...(context.transport === undefined ? {} : { transport: context.transport }),
     onExchange(exchange) {
