@@ -363,7 +363,8 @@ async function runWrites(s: Session, limits: Limits, routes: readonly MessageRou
   const burst = await exhaust(s, limits.write, second.exchange, EXTRA_REFUSED_POSTS, pace, post);
   // A refused streamed or job-mode POST has done no work either (§8.1 rule 5).
   const jobPost = jobs === undefined ? [] : [{ ...post, json: { ...route.body, ...jobs.body } }];
-  const routeRefusals = await sendEach(s, [...others, streamed, ...jobPost]);
+  // All at once: each is refused whatever the order, and a far target answers them in one round trip.
+  const routeRefusals = await sendAll(s, [...others, streamed, ...jobPost], pace.inFlight);
   const primaryAfter = await s.client.send({ ...post, token: 'primary' });
   // Every POST between the counts, the primary token's among them: their served rows are expected.
   const posts = [primaryBefore, ...burst, ...routeRefusals, primaryAfter];

@@ -9,9 +9,10 @@ export const DEFAULT_MAX_IN_FLIGHT = 64;
 /**
  * Share of the window a spend aims to take. Every point spent comes back a window later, so a
  * spend that takes a good part of the window gets points back before the pool runs out, and the
- * run cannot end before the window has healed after the spend: the shorter, the better.
+ * run cannot end before the window has healed after the spend: the shorter, the better. In
+ * practice the cap decides as soon as the round trip is more than a few milliseconds.
  */
-const SPEND_SHARE_OF_WINDOW = 1 / 60;
+const SPEND_SHARE_OF_WINDOW = 1 / 300;
 
 export interface SpendPlan {
   /** Requests the spend still has to send (what the pool says is left, and those beyond it). */

@@ -9,9 +9,10 @@ describe('spendInFlight', () => {
     expect(spendInFlight(plan)).toBe(16);
   });
 
-  test('600 reads at 150 ms in a 60 s window: more at once, so that the spend takes about a second', () => {
+  test('600 reads or 63 writes at 150 ms in a 60 s window: more at once, so that the spend takes a few round trips', () => {
     expect(spendInFlight({ ...plan, roundTripMs: 150 })).toBe(64);
-    expect(spendInFlight({ ...plan, requests: 60, roundTripMs: 150, floor: 8 })).toBe(9);
+    expect(spendInFlight({ ...plan, requests: 63, roundTripMs: 150, floor: 8 })).toBe(48);
+    expect(spendInFlight({ ...plan, requests: 63, roundTripMs: 20, floor: 8 })).toBe(8);
   });
 
   test('a big pool far away in a short window: never above the cap, whichever cap the profile sets', () => {
