@@ -89,6 +89,11 @@ export interface SpendFacts {
   healWaitedMs?: number;
 }
 
+function perSecond(count: number, ms: number): string {
+  const rate = (count * 1000) / Math.max(1, ms);
+  return rate >= 10 ? String(Math.round(rate)) : rate.toFixed(1);
+}
+
 function earliest(exchanges: readonly Exchange[]): Exchange | undefined {
   let best: Exchange | undefined;
   for (const e of exchanges) if (best === undefined || receivedAtMs(e) < receivedAtMs(best)) best = e;
@@ -126,8 +131,10 @@ export function limitEnforcedFinding(requirement: string, charged: readonly Exch
   }
   const firstRefusal = earliest(refusals);
   if (firstRefusal === undefined) {
-    const pace = spend.inFlight === undefined ? '' : ` (${spend.inFlight} requests in flight: points came back as fast as they were spent)`;
-    return inconclusive(requirement, `the pool was not exhausted: ${served.length} served over ${span} ms${pace}`, [first]);
+    // Served faster than the window gives points back, a pool runs out within one window; slower, never.
+    const rates = `about ${perSecond(served.length, span)} a second, against ${perSecond(limit, windowMs)} a second given back`;
+    const inFlight = spend.inFlight === undefined ? '' : `, ${spend.inFlight} requests in flight`;
+    return inconclusive(requirement, `the pool was not exhausted: ${served.length} served over ${span} ms (${rates}${inFlight})`, [first]);
   }
   // Served requests the target may have handled within the window that ends at its first 429.
   const opensMs = sentAtMs(firstRefusal) - windowMs;
