@@ -4,6 +4,7 @@ import type { Pool } from '../spec-constants.ts';
 import { integerHeader, receivedAtMs, sentAtMs } from './pool-headers.ts';
 import { exchangeLabel } from './rate-limit-headers.ts';
 import { isRefusal, isServed } from './rate-limit-refusal.ts';
+import { judged } from './judged.ts';
 
 function remaining(exchange: Exchange): number | undefined {
   return integerHeader(exchange, 'x-ratelimit-remaining');
@@ -15,7 +16,7 @@ function remaining(exchange: Exchange): number | undefined {
  * always wrong. A drop of less is wrong only when no point can have come back: the sequence began
  * on a fresh pool (Remaining limit − 1) and lasted less than a window.
  */
-export function remainingCountsDownFinding(requirement: string, sequence: readonly Exchange[], limit: number, windowMs: number): Finding {
+export const remainingCountsDownFinding = judged('rate-limit-counting/remainingCountsDownFinding', function remainingCountsDownFinding(requirement: string, sequence: readonly Exchange[], limit: number, windowMs: number): Finding {
   const served = sequence.filter(isServed);
   if (served.length < 2) return inconclusive(requirement, 'fewer than two served requests in sequence', [...sequence]);
   const garbled = served.find((e) => e.response?.headers['x-ratelimit-remaining'] !== undefined && remaining(e) === undefined);
@@ -47,7 +48,7 @@ export function remainingCountsDownFinding(requirement: string, sequence: readon
     return inconclusive(requirement, doubts.length > 0 ? `Remaining did not drop (${doubts.join(', ')}), but points may have come back on a pool that was not fresh` : 'no integer Remaining to compare', served);
   }
   return pass(requirement, served, `${judged} sequential drops of exactly one`);
-}
+});
 
 /** The most served requests that surely lie within one window on the target's clock, and the first and last of them. */
 interface Densest {
@@ -110,7 +111,7 @@ function earliest(exchanges: readonly Exchange[]): Exchange | undefined {
  * the window before it must reach the limit. Points that come back as the window rolls explain
  * any more served in all; they never explain more within one window.
  */
-export function limitEnforcedFinding(requirement: string, charged: readonly Exchange[], limit: number, windowMs: number, pool: Pool, spend: SpendFacts = {}): Finding {
+export const limitEnforcedFinding = judged('rate-limit-counting/limitEnforcedFinding', function limitEnforcedFinding(requirement: string, charged: readonly Exchange[], limit: number, windowMs: number, pool: Pool, spend: SpendFacts = {}): Finding {
   const first = charged[0];
   if (first === undefined) return inconclusive(requirement, 'no request was sent');
   const r0 = remaining(first);
@@ -147,13 +148,9 @@ export function limitEnforcedFinding(requirement: string, charged: readonly Exch
     evidence,
     `${served.length} served over ${span} ms, more than a window: ${limit} before the first 429 (Remaining ${remaining(firstRefusal) ?? 'absent'}), never more than ${limit} within one window; the rest as points came back`,
   );
-}
+});
 
-/**
- * §8.1 rule 2, a rolling window: no span of one window may hold more served requests than the
- * limit (densestWindow). A fixed window refilling at a clock boundary shows up here.
- */
-export function rollingWindowFinding(requirement: string, exchanges: readonly Exchange[], limit: number, windowMs: number, pool: Pool): Finding {
+export const rollingWindowFinding = judged('rate-limit-counting/rollingWindowFinding', function rollingWindowFinding(requirement: string, exchanges: readonly Exchange[], limit: number, windowMs: number, pool: Pool): Finding {
   const worst = densestWindow(exchanges.filter(isServed), windowMs);
   if (worst === undefined) return inconclusive(requirement, `no served ${pool} request to count`);
   if (worst.count <= limit) return pass(requirement, [worst.first], `at most ${worst.count} served ${pool} requests within any ${windowMs / 1000}s span (limit ${limit})`);
@@ -163,14 +160,14 @@ export function rollingWindowFinding(requirement: string, exchanges: readonly Ex
     `${worst.count} served within ${worst.spanMs} ms, from ${exchangeLabel(worst.first)} to ${exchangeLabel(worst.last)}: points came back before the requests that spent them aged out`,
     [worst.first, worst.last],
   );
-}
+});
 
 /**
  * §5.5 "Rate limits are scoped per token": with the secondary token refused, the primary token of
  * the same workspace is still served on that pool and lost no more than the one point of its own
  * request.
  */
-export function perTokenFinding(requirement: string, primaryBefore: Exchange, secondaryRefusal: Exchange, primaryAfter: Exchange, pool: Pool = 'read'): Finding {
+export const perTokenFinding = judged('rate-limit-counting/perTokenFinding', function perTokenFinding(requirement: string, primaryBefore: Exchange, secondaryRefusal: Exchange, primaryAfter: Exchange, pool: Pool = 'read'): Finding {
   const evidence = [primaryBefore, secondaryRefusal, primaryAfter];
   if (!isRefusal(secondaryRefusal)) return inconclusive(requirement, `the secondary token's ${pool} pool was not exhausted: ${exchangeLabel(secondaryRefusal)}`, evidence);
   const expected = `the primary token served from its own ${pool} pool, its Remaining down by its own request only`;
@@ -181,10 +178,10 @@ export function perTokenFinding(requirement: string, primaryBefore: Exchange, se
   if (rb === undefined || ra === undefined) return inconclusive(requirement, 'no integer X-RateLimit-Remaining on the primary token\'s requests', evidence);
   if (ra >= rb - 1) return pass(requirement, evidence);
   return fail(requirement, expected, `Remaining ${rb} before and ${ra} after the secondary token's requests: they spent ${rb - 1 - ra} of the primary's points`, evidence);
-}
+});
 
 /** §8.1 "the pool matching its method": a token with its read pool exhausted still gets its POST served. */
-export function separatePoolsFinding(requirement: string, readRefusal: Exchange, write: Exchange): Finding {
+export const separatePoolsFinding = judged('rate-limit-counting/separatePoolsFinding', function separatePoolsFinding(requirement: string, readRefusal: Exchange, write: Exchange): Finding {
   const evidence = [readRefusal, write];
   if (!isRefusal(readRefusal)) return inconclusive(requirement, `the read pool was not exhausted: ${exchangeLabel(readRefusal)}`, evidence);
   if (isRefusal(write)) {
@@ -193,4 +190,4 @@ export function separatePoolsFinding(requirement: string, readRefusal: Exchange,
   }
   if (!isServed(write)) return inconclusive(requirement, `the POST was not served: ${exchangeLabel(write)}`, evidence);
   return pass(requirement, evidence);
-}
+});

@@ -1,4 +1,4 @@
-import type { Reporter, TestCase, TestModule } from 'vitest/node';
+import type { Reporter, TestCase } from 'vitest/node';
 import { requirementById } from '../catalogue/index.ts';
 import { consoleText } from '../report/console-text.ts';
 import { combineVerdicts, levelAdjusted } from '../report/report-model.ts';
@@ -37,6 +37,8 @@ export class ProgressReporter implements Reporter {
   #started: number;
   #lastLineAt: number;
   #timer: NodeJS.Timeout | undefined;
+  /** The suite whose header was printed last: a header comes with its first test, so a suite --only left empty prints none. */
+  #header: string | undefined;
 
   constructor(write: (line: string) => void, failOn: 'must' | 'should', waits?: WaitSource) {
     this.#failOn = failOn;
@@ -61,8 +63,11 @@ export class ProgressReporter implements Reporter {
     this.#timer = undefined;
   }
 
-  onTestModuleStart(testModule: TestModule): void {
-    this.#write(`\n${suiteName(testModule.moduleId)}`);
+  onTestCaseReady(testCase: TestCase): void {
+    const suite = suiteName(testCase.module.moduleId);
+    if (suite === this.#header) return;
+    this.#header = suite;
+    this.#write(`\n${suite}`);
   }
 
   onTestCaseResult(testCase: TestCase): void {

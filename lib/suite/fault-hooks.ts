@@ -1,6 +1,6 @@
 import type { FaultName } from '../profile/resolved-profile.ts';
 import { runHook } from '../runner/hook-command.ts';
-import { session } from './session.ts';
+import { faultsOn, session } from './session.ts';
 import { recordFault } from './worker-files.ts';
 
 export function hasFault(name: FaultName): boolean {
@@ -21,13 +21,16 @@ export async function withFault<T>(name: FaultName, body: () => Promise<T>): Pro
   recordFault(transcript, name, { phase: 'enabling' });
   const on = await runHook(hook.enable, (pid) => recordFault(transcript, name, { phase: 'enabling', pid }));
   recordFault(transcript, name, { phase: 'on' });
+  faultsOn.add(name);
   try {
     if (on.exitCode !== 0) throw new Error(`faults.${name}.enable exited ${on.exitCode}: ${client.redact(on.output)}`);
     return await body();
   } finally {
     const off = await runHook(hook.disable, (pid) => recordFault(transcript, name, { phase: 'disabling', pid }));
-    if (off.exitCode === 0) recordFault(transcript, name, undefined);
-    else recordFault(transcript, name, { phase: 'on' });
+    if (off.exitCode === 0) {
+      recordFault(transcript, name, undefined);
+      faultsOn.delete(name);
+    } else recordFault(transcript, name, { phase: 'on' });
     // A fault left on must fail the drill loudly, whatever the body did.
     if (off.exitCode !== 0) throw new Error(`faults.${name}.disable exited ${off.exitCode}: ${client.redact(off.output)}`);
   }

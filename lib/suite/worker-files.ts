@@ -1,4 +1,5 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { FaultName } from '../profile/resolved-profile.ts';
 
 /**
@@ -43,6 +44,11 @@ export function recordFault(transcriptFile: string, name: FaultName, entry: Faul
   if (entry === undefined) delete state[name];
   else state[name] = entry;
   writeFileSync(faultStateFile(transcriptFile), JSON.stringify(state));
+}
+
+/** The run's judgements: every checker call with its inputs and output (lib/suite/judgement-log.ts). */
+export function judgementsFile(transcriptFile: string): string {
+  return join(dirname(transcriptFile), '.judgements.jsonl');
 }
 
 export function waitsFile(transcriptFile: string): string {

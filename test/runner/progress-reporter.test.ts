@@ -1,4 +1,4 @@
-import type { TestModule } from 'vitest/node';
+import type { TestCase } from 'vitest/node';
 import { describe, expect, test } from 'vitest';
 import { HEARTBEAT_MS, LOOK_EVERY_MS, ProgressReporter } from '../../lib/runner/progress-reporter.ts';
 import type { WaitNotice } from '../../lib/suite/worker-files.ts';
@@ -37,7 +37,7 @@ describe('ProgressReporter while the run waits', () => {
     waits.push({ id: 1, what: 'a pool to heal', untilMs: h.now() + 3_000 });
     for (let i = 0; i < 5; i++) {
       h.advance(5_000);
-      h.reporter.onTestModuleStart({ moduleId: `/x/suites/suite-${i}.test.ts` } as TestModule);
+      h.reporter.onTestCaseReady({ module: { moduleId: `/x/suites/suite-${i}.test.ts` } } as TestCase);
     }
     expect(h.lines.every((l) => !l.line.includes('waiting'))).toBe(true);
   });
