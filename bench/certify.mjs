@@ -36,7 +36,7 @@ const VARIANTS = [
   { label: '100k', variant: 'background writers', ledger: { generatedRows: 100_000, writers: true } },
   { label: '100k', variant: '150 ms latency', ledger: { generatedRows: 100_000 }, latencyMs: 150, wallGoal: WALL_BOUND_S },
   { label: '100k', variant: '0-250 ms jitter', ledger: { generatedRows: 100_000 }, jitterMs: 250 },
-  { label: '100k', variant: 'reads 6000/min, 200 ms', ledger: { generatedRows: 100_000 }, latencyMs: 200, limits: { read: 6_000 } },
+  { label: '100k', variant: '6000 reads, 200 ms', ledger: { generatedRows: 100_000 }, latencyMs: 200, limits: { read: 6_000 } },
 ];
 
 function dist(path) {

@@ -1,4 +1,4 @@
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { FaultName } from '../profile/resolved-profile.ts';
 
@@ -72,9 +72,7 @@ export function readWaits(transcriptFile: string): WaitNotice[] {
   }
 }
 
-/** Replaces the list of waits; written whole and renamed into place, so a reader never sees half of it. */
+/** Replaces the list of waits (a reader that meets it half written sees none, and looks again a second later). */
 export function recordWaits(transcriptFile: string, waits: readonly WaitNotice[]): void {
-  const file = waitsFile(transcriptFile);
-  writeFileSync(`${file}.tmp`, JSON.stringify(waits));
-  renameSync(`${file}.tmp`, file);
+  writeFileSync(waitsFile(transcriptFile), JSON.stringify(waits));
 }
