@@ -20,6 +20,8 @@ describe('the embedded reference', () => {
       .map((x) => `${x.requirement.id}: ${x.verdict} ${x.reason ?? x.findings.find((f) => f.verdict !== 'pass')?.actual ?? ''}`);
     expect(wrong).toEqual([]);
     expect(r.code).toBe(0);
+    // Quiet: not even the lines of the long waits (the limiter drill waits most of a minute).
+    expect(r.stderr).not.toContain('waiting for');
     expect(report.outcome).toBe('conformant');
     expect(report.meta.certifying).toBe(true);
     expect(readdirSync(join(out, runDir)).sort()).toEqual(['bundle.tar.gz', 'junit.xml', 'report.html', 'report.json', 'summary.md', 'transcript.har']);
