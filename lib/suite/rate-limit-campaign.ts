@@ -1,11 +1,13 @@
+import { jobPollPath } from '../checks/conversation-job.ts';
 import { integerHeader, receivedAtMs } from '../checks/pool-headers.ts';
 import { rowsLeftByRefused, spanMs, type LedgerCount, type RefusedBatch, type RefusedTrial } from '../checks/rate-limit-ledger.ts';
 import { isRefusal, isServed } from '../checks/rate-limit-refusal.ts';
 import { sleepUntil, type SendOptions } from '../http/client.ts';
 import { WAIT_MARGIN_MS } from '../http/pacer.ts';
 import type { Exchange } from '../model/exchange.ts';
-import type { AsyncJobSettings, Limits, MessageRoute } from '../profile/resolved-profile.ts';
+import type { Limits, MessageRoute, ResolvedProfile } from '../profile/resolved-profile.ts';
 import { LEDGER_PATH, ME_PATH, type Pool } from '../spec-constants.ts';
+import { authenticatedRoutes, probeRequest } from './authenticated-routes.ts';
 import { countLedgerRows, countLedgerRowsSettled, measureBackground } from './ledger-snapshot.ts';
 import type { Session } from './session.ts';
 import { medianRoundTripMs, spendInFlight } from './spend-in-flight.ts';
@@ -302,7 +304,12 @@ async function runReads(s: Session, limits: Limits, looks: Looks): Promise<ReadR
   const pace = paceOf(s, 'read', sequence, limits.read, 1, READ_IN_FLIGHT_FLOOR);
   const burst = await exhaust(s, limits.read, sequence[sequence.length - 1]!, 1, pace, ME);
   // > 429 | Error envelope, with rate-limit headers and `Retry-After`.  (the ledger's own 429)
-  const routeRefusals = await sendEach(s, [ledger]);
+  // And the job poll, a read too (§8.1 rule 3): of an id no job has, since a server that checks
+  // its pool first refuses it like any read, and one that looks the job up first answers 404,
+  // which the run-wide rules leave to the server's order.
+  const poll = s.context.profile.messages.async?.poll;
+  const pollRefusal: SendOptions[] = poll === undefined ? [] : [{ path: jobPollPath(poll, 'job_asi_conformance_read_pool_probe'), token: EXHAUSTED_ROLE, unpaced: true }];
+  const routeRefusals = await sendEach(s, [ledger, ...pollRefusal]);
   const primaryAfter = await s.client.send({ path: ME_PATH, token: 'primary', unpaced: true });
   const charged = [...sequence, ...burst, ...routeRefusals];
   const refusal = lastReceived([...burst, ...routeRefusals].filter(isRefusal));
@@ -337,6 +344,18 @@ function writeForms(routes: readonly MessageRoute[]): { post: SendOptions; other
   return { post, others, streamed: { ...post, headers: { accept: 'text/event-stream' } } };
 }
 
+/**
+ * Every route (up to MAX_ROUTES) in every form the profile declares (REST, stream by Accept,
+ * stream by `stream: true`, job mode) as the exhausted token's unpaced POSTs, `except` the one
+ * form the burst itself sends.
+ */
+function messageForms(profile: ResolvedProfile, except: SendOptions): SendOptions[] {
+  const routes = { ...profile, messages: { ...profile.messages, routes: profile.messages.routes.slice(0, MAX_ROUTES) } };
+  return authenticatedRoutes(routes)
+    .filter((r) => r.method === 'POST' && !(r.form === 'rest' && r.path === except.path))
+    .map((r) => ({ ...probeRequest(r), token: EXHAUSTED_ROLE, unpaced: true }));
+}
+
 /** The write pool's first look: the first of its forms (the sequence goes on with the rest once the read pool is spent). */
 function writeLookOf(routes: readonly MessageRoute[]): SendOptions | undefined {
   if (routes.length === 0) return undefined;
@@ -344,7 +363,7 @@ function writeLookOf(routes: readonly MessageRoute[]): SendOptions | undefined {
   return others[0] ?? streamed;
 }
 
-async function runWrites(s: Session, limits: Limits, routes: readonly MessageRoute[], jobs: AsyncJobSettings | undefined, looks: Looks): Promise<WriteRun> {
+async function runWrites(s: Session, limits: Limits, routes: readonly MessageRoute[], looks: Looks): Promise<WriteRun> {
   const route = routes[0]!;
   const { post, others, streamed } = writeForms(routes);
   // The look was the first form; the rest follow, now that the read pool is spent.
@@ -361,10 +380,11 @@ async function runWrites(s: Session, limits: Limits, routes: readonly MessageRou
   const primaryBefore = await s.client.send({ ...post, token: 'primary', unpaced: false });
   const pace = paceOf(s, 'write', sequence, limits.write, EXTRA_REFUSED_POSTS, WRITE_IN_FLIGHT_FLOOR);
   const burst = await exhaust(s, limits.write, second.exchange, EXTRA_REFUSED_POSTS, pace, post);
-  // A refused streamed or job-mode POST has done no work either (§8.1 rule 5).
-  const jobPost = jobs === undefined ? [] : [{ ...post, json: { ...route.body, ...jobs.body } }];
-  // All at once: each is refused whatever the order, and a far target answers them in one round trip.
-  const routeRefusals = await sendAll(s, [...others, streamed, ...jobPost], pace.inFlight);
+  // A refused POST has done no work in any form (§8.1 rule 5): every route in every form the
+  // profile declares, the burst's own form aside. All at once: each is refused whatever the order,
+  // and a far target answers them in one round trip.
+  const everyForm = messageForms(s.context.profile, post);
+  const routeRefusals = await sendAll(s, everyForm, pace.inFlight);
   const primaryAfter = await s.client.send({ ...post, token: 'primary' });
   // Every POST between the counts, the primary token's among them: their served rows are expected.
   const posts = [primaryBefore, ...burst, ...routeRefusals, primaryAfter];
@@ -374,7 +394,7 @@ async function runWrites(s: Session, limits: Limits, routes: readonly MessageRou
   const batch: RefusedBatch = { rowsPerMessage, posts, before: after, after: afterBatch };
   // Rows the served POSTs do not explain: refused work, or other clients' rows; a trial tells which.
   const unexplained = rowsLeftByRefused(batch);
-  if (unexplained !== undefined && unexplained > 0 && rowsPerMessage !== undefined && rowsPerMessage > 0) batch.trial = await refusedTrial(s, [post, streamed, ...others, ...jobPost], pace.inFlight);
+  if (unexplained !== undefined && unexplained > 0 && rowsPerMessage !== undefined && rowsPerMessage > 0) batch.trial = await refusedTrial(s, [post, ...everyForm], pace.inFlight);
   const refusal = lastReceived([...burst, ...routeRefusals].filter(isRefusal));
   return {
     pool: 'write',
@@ -406,9 +426,9 @@ export async function runCampaign(s: Session): Promise<CampaignOutcome> {
     return { skipped: `${s.context.missingTokens?.[EXHAUSTED_ROLE] ?? `the profile names no ${EXHAUSTED_ROLE} token`}: it is the token the rate-limit suites exhaust` };
   }
   const limits = s.context.profile.limits;
-  const { routes, async: jobs } = s.context.profile.messages;
+  const { routes } = s.context.profile.messages;
   const looks = await freshLooks(s, limits, ME, writeLookOf(routes));
   const read = await runReads(s, limits, looks);
-  const write = routes.length === 0 ? { skipped: 'the profile configures no message route (messages.routes) to spend the write pool with' } : await runWrites(s, limits, routes, jobs, looks);
+  const write = routes.length === 0 ? { skipped: 'the profile configures no message route (messages.routes) to spend the write pool with' } : await runWrites(s, limits, routes, looks);
   return { limits, read, write };
 }
