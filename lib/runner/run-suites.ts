@@ -1,6 +1,7 @@
 import { startVitest, type Vitest } from 'vitest/node';
 import { PACKAGE_ROOT } from '../package-root.ts';
 import type { RunContext } from '../suite/run-context.ts';
+import { readWaits } from '../suite/worker-files.ts';
 import { FindingsCollector, type CollectedTest } from './findings-collector.ts';
 import { ProgressReporter } from './progress-reporter.ts';
 import { RunControl } from './run-control.ts';
@@ -29,7 +30,7 @@ export interface SuiteRunResult {
  */
 export async function runSuites(context: RunContext, options: SuiteRunOptions): Promise<SuiteRunResult> {
   const collector = new FindingsCollector();
-  const progress = new ProgressReporter(options.progress, options.failOn);
+  const progress = new ProgressReporter(options.progress, options.failOn, { waits: () => readWaits(context.transcriptFile) });
   const control = new RunControl(context.transcriptFile, context.profile, options.notice ?? options.progress);
   const exitCodeBefore = process.exitCode;
   // Handed the vitest instance as soon as it exists, so that a run can be cancelled while it goes;
