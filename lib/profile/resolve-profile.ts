@@ -3,7 +3,7 @@ import type { Secret } from '../http/redactor.ts';
 import { READ_LIMIT, WINDOW_SECONDS, WRITE_LIMIT } from '../spec-constants.ts';
 import { DEFAULT_MAX_IN_FLIGHT } from '../suite/spend-in-flight.ts';
 import { TOKEN_ROLES, type ProfileFile, type TokenSource } from './profile-file.ts';
-import { describeSecret, looksLikeToken } from './secret-text.ts';
+import { describeSecret, looksLikeToken, MIN_SECRET_LENGTH } from './secret-text.ts';
 import type { FaultName, MessageRoute, ResolvedProfile } from './resolved-profile.ts';
 
 export interface ResolvedTarget {
@@ -53,6 +53,10 @@ export function resolveProfile(file: string, raw: ProfileFile, env: NodeJS.Proce
     }
     const secret = resolveToken(role, source, env);
     if ('value' in secret) {
+      if (secret.value.length < MIN_SECRET_LENGTH) {
+        const where = 'env' in source ? source.env : `tokens.${role}.value`;
+        throw new ProfileError(file, `tokens.${role}`, `${where} holds ${secret.value.length} character${secret.value.length === 1 ? '' : 's'}, too short to be a token (§5.2: <prefix>_live_<hex>; at least ${MIN_SECRET_LENGTH})`);
+      }
       tokens[role] = secret;
       continue;
     }

@@ -4,6 +4,7 @@ import { dirname, relative, resolve } from 'node:path';
 import { ProfileError, UsageError } from '../errors.ts';
 import type { ExtraHeader, ProxyChoice, ProxySettings, TlsMaterial, TransportOptions } from '../http/transport.ts';
 import type { ProfileFile } from './profile-file.ts';
+import { MIN_SECRET_LENGTH } from './secret-text.ts';
 
 /** The run command's transport flags, as given. */
 export interface TransportFlags {
@@ -71,7 +72,6 @@ function checkedHeader(origin: Origin, name: string, value: string, placeholder:
  * A value from the environment is a secret: redacted wherever it appears, and the reports refuse
  * to hold it. A short one would be found inside unrelated text, hence the minimum.
  */
-export const MIN_SECRET_HEADER_LENGTH = 8;
 
 /** Why a variable gives no value: CI passes a secret it does not have as an empty string, which is not the same fix as a missing export. */
 function missingVariable(variable: string, raw: string | undefined): string {
@@ -81,8 +81,8 @@ function missingVariable(variable: string, raw: string | undefined): string {
 function fromEnv(origin: Origin, name: string, variable: string, env: NodeJS.ProcessEnv): ExtraHeader {
   const value = env[variable]?.trim();
   if (value === undefined || value === '') fail(origin, `${name}: ${missingVariable(variable, env[variable])} (export ${variable}=<value>)`);
-  if (value.length < MIN_SECRET_HEADER_LENGTH) {
-    fail(origin, `${name}: the value of ${variable} is shorter than ${MIN_SECRET_HEADER_LENGTH} characters, too short to redact as a secret; if it is not one, give it literally`);
+  if (value.length < MIN_SECRET_LENGTH) {
+    fail(origin, `${name}: the value of ${variable} is shorter than ${MIN_SECRET_LENGTH} characters, too short to redact as a secret; if it is not one, give it literally`);
   }
   return checkedHeader(origin, name, value, `$${variable}`);
 }

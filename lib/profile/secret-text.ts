@@ -4,6 +4,13 @@
  * CI log.
  */
 
+/**
+ * The shortest secret (a token, a secret header's value) the harness takes: every secret is
+ * redacted wherever it appears, and one of a few characters would be "redacted" out of unrelated
+ * text. No token of the §5.2 shape is that short.
+ */
+export const MIN_SECRET_LENGTH = 8;
+
 /** §5.2 `<prefix>_live_<hex>`, or a long hex run with digits: a token, not a name. */
 export function looksLikeToken(text: string): boolean {
   return /_live_/i.test(text) || /(?=[0-9a-f]*[0-9])[0-9a-f]{16,}/i.test(text);

@@ -58,7 +58,7 @@ describe('the certify and gate steps', () => {
     expect(outputs['exit-code']).toBe('0');
     expect(outputs['outcome']).toBe('partial');
     expect(dirname(outputs['report-dir']!)).toBe(join(workspace, 'reports'));
-    expect(readdirSync(outputs['report-dir']!).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'summary.md', 'transcript.har']);
+    expect(readdirSync(outputs['report-dir']!).sort()).toEqual(['bundle.tar.gz', 'junit.xml', 'report.html', 'report.json', 'summary.md', 'transcript.har']);
     expect(outputs['junit']).toBe(join(outputs['report-dir']!, 'junit.xml'));
     const summaryMd = readFileSync(join(outputs['report-dir']!, 'summary.md'), 'utf8');
     expect(certify.summary).toBe(`an earlier step wrote this\n${summaryMd}`);

@@ -79,7 +79,7 @@ describe('the plan of a targets file', () => {
         '    timeout: 20',
       ].join('\n'),
     );
-    const plan = planMatrix(path, loadTargetsFile(path), { env: { ACME_TOKEN: 'a' } });
+    const plan = planMatrix(path, loadTargetsFile(path), { env: { ACME_TOKEN: 'acme_live_0001' } });
     expect(plan.concurrency).toBe(2);
     expect(plan.outParent).toBe(join(dir, 'out'));
     expect(plan.targets.map((t) => [t.name, t.kind, t.args])).toEqual([
@@ -115,7 +115,7 @@ describe('the plan of a targets file', () => {
   });
 
   test('one token variable read by targets on two servers is refused: the token would go to both', () => {
-    const env = { ACME_TOKEN: 'a', GLOBEX_TOKEN: 'g', ASI_TOKEN: 's' };
+    const env = { ACME_TOKEN: 'acme_live_0001', GLOBEX_TOKEN: 'globex_live_01', ASI_TOKEN: 'asi_live_00001' };
     expect(problem(file('targets:\n  - name: acme\n    profile: acme.yaml\n  - name: initech\n    profile: shared.yaml'), env)).toBe(
       'targets[1]: reads tokens.primary from ACME_TOKEN, as targets[0] (acme) does, but on another server (https://api.initech.example, not https://api.acme.example): that token would go to both; give each target a profile whose tokens name its own variables (tokens.primary: { env: INITECH_TOKEN })',
     );

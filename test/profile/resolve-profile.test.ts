@@ -30,14 +30,14 @@ describe('profiles', () => {
   });
 
   test('limits other than the spec make the run non-certifying', () => {
-    const { profile, notices } = resolveProfile('x', { base_url: 'http://h/v1', tokens: { primary: { value: 't' } }, limits: { read: 30 } }, {});
+    const { profile, notices } = resolveProfile('x', { base_url: 'http://h/v1', tokens: { primary: { value: 'tok_live_0001' } }, limits: { read: 30 } }, {});
     expect(profile.limits).toEqual({ read: 30, write: 60, windowS: 60 });
     expect(profile.certifying).toBe(false);
     expect(notices.join()).toContain('not a certification');
   });
 
   test('pacing.max_in_flight: 64 unless the profile lowers it; anything but an integer from 1 to 64 names the key', () => {
-    const base = { base_url: 'http://h/v1', tokens: { primary: { value: 't' } } };
+    const base = { base_url: 'http://h/v1', tokens: { primary: { value: 'tok_live_0001' } } };
     expect(resolveProfile('x', base, {}).profile.pacing).toEqual({ maxInFlight: 64 });
     expect(resolveProfile('x', { ...base, pacing: { max_in_flight: 4 } }, {}).profile.pacing).toEqual({ maxInFlight: 4 });
     const dir = mkdtempSync(join(tmpdir(), 'asi-pacing-'));
@@ -50,7 +50,14 @@ describe('profiles', () => {
 
   test('a route placeholder without a param names the route', () => {
     expect(() =>
-      resolveProfile('p.yaml', { base_url: 'http://h/v1', tokens: { primary: { value: 't' } }, messages: { routes: [{ path: '/a/{id}', body: {} }] } }, {}),
+      resolveProfile('p.yaml', { base_url: 'http://h/v1', tokens: { primary: { value: 'tok_live_0001' } }, messages: { routes: [{ path: '/a/{id}', body: {} }] } }, {}),
     ).toThrow('messages.routes[0].params: no value for the placeholder {id}');
+  });
+});
+
+describe('a token too short to be one', () => {
+  test('is refused naming the variable and its length, never its value', () => {
+    const raw = { base_url: 'http://h/v1', tokens: { primary: { env: 'ASI_TOKEN' } } };
+    expect(() => resolveProfile('p.yaml', raw, { ASI_TOKEN: 'x' })).toThrow('p.yaml: tokens.primary: ASI_TOKEN holds 1 character, too short to be a token (§5.2: <prefix>_live_<hex>; at least 8)');
   });
 });
