@@ -9,7 +9,7 @@ Usage
   asi-conformance calibrate [options]  prove every check fails on its reference defect
   asi-conformance diff OLD.json NEW.json
                                        compare two reports: new failures, fixed, codes gone (exit 1 on regression)
-  asi-conformance fault NAME on|off --admin URL
+  asi-conformance fault NAME on|off --base-url URL
                                        switch a fault of a standalone reference (profile hooks)
 
 Start here
@@ -136,9 +136,12 @@ Usage
 export const FAULT_HELP = `asi-conformance fault: switch a fault of a standalone reference server
 
 Usage
+  asi-conformance fault NAME on|off --base-url URL
   asi-conformance fault NAME on|off --admin URL
 
   NAME                 limiter_store_down, upstream_unavailable or spend_cap_reached
+  --base-url URL       the reference's base_url; its admin URL is that origin's /_admin. In a profile
+                       hook: --base-url "\${BASE_URL}", the run's base_url (after --base-url)
   --admin URL          the reference's admin URL, printed by serve (loopback only)`;
 
 export const DIFF_HELP = `asi-conformance diff: compare two reports

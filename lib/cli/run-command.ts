@@ -15,6 +15,7 @@ import { loadExpectations } from '../report/expectations.ts';
 import { REPORT_FORMATS, type ReportFormat } from '../report/write-reports.ts';
 import { certify } from '../runner/certify.ts';
 import { embeddedTarget } from '../runner/embedded-target.ts';
+import { Interrupts } from '../runner/interrupts.ts';
 import { requirementIds } from '../runner/selection.ts';
 import { selectSuiteFiles } from '../runner/suite-files.ts';
 import { RUN_HELP } from './help.ts';
@@ -132,6 +133,8 @@ export async function runCommand(args: string[]): Promise<number> {
   redactor = new Redactor([...Object.values(target.tokens), ...transportSecrets(transport)]);
   for (const n of [...target.notices, ...transportNotices]) progress(`note: ${n}`);
   progress(`certifying ${target.profile.baseUrl} with ${files.length} suites, seed ${seed}`);
+  // From here to the end a signal stops the run, never the process: faults off, reports written.
+  const interrupts = new Interrupts(notice).listen();
   try {
     const implementation = {
       ...(target.profile.implementation ?? {}),
@@ -155,6 +158,7 @@ export async function runCommand(args: string[]): Promise<number> {
       transport,
       progress,
       notice,
+      interrupts,
       argv: ['run', ...args],
     });
     const near = relative(process.cwd(), dir);
@@ -168,5 +172,6 @@ export async function runCommand(args: string[]): Promise<number> {
     throw new Error(redactor.redact(err.message));
   } finally {
     await reference?.close();
+    interrupts.close();
   }
 }

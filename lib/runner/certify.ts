@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { contractDigest } from '../contract/contract-document.ts';
+import { faultWorkingFiles } from '../hooks/fault-state.ts';
 import type { HttpLimits } from '../http/client.ts';
 import type { PacerStats } from '../http/pacer.ts';
 import { Redactor } from '../http/redactor.ts';
@@ -19,8 +20,9 @@ import type { Report, RequestCount } from '../report/report-model.ts';
 import { writeReports, type ReportFormat } from '../report/write-reports.ts';
 import { eachExchange } from '../report/writers/transcript.ts';
 import type { RunContext } from '../suite/run-context.ts';
-import { faultStateFile, pacerStatsFile, targetDownFile } from '../suite/worker-files.ts';
+import { pacerStatsFile, targetDownFile } from '../suite/worker-files.ts';
 import { READ_LIMIT, WINDOW_SECONDS, WRITE_LIMIT } from '../spec-constants.ts';
+import type { Interrupts } from './interrupts.ts';
 import { preflight } from './preflight.ts';
 import { runSuites } from './run-suites.ts';
 import { FULL_SELECTION, type Selection } from './selection.ts';
@@ -45,6 +47,8 @@ export interface CertifyOptions {
   progress: (line: string) => void;
   /** Lines that print even with -q (an interrupt and what it switched off); progress when absent. */
   notice?: (line: string) => void;
+  /** The run command's listener for SIGINT and SIGTERM (lib/runner/interrupts.ts); the suites listen themselves when absent. */
+  interrupts?: Interrupts;
   argv: string[];
   expectations?: { file: string; entries: Expectations };
   baseline?: { file: string; report: ComparableReport };
@@ -155,6 +159,7 @@ export async function certify(options: CertifyOptions): Promise<CertifyResult> {
       failOn: options.failOn,
       progress: options.progress,
       ...(options.notice === undefined ? {} : { notice: options.notice }),
+      ...(options.interrupts === undefined ? {} : { interrupts: options.interrupts }),
     });
     const finishedAt = new Date();
     const suites = options.files.map(suiteName);
@@ -210,7 +215,7 @@ export async function certify(options: CertifyOptions): Promise<CertifyResult> {
     });
     return { report, dir, files };
   } finally {
-    for (const f of [transcriptFile, pacerStatsFile(transcriptFile), targetDownFile(transcriptFile), faultStateFile(transcriptFile)]) rmSync(f, { force: true });
+    for (const f of [transcriptFile, pacerStatsFile(transcriptFile), targetDownFile(transcriptFile), ...faultWorkingFiles(transcriptFile)]) rmSync(f, { force: true });
   }
 }
 

@@ -1,20 +1,36 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { Vitest } from 'vitest/node';
-import type { FaultName, ResolvedProfile } from '../profile/resolved-profile.ts';
-import { readFaultState, recordFault, targetDownFile } from '../suite/worker-files.ts';
-import { runHook, stopHook } from './hook-command.ts';
+import { claimDisable, markStopping, readClaim, readFaultState, recordDisable, type DisableClaim, type FaultState } from '../hooks/fault-state.ts';
+import { HOOK_TIMEOUT_MS, hookOutcome, runHook, stopHook } from '../hooks/hook-command.ts';
+import { hookEnvironment } from '../hooks/hook-environment.ts';
+import { FAULT_NAMES, type FaultHook, type FaultName, type ResolvedProfile } from '../profile/resolved-profile.ts';
+import { targetDownFile } from '../suite/worker-files.ts';
+import { causeText, Interrupts, type InterruptCause } from './interrupts.ts';
 
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
-type RunSignal = (typeof SIGNALS)[number];
 const POLL_MS = 200;
+/** A drill writes its enable command's pid a few milliseconds after saying it starts one. */
+const PID_WAIT_MS = 2_000;
+/** A drill's own disable command, under way when the run stops, ends within its timeout. */
+const DRILL_DISABLE_WAIT_MS = HOOK_TIMEOUT_MS + 5_000;
+
+async function until<T>(look: () => T | undefined, ms: number): Promise<T | undefined> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const seen = look();
+    if (seen !== undefined || Date.now() > end) return seen;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
 
 /**
  * Ends a run early and cleanly. Two things do it: the target stops answering (the worker's client
- * leaves a mark, seen here within a fraction of a second), or the user interrupts (SIGINT,
- * SIGTERM). Either way vitest is told to cancel, which ends the test under way at once; then every
- * fault hook the worker left on (or was switching on) gets its disable command, from this process,
- * so that a vendor's staging stack is never left with a fault on. A second signal exits at once,
- * after the disables that can still run.
+ * leaves a mark, seen here within a fraction of a second), or an interrupt (lib/runner/interrupts.ts:
+ * SIGINT, SIGTERM, or npm having ended). Either way no drill may switch a fault on any more, every
+ * fault the worker left on (or was switching on) gets its disable command from this process, once
+ * (lib/hooks/fault-state.ts), so that a vendor's staging stack is never left with a fault on; then
+ * vitest is told to cancel, which ends the test under way. In that order: a drill's own disable
+ * command, under way when the run stops, runs in vitest's worker, and must end before the worker does.
  *
  * vitest installs its own SIGINT and SIGTERM listeners that exit the process a millisecond later;
  * they are taken out for the run (vitest's close() would remove them in any case).
@@ -23,23 +39,31 @@ export class RunControl {
   readonly #transcriptFile: string;
   readonly #profile: ResolvedProfile;
   readonly #say: (line: string) => void;
+  readonly #interrupts: Interrupts;
+  /** True when the run command gave no Interrupts: this run listens for signals itself. */
+  readonly #ownInterrupts: boolean;
   #vitest: Vitest | undefined;
+  #cancelled = false;
   #timer: NodeJS.Timeout | undefined;
-  #onSignal = (signal: RunSignal): void => void this.#interrupt(signal);
-  #restoring: Promise<void> | undefined;
+  #stopListening: (() => void) | undefined;
+  #restoring: Promise<void> = Promise.resolve();
+  #stopping: Promise<void> | undefined;
   /** Why the run stopped early, once it has. */
   cutShort: string | undefined;
-  interrupted: RunSignal | undefined;
+  interrupted: InterruptCause | undefined;
 
-  constructor(transcriptFile: string, profile: ResolvedProfile, say: (line: string) => void) {
+  constructor(transcriptFile: string, profile: ResolvedProfile, say: (line: string) => void, interrupts?: Interrupts) {
     this.#transcriptFile = transcriptFile;
     this.#profile = profile;
     this.#say = say;
+    this.#interrupts = interrupts ?? new Interrupts(say);
+    this.#ownInterrupts = interrupts === undefined;
   }
 
-  /** Listens before vitest starts, so that a signal during its start-up is not lost. */
+  /** Listens before vitest starts, so that an interrupt during its start-up (or before) is not lost. */
   start(): void {
-    for (const s of SIGNALS) process.on(s, this.#onSignal);
+    if (this.#ownInterrupts) this.#interrupts.listen();
+    this.#stopListening = this.#interrupts.onInterrupt((cause) => void this.#interrupt(cause));
     this.#timer = setInterval(() => this.#watchTarget(), POLL_MS);
   }
 
@@ -48,19 +72,20 @@ export class RunControl {
     this.#vitest = vitest;
     for (const s of SIGNALS) {
       for (const l of process.listeners(s)) {
-        if (l === this.#onSignal) continue;
-        process.off(s, l as (...args: unknown[]) => void);
+        if (!this.#interrupts.owns(l)) process.off(s, l as (...args: unknown[]) => void);
       }
     }
-    if (this.cutShort !== undefined) void vitest.cancelCurrentRun('keyboard-input');
+    if (this.#stopping !== undefined) void this.#stopping.then(() => this.#cancelVitest());
   }
 
   async stop(): Promise<void> {
     clearInterval(this.#timer);
     // The run may have ended between two looks: a target that went down still cut it short.
     this.#watchTarget();
-    for (const s of SIGNALS) process.off(s, this.#onSignal);
+    this.#stopListening?.();
+    if (this.#ownInterrupts) this.#interrupts.close();
     // vitest's own listeners are not put back: its close() takes them out, so they belong to no one now.
+    await this.#stopping;
     await this.#restoring;
   }
 
@@ -68,49 +93,77 @@ export class RunControl {
     const mark = targetDownFile(this.#transcriptFile);
     if (this.cutShort !== undefined || !existsSync(mark)) return;
     const why = readFileSync(mark, 'utf8').trim();
-    this.#cancel(`the target stopped answering (${why}); the run was cut short`);
+    void this.#stopEarly(`the target stopped answering (${why}); the run was cut short`);
   }
 
-  #cancel(reason: string): void {
+  #interrupt(cause: InterruptCause): Promise<void> {
+    if (this.interrupted !== undefined) return Promise.resolve();
+    this.interrupted = cause;
+    this.#say(`${causeText(cause)}: stopping the run; fault hooks that are on get switched off first`);
+    return this.#stopEarly(`interrupted by ${causeText(cause)}`);
+  }
+
+  #stopEarly(reason: string): Promise<void> {
     this.cutShort ??= reason;
-    void this.#vitest?.cancelCurrentRun('keyboard-input');
+    this.#stopping ??= (async () => {
+      markStopping(this.#transcriptFile);
+      await this.restoreFaults();
+      this.#cancelVitest();
+    })();
+    return this.#stopping;
   }
 
-  async #interrupt(signal: RunSignal): Promise<void> {
-    if (this.interrupted !== undefined) {
-      this.#say(`${signal} again: stopping now`);
-      await this.#restoring;
-      process.exit(3);
-    }
-    this.interrupted = signal;
-    this.#say(`${signal}: stopping the run; fault hooks that are on get switched off first`);
-    this.#cancel(`interrupted by ${signal}`);
-    await this.restoreFaults();
+  /** Once: a second cancel makes vitest end its worker at once, whatever it is doing. */
+  #cancelVitest(): void {
+    if (this.#vitest === undefined || this.#cancelled) return;
+    this.#cancelled = true;
+    void this.#vitest.cancelCurrentRun('keyboard-input');
   }
 
   /**
-   * Runs the disable command of every fault the worker left on or was switching, after stopping
-   * a hook command still running. Says what it did; called at the end of every run too, where it
-   * normally finds nothing to do.
+   * Switches off every fault the worker left on or was switching on, after stopping an enable
+   * command still running, and says what it did. Called when a run stops early and at the end of
+   * every run, where it normally finds every fault switched off by its drill. Calls queue up.
    */
   restoreFaults(): Promise<void> {
-    this.#restoring = this.#restoring === undefined ? this.#disableAll() : this.#restoring.then(() => this.#disableAll());
+    this.#restoring = this.#restoring.then(async () => {
+      for (const name of FAULT_NAMES) {
+        const hook = this.#profile.faults[name];
+        if (hook !== undefined) await this.#switchOff(name, hook);
+      }
+    });
     return this.#restoring;
   }
 
-  async #disableAll(): Promise<void> {
-    const state = readFaultState(this.#transcriptFile);
-    for (const [name, entry] of Object.entries(state) as Array<[FaultName, NonNullable<(typeof state)[FaultName]>]>) {
-      const hook = this.#profile.faults[name];
-      if (hook === undefined) continue;
-      stopHook(entry.pid);
-      const off = await runHook(hook.disable);
-      if (off.exitCode === 0) recordFault(this.#transcriptFile, name, undefined);
-      this.#say(
-        off.exitCode === 0
-          ? `switched fault ${name} off (faults.${name}.disable exited 0)`
-          : `could not switch fault ${name} off: faults.${name}.disable exited ${off.exitCode}; switch it off by hand`,
-      );
+  async #switchOff(name: FaultName, hook: FaultHook): Promise<void> {
+    const t = this.#transcriptFile;
+    let state = readFaultState(t, name);
+    if (state === undefined) return;
+    if (state.phase === 'enabling' && state.pid === undefined) {
+      state = await until<FaultState>(() => {
+        const s = readFaultState(t, name);
+        return s === undefined || s.phase !== 'enabling' || s.pid !== undefined ? s : undefined;
+      }, PID_WAIT_MS) ?? state;
     }
+    if (state === undefined || state.phase === 'not-started' || state.phase === 'off') return;
+    if (claimDisable(t, name, 'interrupt')) {
+      if (state.phase === 'enabling') await stopHook(state.pid);
+      const off = await runHook(hook.disable, { env: hookEnvironment(this.#profile.baseUrl) });
+      const text = `faults.${name}.disable ${hookOutcome(off)}`;
+      recordDisable(t, name, { by: 'interrupt', outcome: { ok: off.exitCode === 0, text } });
+      this.#say(off.exitCode === 0 ? `switched fault ${name} off (${text})` : `could not switch fault ${name} off: ${text}; switch it off by hand`);
+      return;
+    }
+    // Claimed: by an earlier pass of this process (nothing to add), or by the drill, whose disable
+    // command may still run. Waited for when the run stops early: the worker must not end before it.
+    if (this.cutShort === undefined) return;
+    const claim = await until<DisableClaim>(() => {
+      const c = readClaim(t, name);
+      return c?.outcome === undefined ? undefined : c;
+    }, DRILL_DISABLE_WAIT_MS);
+    if (claim?.by === 'interrupt') return;
+    if (claim?.outcome === undefined) this.#say(`faults.${name}.disable, run by its drill, has not ended within ${DRILL_DISABLE_WAIT_MS / 1000} s: check that the fault is off`);
+    else if (claim.outcome.ok) this.#say(`fault ${name} was switched off by its drill (${claim.outcome.text})`);
+    else this.#say(`could not switch fault ${name} off: ${claim.outcome.text}; switch it off by hand`);
   }
 }

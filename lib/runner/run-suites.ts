@@ -2,6 +2,7 @@ import { startVitest, type Vitest } from 'vitest/node';
 import { PACKAGE_ROOT } from '../package-root.ts';
 import type { RunContext } from '../suite/run-context.ts';
 import { FindingsCollector, type CollectedTest } from './findings-collector.ts';
+import type { Interrupts } from './interrupts.ts';
 import { ProgressReporter } from './progress-reporter.ts';
 import { RunControl } from './run-control.ts';
 import { SuiteSequencer } from './suite-order.ts';
@@ -12,6 +13,8 @@ export interface SuiteRunOptions {
   progress: (line: string) => void;
   /** Lines that print even with -q: an interrupt, and which fault hooks it switched off. */
   notice?: (line: string) => void;
+  /** Interrupts the run command listens for from its start; RunControl listens itself without. */
+  interrupts?: Interrupts;
 }
 
 export interface SuiteRunResult {
@@ -30,7 +33,7 @@ export interface SuiteRunResult {
 export async function runSuites(context: RunContext, options: SuiteRunOptions): Promise<SuiteRunResult> {
   const collector = new FindingsCollector();
   const progress = new ProgressReporter(options.progress, options.failOn);
-  const control = new RunControl(context.transcriptFile, context.profile, options.notice ?? options.progress);
+  const control = new RunControl(context.transcriptFile, context.profile, options.notice ?? options.progress, options.interrupts);
   const exitCodeBefore = process.exitCode;
   // Handed the vitest instance as soon as it exists, so that a run can be cancelled while it goes;
   // tests a cancel leaves out say why (it runs before the collector).

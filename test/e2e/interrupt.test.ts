@@ -1,23 +1,16 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import type { ReferenceFault } from '../../lib/reference/state.ts';
 import { startCli } from '../support/cli.ts';
+import { aftermath, BIN, FAULT, launch, ROOT, scene, until } from '../support/interrupted-run.ts';
 import { referenceTarget, type ReferenceTarget } from '../support/reference-target.ts';
 
 const targets: ReferenceTarget[] = [];
 afterAll(async () => {
   for (const t of targets) await t.close();
 });
-
-async function until(condition: () => boolean, ms: number): Promise<void> {
-  const end = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 /** An interrupted run never leaves a vendor's staging stack with a fault on. */
 describe('an interrupted run', () => {
@@ -29,7 +22,7 @@ describe('an interrupted run', () => {
     targets.push(t);
     const started = Date.now();
     const run = startCli(['run', '--config', t.profile, '--suite', suite, '-q', '--out', mkdtempSync(join(tmpdir(), 'asi-interrupt-'))], { env: t.env });
-    await until(() => t.reference.state.faults.has(fault), 20_000);
+    await until(() => t.reference.state.faults.has(fault), 20_000, 'the fault switched on');
     run.child.kill(signal);
     const r = await run.done;
     expect(r.code, r.stdout + r.stderr).toBe(3);
@@ -38,5 +31,54 @@ describe('an interrupted run', () => {
     expect(r.stderr).toContain(`switched fault ${fault} off (faults.${fault}.disable exited 0)`);
     expect(r.stdout).toMatch(new RegExp(`^incomplete: interrupted by ${signal}`, 'm'));
     expect(Date.now() - started).toBeLessThan(25_000);
+  });
+});
+
+/**
+ * Every way a signal reaches the harness run directly: the fault's disable command runs exactly
+ * once (the hook notes each call), the reports of an interrupted run are written, no working file
+ * is left, and the exit code is 3. The disable takes a second, so later signals land while it runs.
+ */
+describe('a signal to the harness', () => {
+  test.each([
+    ['SIGINT to the process', ['SIGINT'], 'process'],
+    ['SIGTERM to the process', ['SIGTERM'], 'process'],
+    ['SIGTERM to its process group (a shell job, a CI cancel)', ['SIGTERM'], 'group'],
+    ['SIGINT then SIGTERM 50 ms apart', ['SIGINT', 'SIGTERM'], 'process'],
+    ['Ctrl-C twice, 50 ms apart (SIGINT to the group)', ['SIGINT', 'SIGINT'], 'group'],
+  ] as const)('%s: the fault off once, the reports written, no working file left, exit 3', async (_what, signals, to) => {
+    const s = await scene();
+    targets.push(s.target);
+    const run = launch(process.execPath, [BIN, 'run', ...s.args], { cwd: ROOT, env: { ...process.env, ...s.target.env } });
+    await until(() => s.target.reference.state.faults.has(FAULT), 30_000, 'the fault switched on');
+    run.signal([...signals], to);
+    const r = await run.ended;
+    const { calls, report, runFiles } = aftermath(s);
+    expect(r.code, r.stdout + r.stderr).toBe(3);
+    expect(s.target.reference.state.faults.has(FAULT)).toBe(false);
+    expect(calls).toEqual(['enable', 'disable']);
+    expect(report.outcome).toBe('incomplete');
+    expect(report.exitCode).toBe(3);
+    expect(report.cutShort).toBe(`interrupted by ${signals[0]}`);
+    expect(runFiles.sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'summary.md', 'transcript.har']);
+    expect(r.stdout).toMatch(new RegExp(`^incomplete: interrupted by ${signals[0]}`, 'm'));
+    if (signals.length === 2) expect(r.stderr).toContain(`${signals[1]} again: the run is already stopping`);
+  });
+});
+
+describe('a signal while the drill itself switches the fault off', () => {
+  test('the run waits for that disable, runs none of its own, says so, writes its reports and exits 3', async () => {
+    const s = await scene({ disableSeconds: 2 });
+    targets.push(s.target);
+    const run = launch(process.execPath, [BIN, 'run', ...s.args], { cwd: ROOT, env: { ...process.env, ...s.target.env } });
+    await until(() => readFileSync(s.calls, 'utf8').includes('disable'), 30_000, 'the drill switching the fault off');
+    run.signal(['SIGINT'], 'process');
+    const r = await run.ended;
+    const { calls, report } = aftermath(s);
+    expect(r.code, r.stdout + r.stderr).toBe(3);
+    expect(calls).toEqual(['enable', 'disable']);
+    expect(s.target.reference.state.faults.has(FAULT)).toBe(false);
+    expect(r.stderr).toContain(`fault ${FAULT} was switched off by its drill (faults.${FAULT}.disable exited 0)`);
+    expect(report.cutShort).toBe('interrupted by SIGINT');
   });
 });
