@@ -31,18 +31,22 @@ export async function withFault<T>(name: FaultName, body: () => Promise<T>): Pro
   }
   const on = await runHook(hook.enable, { env, onStart: (pid) => writeFaultState(transcript, name, { phase: 'enabling', pid }) });
   writeFaultState(transcript, name, { phase: 'on' });
+  let failure: Error | undefined;
   try {
     if (on.exitCode !== 0) throw new Error(`faults.${name}.enable ${client.redact(hookOutcome(on))}`);
     if (isStopping(transcript)) throw new Error(`the run is stopping: faults.${name} is switched off by the run`);
     return await body();
+  } catch (err) {
+    failure = err as Error;
+    throw err;
   } finally {
     // Claimed already: the run is stopping and switches the fault off itself.
     if (claimDisable(transcript, name, 'drill')) {
       const off = await runHook(hook.disable, { env });
       const text = `faults.${name}.disable ${client.redact(hookOutcome(off))}`;
       recordDisable(transcript, name, { by: 'drill', outcome: { ok: off.exitCode === 0, text } });
-      // A fault left on must fail the drill loudly, whatever the body did.
-      if (off.exitCode !== 0) throw new Error(text);
+      // A fault left on must fail the drill loudly, whatever the body did; a failed enable still says so first.
+      if (off.exitCode !== 0) throw new Error(failure === undefined ? text : `${failure.message}; then ${text}`);
       writeFaultState(transcript, name, { phase: 'off' });
     }
   }

@@ -1,4 +1,4 @@
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
@@ -64,6 +64,7 @@ describe('npm pack', () => {
     expect(packed.filter((p) => p.endsWith('.map') || /(^|\/)test\//.test(p))).toEqual([]);
     for (const file of [
       'bin/asi-conformance.js',
+      'bin/asi-conformance',
       'dist/cli/main.js',
       'suites/auth.test.ts',
       'lib/http/client.ts',
@@ -103,6 +104,38 @@ describe('installed from the tarball into an empty project', () => {
     expect(report.counts.pass).toBeGreaterThan(0);
     expect(report.counts.fail).toBe(0);
   });
+});
+
+describe('the fault hooks, installed', () => {
+  test('serve prints a run command that works from the project; the sample profile\'s hooks switch the faults of that server', async () => {
+    const serve = spawn('npx', ['--no', '--', 'asi-conformance', 'serve', '--port', '0'], { cwd: project, env: userEnv(), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      let printed = '';
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`serve printed nothing: ${printed}`)), 60_000);
+        serve.stdout.on('data', (d: Buffer) => {
+          printed += d.toString();
+          if (printed.includes('Ctrl-C')) {
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+      });
+      const baseUrl = /base_url\s+(\S+)/.exec(printed)![1]!;
+      const then = /^Then: (.*)$/m.exec(printed)![1]!;
+      expect(then).toBe(`npx asi-conformance run --config node_modules/asi-conformance/config/reference.yaml --base-url ${baseUrl}`);
+      const tokens: Record<string, string> = {};
+      for (const m of printed.matchAll(/export (\w+)=(\S+)/g)) tokens[m[1]!] = m[2]!;
+      const out = join(work, 'reports-hooks');
+      const r = await exec('/bin/sh', ['-c', `${then} --suite conversation-faults -q --out ${out}`], project, userEnv(tokens));
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      const [runDir] = readdirSync(out);
+      const report = JSON.parse(readFileSync(join(out, runDir!, 'report.json'), 'utf8')) as Report;
+      for (const id of ['conversation/7/upstream-503', 'conversation/8.2/spend-cap-refused']) expect(report.results.find((x) => x.requirement.id === id)?.verdict, id).toBe('pass');
+    } finally {
+      process.kill(-serve.pid!, 'SIGTERM');
+    }
+  }, 120_000);
 });
 
 const HAS_CONTAINER_ENGINE = spawnSync('docker', ['info'], { stdio: 'ignore' }).status === 0;
