@@ -88,6 +88,15 @@ Exit codes
   3 target unreachable, or incomplete: a MUST was not run or not judged, or the run was cut short
     (the target stopped answering, or SIGINT/SIGTERM: fault hooks are switched off first)
 
+Fault hooks (profile: faults.NAME.enable / .disable, run with /bin/sh)
+  \${BASE_URL}          the run's base_url, after --base-url; \${ORIGIN}: its scheme, host and port.
+                       Set by the run, not taken from the environment: write a hook with them and
+                       one profile drills whichever server --base-url names
+  asi-conformance      on a hook's PATH first: this harness (e.g. asi-conformance fault NAME on
+                       --base-url "\${BASE_URL}" for a reference started with serve)
+  Interrupted (SIGINT, SIGTERM, a second signal too), a run stops a running enable command, runs
+  each disable exactly once, writes its reports and exits 3.
+
 Examples
   asi-conformance run
   ASI_TOKEN=... asi-conformance run --base-url https://staging.example.com/v1 --suite auth --suite errors

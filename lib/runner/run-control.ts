@@ -43,6 +43,7 @@ export class RunControl {
   /** True when the run command gave no Interrupts: this run listens for signals itself. */
   readonly #ownInterrupts: boolean;
   #vitest: Vitest | undefined;
+  #underway = false;
   #cancelled = false;
   #timer: NodeJS.Timeout | undefined;
   #stopListening: (() => void) | undefined;
@@ -75,6 +76,15 @@ export class RunControl {
         if (!this.#interrupts.owns(l)) process.off(s, l as (...args: unknown[]) => void);
       }
     }
+  }
+
+  /**
+   * A suite file is under way. vitest forgets a cancel that comes before its run has started (it
+   * clears it as the run begins), so a run stopped during the preflight or vitest's start-up is
+   * cancelled here, as its first file starts.
+   */
+  fileStarted(): void {
+    this.#underway = true;
     if (this.#stopping !== undefined) void this.#stopping.then(() => this.#cancelVitest());
   }
 
@@ -115,7 +125,7 @@ export class RunControl {
 
   /** Once: a second cancel makes vitest end its worker at once, whatever it is doing. */
   #cancelVitest(): void {
-    if (this.#vitest === undefined || this.#cancelled) return;
+    if (this.#vitest === undefined || !this.#underway || this.#cancelled) return;
     this.#cancelled = true;
     void this.#vitest.cancelCurrentRun('keyboard-input');
   }

@@ -39,6 +39,7 @@ export async function runSuites(context: RunContext, options: SuiteRunOptions): 
   // tests a cancel leaves out say why (it runs before the collector).
   const attach = {
     onInit: (vitest: Vitest): void => control.attach(vitest),
+    onTestModuleQueued: (): void => control.fileStarted(),
     onTestCaseResult: (): void => {
       if (control.cutShort !== undefined) collector.cancelNote = `not run: ${control.cutShort}`;
     },

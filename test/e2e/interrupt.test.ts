@@ -1,8 +1,11 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import type { ReferenceFault } from '../../lib/reference/state.ts';
+import type { Report } from '../../lib/report/report-model.ts';
 import { startCli } from '../support/cli.ts';
 import { aftermath, BIN, FAULT, launch, ROOT, scene, until } from '../support/interrupted-run.ts';
 import { referenceTarget, type ReferenceTarget } from '../support/reference-target.ts';
@@ -80,5 +83,32 @@ describe('a signal while the drill itself switches the fault off', () => {
     expect(s.target.reference.state.faults.has(FAULT)).toBe(false);
     expect(r.stderr).toContain(`fault ${FAULT} was switched off by its drill (faults.${FAULT}.disable exited 0)`);
     expect(report.cutShort).toBe('interrupted by SIGINT');
+  });
+});
+
+describe('a signal before the suites start', () => {
+  test('SIGINT during the preflight: no suite runs, the reports of the interrupted run are written, exit 3', async () => {
+    // Answers everything after a second, like a slow gateway: the signal lands while the preflight waits.
+    const slow = createServer((_req, res) => setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'), 1_000));
+    await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
+    try {
+      const out = mkdtempSync(join(tmpdir(), 'asi-interrupt-'));
+      const baseUrl = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/v1`;
+      const run = launch(process.execPath, [BIN, 'run', '--base-url', baseUrl, '--suite', 'auth', '--out', out], { cwd: ROOT, env: { ...process.env, ASI_TOKEN: 'acme_live_0123456789abcdef' } });
+      let stderr = '';
+      run.child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+      await until(() => stderr.includes('certifying'), 30_000, 'the preflight under way');
+      run.signal(['SIGINT'], 'process');
+      const r = await run.ended;
+      expect(r.code, r.stdout + r.stderr).toBe(3);
+      const [dir] = readdirSync(out);
+      const report = JSON.parse(readFileSync(join(out, dir!, 'report.json'), 'utf8')) as Report;
+      expect(report.cutShort).toBe('interrupted by SIGINT');
+      expect(report.counts.pass + report.counts.fail).toBe(0);
+      expect(readdirSync(join(out, dir!)).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'summary.md', 'transcript.har']);
+      expect(r.afterSignalMs).toBeLessThan(20_000);
+    } finally {
+      slow.close();
+    }
   });
 });
