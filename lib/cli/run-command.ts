@@ -125,17 +125,17 @@ export async function runCommand(args: string[]): Promise<number> {
     env: process.env,
     cwd: process.cwd(),
   });
-  if (target === undefined) {
-    reference = await startReference();
-    target = embeddedTarget(reference);
-    progress(`embedded reference at ${reference.baseUrl}`);
-  }
-  redactor = new Redactor([...Object.values(target.tokens), ...transportSecrets(transport)]);
-  for (const n of [...target.notices, ...transportNotices]) progress(`note: ${n}`);
-  progress(`certifying ${target.profile.baseUrl} with ${files.length} suites, seed ${seed}`);
   // From here to the end a signal stops the run, never the process: faults off, reports written.
   const interrupts = new Interrupts(notice).listen();
   try {
+    if (target === undefined) {
+      reference = await startReference();
+      target = embeddedTarget(reference);
+      progress(`embedded reference at ${reference.baseUrl}`);
+    }
+    redactor = new Redactor([...Object.values(target.tokens), ...transportSecrets(transport)]);
+    for (const n of [...target.notices, ...transportNotices]) progress(`note: ${n}`);
+    progress(`certifying ${target.profile.baseUrl} with ${files.length} suites, seed ${seed}`);
     const implementation = {
       ...(target.profile.implementation ?? {}),
       ...(values.label === undefined ? {} : { label: values.label }),

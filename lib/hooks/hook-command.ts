@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 
 export interface HookRun {
   command: string;
@@ -90,13 +91,33 @@ export function hookOutcome(run: HookRun): string {
   return `${how}; ${run.stderr.trim() !== '' ? 'stderr' : 'stdout'}: ${said.join(' | ')}`;
 }
 
-function groupAlive(pid: number): boolean {
+/**
+ * Whether a process of the group still runs. A zombie does not count: an exited shell whose
+ * parent thread is gone (vitest ended its worker) is never reaped, and an orphan waits for init
+ * to reap it. Read from /proc where there is one, from kill(0) elsewhere.
+ */
+function groupAlive(pgid: number): boolean {
+  let entries: string[];
   try {
-    process.kill(-pid, 0);
-    return true;
+    entries = readdirSync('/proc').filter((e) => /^\d+$/.test(e));
   } catch {
-    return false;
+    try {
+      process.kill(-pgid, 0);
+      return true;
+    } catch {
+      return false;
+    }
   }
+  return entries.some((e) => {
+    try {
+      const stat = readFileSync(`/proc/${e}/stat`, 'utf8');
+      // pid (comm) state ppid pgrp ...: comm may hold spaces and parentheses, so read after the last ')'.
+      const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return Number(pgrp) === pgid && state !== 'Z';
+    } catch {
+      return false;
+    }
+  });
 }
 
 /**

@@ -3,21 +3,28 @@ import { requirementById } from '../catalogue/index.ts';
 import { consoleText } from '../report/console-text.ts';
 import { combineVerdicts, levelAdjusted } from '../report/report-model.ts';
 import type { TestRecord } from '../suite/test-record.ts';
-import { findingsOf } from './findings-collector.ts';
+import { findingsOf, skipNoteOf } from './findings-collector.ts';
 import { suiteName } from './suite-files.ts';
 
 const MARK = { pass: '✓', fail: '×', warn: '!', 'not-run': '-', inconclusive: '?' } as const;
 
-/** Progress on long runs: a line per suite and per test as it finishes, on stderr. */
+/**
+ * Progress on long runs: a line per suite and per test as it finishes, on stderr. A cancelled run
+ * reports some tests a second time, as skipped: a test gets one line, and one left out by the
+ * cancel says why in the run's words (`cancelNote`), not vitest's.
+ */
 export class ProgressReporter implements Reporter {
   readonly #write: (line: string) => void;
   readonly #failOn: 'must' | 'should';
+  readonly #cancelNote: () => string | undefined;
+  readonly #seen = new Set<string>();
   #done = 0;
   #started = Date.now();
 
-  constructor(write: (line: string) => void, failOn: 'must' | 'should') {
+  constructor(write: (line: string) => void, failOn: 'must' | 'should', cancelNote: () => string | undefined = () => undefined) {
     this.#write = write;
     this.#failOn = failOn;
+    this.#cancelNote = cancelNote;
   }
 
   onTestModuleStart(testModule: TestModule): void {
@@ -25,10 +32,12 @@ export class ProgressReporter implements Reporter {
   }
 
   onTestCaseResult(testCase: TestCase): void {
+    if (this.#seen.has(testCase.id)) return;
+    this.#seen.add(testCase.id);
     this.#done += 1;
     const result = testCase.result();
     const record: TestRecord | undefined = testCase.meta().asi;
-    const findings = findingsOf(record, result.state, (result.errors ?? []).map((e) => e.message), result.state === 'skipped' ? result.note : undefined);
+    const findings = findingsOf(record, result.state, (result.errors ?? []).map((e) => e.message), skipNoteOf(testCase, this.#cancelNote()));
     const verdict =
       combineVerdicts(findings.map((f) => levelAdjusted(f.verdict, requirementById(f.requirement)?.level ?? 'MUST', this.#failOn))) ?? 'inconclusive';
     const ms = testCase.diagnostic()?.duration;

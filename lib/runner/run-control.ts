@@ -26,11 +26,12 @@ async function until<T>(look: () => T | undefined, ms: number): Promise<T | unde
 /**
  * Ends a run early and cleanly. Two things do it: the target stops answering (the worker's client
  * leaves a mark, seen here within a fraction of a second), or an interrupt (lib/runner/interrupts.ts:
- * SIGINT, SIGTERM, or npm having ended). Either way no drill may switch a fault on any more, every
- * fault the worker left on (or was switching on) gets its disable command from this process, once
- * (lib/hooks/fault-state.ts), so that a vendor's staging stack is never left with a fault on; then
- * vitest is told to cancel, which ends the test under way. In that order: a drill's own disable
- * command, under way when the run stops, runs in vitest's worker, and must end before the worker does.
+ * SIGINT, SIGTERM, or npm having ended). Either way no drill may switch a fault on any more, and
+ * every fault the worker left on (or was switching on) is claimed by this process, whose disable
+ * command then runs once (lib/hooks/fault-state.ts), so that a vendor's staging stack is never
+ * left with a fault on. vitest is told to cancel, which ends the test under way, once the claims
+ * are made: a drill's own disable command, under way when the run stops, runs in vitest's worker
+ * and must end before the worker does; a fault claimed here no drill switches off any more.
  *
  * vitest installs its own SIGINT and SIGTERM listeners that exit the process a millisecond later;
  * they are taken out for the run (vitest's close() would remove them in any case).
@@ -117,8 +118,13 @@ export class RunControl {
     this.cutShort ??= reason;
     this.#stopping ??= (async () => {
       markStopping(this.#transcriptFile);
-      await this.restoreFaults();
-      this.#cancelVitest();
+      await this.#queue(async () => {
+        const mine = await this.#claimFaults();
+        // Every fault that is on is now this process's to switch off, or switched off by its
+        // drill: the worker has nothing left to finish, and the test under way can end now.
+        this.#cancelVitest();
+        await this.#switchOff(mine);
+      });
     })();
     return this.#stopping;
   }
@@ -136,44 +142,58 @@ export class RunControl {
    * every run, where it normally finds every fault switched off by its drill. Calls queue up.
    */
   restoreFaults(): Promise<void> {
-    this.#restoring = this.#restoring.then(async () => {
-      for (const name of FAULT_NAMES) {
-        const hook = this.#profile.faults[name];
-        if (hook !== undefined) await this.#switchOff(name, hook);
-      }
-    });
+    return this.#queue(async () => this.#switchOff(await this.#claimFaults()));
+  }
+
+  #queue(work: () => Promise<void>): Promise<void> {
+    this.#restoring = this.#restoring.then(work);
     return this.#restoring;
   }
 
-  async #switchOff(name: FaultName, hook: FaultHook): Promise<void> {
+  /**
+   * Claims the disable of every fault that is on or being switched on. A fault whose drill has
+   * claimed it first is its drill's: when the run stops early, its disable command, under way in
+   * the worker, is waited for (the worker must not be ended before it) and its outcome said.
+   */
+  async #claimFaults(): Promise<Array<{ name: FaultName; hook: FaultHook; state: FaultState }>> {
     const t = this.#transcriptFile;
-    let state = readFaultState(t, name);
-    if (state === undefined) return;
-    if (state.phase === 'enabling' && state.pid === undefined) {
-      state = await until<FaultState>(() => {
-        const s = readFaultState(t, name);
-        return s === undefined || s.phase !== 'enabling' || s.pid !== undefined ? s : undefined;
-      }, PID_WAIT_MS) ?? state;
+    const mine: Array<{ name: FaultName; hook: FaultHook; state: FaultState }> = [];
+    for (const name of FAULT_NAMES) {
+      const hook = this.#profile.faults[name];
+      let state = readFaultState(t, name);
+      if (hook === undefined || state === undefined) continue;
+      if (state.phase === 'enabling' && state.pid === undefined) {
+        state = await until<FaultState>(() => {
+          const s = readFaultState(t, name);
+          return s === undefined || s.phase !== 'enabling' || s.pid !== undefined ? s : undefined;
+        }, PID_WAIT_MS) ?? state;
+      }
+      if (state.phase === 'not-started' || state.phase === 'off') continue;
+      if (claimDisable(t, name, 'interrupt')) {
+        mine.push({ name, hook, state });
+        continue;
+      }
+      // Claimed: by an earlier pass of this process (nothing to add), or by the drill.
+      if (this.cutShort === undefined) continue;
+      const claim = await until<DisableClaim>(() => {
+        const c = readClaim(t, name);
+        return c?.outcome === undefined ? undefined : c;
+      }, DRILL_DISABLE_WAIT_MS);
+      if (claim?.by === 'interrupt') continue;
+      if (claim?.outcome === undefined) this.#say(`faults.${name}.disable, run by its drill, has not ended within ${DRILL_DISABLE_WAIT_MS / 1000} s: check that the fault is off`);
+      else if (claim.outcome.ok) this.#say(`fault ${name} was switched off by its drill (${claim.outcome.text})`);
+      else this.#say(`could not switch fault ${name} off: ${claim.outcome.text}; switch it off by hand`);
     }
-    if (state === undefined || state.phase === 'not-started' || state.phase === 'off') return;
-    if (claimDisable(t, name, 'interrupt')) {
+    return mine;
+  }
+
+  async #switchOff(claimed: Array<{ name: FaultName; hook: FaultHook; state: FaultState }>): Promise<void> {
+    for (const { name, hook, state } of claimed) {
       if (state.phase === 'enabling') await stopHook(state.pid);
       const off = await runHook(hook.disable, { env: hookEnvironment(this.#profile.baseUrl) });
       const text = `faults.${name}.disable ${hookOutcome(off)}`;
-      recordDisable(t, name, { by: 'interrupt', outcome: { ok: off.exitCode === 0, text } });
+      recordDisable(this.#transcriptFile, name, { by: 'interrupt', outcome: { ok: off.exitCode === 0, text } });
       this.#say(off.exitCode === 0 ? `switched fault ${name} off (${text})` : `could not switch fault ${name} off: ${text}; switch it off by hand`);
-      return;
     }
-    // Claimed: by an earlier pass of this process (nothing to add), or by the drill, whose disable
-    // command may still run. Waited for when the run stops early: the worker must not end before it.
-    if (this.cutShort === undefined) return;
-    const claim = await until<DisableClaim>(() => {
-      const c = readClaim(t, name);
-      return c?.outcome === undefined ? undefined : c;
-    }, DRILL_DISABLE_WAIT_MS);
-    if (claim?.by === 'interrupt') return;
-    if (claim?.outcome === undefined) this.#say(`faults.${name}.disable, run by its drill, has not ended within ${DRILL_DISABLE_WAIT_MS / 1000} s: check that the fault is off`);
-    else if (claim.outcome.ok) this.#say(`fault ${name} was switched off by its drill (${claim.outcome.text})`);
-    else this.#say(`could not switch fault ${name} off: ${claim.outcome.text}; switch it off by hand`);
   }
 }

@@ -32,8 +32,9 @@ export interface SuiteRunResult {
  */
 export async function runSuites(context: RunContext, options: SuiteRunOptions): Promise<SuiteRunResult> {
   const collector = new FindingsCollector();
-  const progress = new ProgressReporter(options.progress, options.failOn);
   const control = new RunControl(context.transcriptFile, context.profile, options.notice ?? options.progress, options.interrupts);
+  const cancelNote = (): string | undefined => (control.cutShort === undefined ? undefined : `not run: ${control.cutShort}`);
+  const progress = new ProgressReporter(options.progress, options.failOn, cancelNote);
   const exitCodeBefore = process.exitCode;
   // Handed the vitest instance as soon as it exists, so that a run can be cancelled while it goes;
   // tests a cancel leaves out say why (it runs before the collector).
@@ -41,7 +42,7 @@ export async function runSuites(context: RunContext, options: SuiteRunOptions): 
     onInit: (vitest: Vitest): void => control.attach(vitest),
     onTestModuleQueued: (): void => control.fileStarted(),
     onTestCaseResult: (): void => {
-      if (control.cutShort !== undefined) collector.cancelNote = `not run: ${control.cutShort}`;
+      collector.cancelNote = cancelNote();
     },
   };
   control.start();
