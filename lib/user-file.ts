@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmdirSync, statfsSync, statSync, type Stats } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 
 /**
@@ -28,5 +29,53 @@ export function readUserYaml(file: string, fail: (message: string) => Error): un
   } catch {
     // yaml names the alias in its message, and an alias may be a pasted token: not printed back.
     throw fail('is not valid YAML: an alias (*name) refers to no anchor (&name) set before it');
+  }
+}
+
+/**
+ * Kernel file systems by their statfs magic number: no storage, and Node's recursive mkdir loops
+ * for ever under /proc (it reads the ENOENT there as a parent still to make).
+ */
+const KERNEL_FILE_SYSTEMS: Record<number, string> = { 0x9fa0: '/proc', 0x62656572: '/sys' };
+
+const NOT_WRITABLE: Record<string, string> = { EACCES: 'permission denied', EPERM: 'not permitted', EROFS: 'a read-only file system', ENOSPC: 'no space left' };
+
+/** The path's status, or undefined when it is not there (a missing part, or a file where a folder would be). */
+function statIfThere(path: string, fail: (message: string) => Error): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw fail(`cannot be reached (${code ?? String(err)} at ${path})`);
+  }
+}
+
+/**
+ * A folder the user names to write into (`--out`), checked before anything runs: the folder, or
+ * the nearest part of its path that exists (where it would be made), is a folder, on storage, and
+ * this process can create an entry in it (tried, then removed: permission bits do not stop root,
+ * a read-only mount does). Every way it fails is one clause for the caller's error.
+ */
+export function checkWritableFolder(folder: string, fail: (message: string) => Error): void {
+  const target = resolve(folder);
+  let existing = target;
+  let stats = statIfThere(existing, fail);
+  while (stats === undefined && dirname(existing) !== existing) {
+    existing = dirname(existing);
+    stats = statIfThere(existing, fail);
+  }
+  if (stats === undefined) throw fail('cannot be reached (no part of its path exists)');
+  if (!stats.isDirectory()) {
+    const what = stats.isFile() ? 'is a file' : 'is not a folder';
+    throw fail(existing === target ? `${what}; expected a folder` : `cannot be made: ${existing} ${what}`);
+  }
+  const kernel = KERNEL_FILE_SYSTEMS[statfsSync(existing).type];
+  if (kernel !== undefined) throw fail(`is under ${kernel}, a kernel file system; expected a folder on disk`);
+  try {
+    rmdirSync(mkdtempSync(join(existing, '.asi-write-check-')));
+  } catch (err) {
+    const code = (err as { code?: string }).code ?? 'error';
+    throw fail(`cannot be written: ${NOT_WRITABLE[code] ?? code} (${code} at ${existing})`);
   }
 }

@@ -76,7 +76,7 @@ describe('§8.3 Parameter bounds: limit', () => {
     if (known !== undefined && known.groups.length >= 2 && known.rows.length > LEDGER_LIMIT_DEFAULT) {
       // A walk without limit behaves as one with limit=50: no page above 50, every known row once.
       const walk = await walkLedger(fetch, wholeWindow(known), { maxPages: pagesFor(sample, known.rows.length, LEDGER_LIMIT_DEFAULT) });
-      const complete = walkCompleteFindings(walk, known.rows).map((f) => ({ ...f, requirement: LIMIT_DEFAULT }));
+      const complete = walkCompleteFindings(walk, known.rows, LIMIT_DEFAULT);
       return [...pageLimitFindings(walk), ...complete, ...pageSchemaFailures(walkExchanges(walk), readPool(kit))];
     }
     // Fewer known rows than a page holds: the default window, when it holds more.

@@ -1,7 +1,6 @@
 import { describe } from 'vitest';
 import { disbelievedHeadersFinding } from '../lib/checks/disbelieved-headers.ts';
 import { rollingWindowFinding } from '../lib/checks/rate-limit-counting.ts';
-import { poolHeaderAspectFinding } from '../lib/checks/rate-limit-headers.ts';
 import { replayOnceFinding, type Replay } from '../lib/checks/rate-limit-ledger.ts';
 import { refusedChargeFinding, unplannedRefusalsFinding } from '../lib/checks/rate-limit-observations.ts';
 import { resetRefillFinding, retryAfterTrueFinding, type Probe } from '../lib/checks/rate-limit-retry.ts';
@@ -9,7 +8,7 @@ import type { Exchange } from '../lib/model/exchange.ts';
 import { inconclusive, notRun, type Finding } from '../lib/model/finding.ts';
 import type { Campaign } from '../lib/suite/rate-limit-campaign.ts';
 import { finalRead, replayRefusedPosts, writeHealsAtMs, type ReplayRun } from '../lib/suite/rate-limit-probes.ts';
-import { campaign, isCampaign, meteredResponses, readProbes } from '../lib/suite/rate-limit-state.ts';
+import { campaign, isCampaign, readProbes } from '../lib/suite/rate-limit-state.ts';
 import { requirementTest, type TestKit } from '../lib/suite/requirement-test.ts';
 import type { Session } from '../lib/suite/session.ts';
 
@@ -128,21 +127,4 @@ describe('§8.1 Request rate limits: the exhausted pools heal', () => {
       disbelievedHeadersFinding(kit.ids[0]!, kit.pacer.disbelieved, kit.context.profile.limits.windowS),
     ];
   });
-
-  // > Every authenticated response carries the rate-limit headers (section 8).
-  requirementTest(
-    ['ratelimit/4/headers-on-authenticated-responses', 'ratelimit/8.1/pool-by-method', 'ratelimit/8.1/limit-value', 'ratelimit/8.1/reset-unix-seconds'],
-    'the pool headers of every metered response of the run, whichever suite sent it',
-    async (kit) => {
-      const all = meteredResponses();
-      if (all.length === 0) return kit.notRun('no metered response was recorded in this run');
-      const limits = kit.context.profile.limits;
-      return [
-        poolHeaderAspectFinding('ratelimit/4/headers-on-authenticated-responses', 'presence', all, limits),
-        poolHeaderAspectFinding('ratelimit/8.1/pool-by-method', 'pool', all, limits),
-        poolHeaderAspectFinding('ratelimit/8.1/limit-value', 'limit', all, limits),
-        poolHeaderAspectFinding('ratelimit/8.1/reset-unix-seconds', 'reset', all, limits),
-      ];
-    },
-  );
 });

@@ -67,6 +67,14 @@ export const conversationRequirements = requirements('conversation', [
     quote: 'tool_use | id, tool_name | The agent is calling a tool. … tool_result | id | The tool finished.',
   },
   {
+    id: 'conversation/6/tool-result-not-exposed',
+    level: 'SHOULD',
+    section: '6',
+    statement:
+      "A `tool_result` event carries no field named as the tool's return value (`result`, `output`, `return_value`, `value`, `content`, ...). A SHOULD: other fields are not forbidden, and only the name says what a field holds.",
+    quote: "tool_result | id | The tool finished. The tool's return value is not exposed in v1.",
+  },
+  {
     id: 'conversation/6/single-terminal-event',
     level: 'MUST',
     section: '6',

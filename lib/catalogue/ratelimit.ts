@@ -109,6 +109,14 @@ export const ratelimitRequirements = requirements('ratelimit', [
     quote: 'Retry-After | integer | 429 responses only: seconds until the next request will succeed.',
   },
   {
+    id: 'ratelimit/8.1/retry-after-only-on-429',
+    level: 'MUST',
+    section: '8.1',
+    statement:
+      'No authenticated response other than a 429 carries `Retry-After` (a 503 that does is only noted: HTTP defines Retry-After for 503, and §8.1 lists the headers of 2xx and 429 responses).',
+    quote: 'Retry-After | integer | 429 responses only: seconds until the next request will succeed.',
+  },
+  {
     id: 'ratelimit/8.1/retry-after-true',
     level: 'MUST',
     section: '8.1',

@@ -4,6 +4,7 @@ import { fail, inconclusive, pass, type Finding } from '../model/finding.ts';
 import { parseEnvelope } from './error-envelope.ts';
 import { describeResponse, isObject } from './json-body.ts';
 import { mediaType } from './conversation-rest.ts';
+import { judged } from './judged.ts';
 
 export const UPSTREAM_503 = 'conversation/7/upstream-503';
 export const UPSTREAM_TRANSIENT = 'conversation/7/upstream-transient';
@@ -76,7 +77,7 @@ function describeRefusal(r: Refusal): string {
  * refused; one that was already streaming may end with an `error` event or, when the turn was over
  * before the fault took hold, with `done` (then it only adds a note).
  */
-export function faultFindings(fault: MessageFaultName, probes: readonly FaultProbe[]): Finding[] {
+export const faultFindings = judged('conversation-fault/faultFindings', function faultFindings(fault: MessageFaultName, probes: readonly FaultProbe[]): Finding[] {
   const findings: Finding[] = [];
   const seen: string[] = [];
   const main = fault === 'upstream_unavailable' ? UPSTREAM_503 : SPEND_CAP_REFUSED;
@@ -128,7 +129,7 @@ export function faultFindings(fault: MessageFaultName, probes: readonly FaultPro
   // The spec names no code for these 503s: the report shows what came.
   findings.push(pass(FAULT_CODE, probes.map((p) => p.exchange).slice(0, 1), `${fault}: ${seen.join('; ')}`));
   return findings;
-}
+});
 
 /**
  * > Credits cap monthly agent usage. Rate limits are separate and cap requests per minute
@@ -143,8 +144,8 @@ function notRateLimitFinding(r: Extract<Refusal, { kind: 'envelope' | 'error-eve
 }
 
 /** INFO: the message POST sent after the disable hook ran. */
-export function recoveryFinding(fault: MessageFaultName, exchange: Exchange): Finding {
+export const recoveryFinding = judged('conversation-fault/recoveryFinding', function recoveryFinding(fault: MessageFaultName, exchange: Exchange): Finding {
   const res = exchange.response;
   if (res !== undefined && res.status >= 200 && res.status <= 299) return pass(FAULT_RECOVERY, [exchange], `${fault}: HTTP ${res.status} after the disable hook`);
   return { requirement: FAULT_RECOVERY, verdict: 'warn', note: `${fault}: still refused after the disable hook: ${describeResponse(exchange).slice(0, 160)}`, exchanges: [exchange] };
-}
+});

@@ -5,6 +5,7 @@ import { conversationResponseProblems, describeValue } from './conversation-resp
 import { describeResponse, isObject, jsonBody } from './json-body.ts';
 import { integerHeader, poolHeaderFinding } from './pool-headers.ts';
 import { exchangeLabel } from './rate-limit-headers.ts';
+import { judged } from './judged.ts';
 
 export const ASYNC_JOB = 'conversation/1/async-job';
 export const JOB_POST_WRITE_POOL = 'conversation/8.1/job-post-write-pool';
@@ -62,10 +63,10 @@ export function jobIdOf(exchange: Exchange, pointer: string): JobIdResult {
 }
 
 /** §8.1 rule 3: the creating POST is a write. */
-export function jobPostPoolFinding(exchange: Exchange, pools: Pools): Finding {
+export const jobPostPoolFinding = judged('conversation-job/jobPostPoolFinding', function jobPostPoolFinding(exchange: Exchange, pools: Pools): Finding {
   // > The POST that created the job uses the write pool.
   return poolHeaderFinding(JOB_POST_WRITE_POOL, exchange, { pool: 'write', limit: pools.write, windowS: pools.windowS });
-}
+});
 
 export type JobState = 'pending' | 'finished' | 'unknown';
 
@@ -99,7 +100,7 @@ export function jobStateOf(exchange: Exchange): { state: JobState; shown?: strin
  * Findings of one job's polls: every poll answers 2xx (the job exists for its creator), every
  * poll is charged to the read pool, and the state the job reached (INFO).
  */
-export function jobPollFindings(polls: readonly Exchange[], pools: Pools): Finding[] {
+export const jobPollFindings = judged('conversation-job/jobPollFindings', function jobPollFindings(polls: readonly Exchange[], pools: Pools): Finding[] {
   const first = polls[0];
   if (first === undefined) {
     const why = 'no poll was sent';
@@ -128,7 +129,7 @@ export function jobPollFindings(polls: readonly Exchange[], pools: Pools): Findi
     seen.state === 'finished' ? pass(JOB_OUTCOME, [last], note) : { requirement: JOB_OUTCOME, verdict: 'warn', note, exchanges: [last] },
   );
   return findings;
-}
+});
 
 /**
  * > Each request consumes one point from the pool matching its method.
@@ -148,13 +149,13 @@ function overchargedPoll(polls: readonly Exchange[]): Finding | undefined {
 }
 
 /** The async-job finding when the creating POST gave no job id to poll. */
-export function jobNotCreatedFindings(post: Exchange, why: string): Finding[] {
+export const jobNotCreatedFindings = judged('conversation-job/jobNotCreatedFindings', function jobNotCreatedFindings(post: Exchange, why: string): Finding[] {
   return [
     fail(ASYNC_JOB, 'a 2xx answer carrying a job id at the configured JSON pointer', why, [post]),
     inconclusive(JOB_POLL_READ_POOL, 'no job to poll', [post]),
     inconclusive(JOB_OUTCOME, 'no job to poll', [post]),
   ];
-}
+});
 
 /** The poll path for a job: the profile's template with `{job_id}` filled, percent-encoded. */
 export function jobPollPath(template: string, jobId: string): string {

@@ -3,6 +3,7 @@ import { fail, inconclusive, pass, type Finding } from '../model/finding.ts';
 import { conversationResponseProblems } from './conversation-response.ts';
 import { describeResponse, isObject, jsonBody } from './json-body.ts';
 import { poolHeaderFinding } from './pool-headers.ts';
+import { judged } from './judged.ts';
 
 export const REST_DEFAULT = 'conversation/1/rest-default';
 export const RESPONSE_FIELDS = 'conversation/2.4/response-fields';
@@ -37,7 +38,7 @@ function notRest(exchange: Exchange): string | undefined {
  * A message POST sent without `Accept: text/event-stream` and without `stream: true`: the
  * blocking REST answer (§1), the §2.4 fields, and the write pool's headers (§8.1).
  */
-export function restTurnFindings(exchange: Exchange, pool: WritePool): Finding[] {
+export const restTurnFindings = judged('conversation-rest/restTurnFindings', function restTurnFindings(exchange: Exchange, pool: WritePool): Finding[] {
   const ex = [exchange];
   const findings: Finding[] = [];
   // > REST blocking (default): the request returns when the agent finishes.
@@ -57,7 +58,7 @@ export function restTurnFindings(exchange: Exchange, pool: WritePool): Finding[]
   findings.push(why !== undefined || !body.ok ? inconclusive(REST_FINISHED, 'no REST response to judge', ex) : finishedTurnFinding(exchange, body.value));
   findings.push(writePoolFinding(exchange, pool));
   return findings;
-}
+});
 
 /**
  * Words that say work is still under way. Narrower than a job poll's reading: a REST body may
@@ -83,7 +84,7 @@ function finishedTurnFinding(exchange: Exchange, value: unknown): Finding {
 }
 
 /** §8.1: a message POST is a write; its response carries the write pool's headers. */
-export function writePoolFinding(exchange: Exchange, pool: WritePool): Finding {
+export const writePoolFinding = judged('conversation-rest/writePoolFinding', function writePoolFinding(exchange: Exchange, pool: WritePool): Finding {
   // > Each request consumes one point from the pool matching its method.
   return poolHeaderFinding(MESSAGE_WRITE_POOL, exchange, { pool: 'write', limit: pool.write, windowS: pool.windowS });
-}
+});

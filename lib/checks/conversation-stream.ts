@@ -5,6 +5,7 @@ import { describeResponse } from './json-body.ts';
 import { deliveryFinding } from './sse-delivery.ts';
 import { framingFinding } from './sse-framing-lint.ts';
 import { GRAMMAR_REQUIREMENTS, sseGrammarFindings, type GrammarRequirement } from './sse-grammar.ts';
+import { judged } from './judged.ts';
 
 export const SSE_BY_ACCEPT = 'conversation/1/sse-by-accept';
 export const SSE_BY_STREAM_FLAG = 'conversation/1/sse-by-stream-flag';
@@ -12,7 +13,7 @@ export const SSE_BY_STREAM_FLAG = 'conversation/1/sse-by-stream-flag';
 export type StreamChoice = 'accept' | 'stream-flag';
 
 /** Whether the response is the event stream the request chose: 2xx and `text/event-stream`. */
-export function streamChosenFinding(choice: StreamChoice, exchange: Exchange): Finding {
+export const streamChosenFinding = judged('conversation-stream/streamChosenFinding', function streamChosenFinding(choice: StreamChoice, exchange: Exchange): Finding {
   const id = choice === 'accept' ? SSE_BY_ACCEPT : SSE_BY_STREAM_FLAG;
   const ex = [exchange];
   const how = choice === 'accept' ? '`Accept: text/event-stream`' : '`stream: true`';
@@ -24,7 +25,7 @@ export function streamChosenFinding(choice: StreamChoice, exchange: Exchange): F
   const type = mediaType(exchange);
   if (type !== 'text/event-stream') return fail(id, expected, `HTTP ${res.status} with Content-Type ${res.headers['content-type'] ?? '(none)'}`, ex);
   return pass(id, ex);
-}
+});
 
 /** True when there is a stream to hold to the grammar: an event-stream type, or events parsed anyway. */
 function carriesStream(exchange: Exchange): boolean {
@@ -47,7 +48,7 @@ export interface StreamTurnOptions {
  * headers, the §6 grammar of its events, and optionally delivery timing and framing notes.
  * When no stream came, the grammar requirements are inconclusive with the reason.
  */
-export function streamTurnFindings(exchange: Exchange, options: StreamTurnOptions): Finding[] {
+export const streamTurnFindings = judged('conversation-stream/streamTurnFindings', function streamTurnFindings(exchange: Exchange, options: StreamTurnOptions): Finding[] {
   const grammar = options.grammar ?? GRAMMAR_REQUIREMENTS;
   const findings: Finding[] = [streamChosenFinding(options.choice, exchange), writePoolFinding(exchange, options.pool)];
   if (!carriesStream(exchange)) {
@@ -59,4 +60,4 @@ export function streamTurnFindings(exchange: Exchange, options: StreamTurnOption
   findings.push(...sseGrammarFindings(exchange, grammar));
   if (options.delivery === true) findings.push(deliveryFinding(exchange), framingFinding(exchange));
   return findings;
-}
+});

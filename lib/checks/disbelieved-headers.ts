@@ -1,5 +1,6 @@
 import type { Exchange } from '../model/exchange.ts';
 import { fail, pass, type Finding } from '../model/finding.ts';
+import { judged } from './judged.ts';
 
 /** A rate-limit header the pacing client could not act on as it asked (see Pacer.disbelieved). */
 export interface DisbelievedHeader {
@@ -21,7 +22,7 @@ export interface DisbelievedHeader {
  * response that carried it. Never a failure of another requirement: the run-wide header checks
  * (ratelimit/8.1/reset-unix-seconds) judge the values themselves.
  */
-export function disbelievedHeadersFinding(requirement: string, claims: readonly DisbelievedHeader[], windowS: number): Finding {
+export const disbelievedHeadersFinding = judged('disbelieved-headers/disbelievedHeadersFinding', function disbelievedHeadersFinding(requirement: string, claims: readonly DisbelievedHeader[], windowS: number): Finding {
   if (claims.length === 0) return pass(requirement, [], 'every Reset and Retry-After the pacing client met was within the window');
   const list = claims.map((c) => `${c.header}: ${c.value} on ${c.role}/${c.pool} (${c.times} responses; ${c.instead})`).join('; ');
   return {
@@ -33,4 +34,4 @@ export function disbelievedHeadersFinding(requirement: string, claims: readonly 
     ),
     note: `${claims.length} rate-limit headers disbelieved by the pacing client; the run waited at most the window on each`,
   };
-}
+});

@@ -2,6 +2,7 @@ import type { Exchange } from '../model/exchange.ts';
 import { fail, pass, type Finding } from '../model/finding.ts';
 import { ERROR_CATEGORIES, KNOWN_ERROR_CODES, type ErrorCategory } from '../spec-constants.ts';
 import { describeResponse, isObject, jsonBody } from './json-body.ts';
+import { judged } from './judged.ts';
 
 export interface ErrorObject {
   code: string;
@@ -37,51 +38,71 @@ export function parseEnvelope(exchange: Exchange): EnvelopeParse {
   return { ok: true, error: e as unknown as ErrorObject };
 }
 
-const ENVELOPE = 'errors/7/envelope';
-const CATEGORY = 'errors/7/category-value';
-const REQUEST_ID = 'errors/7/request-id-header';
-const KNOWN = 'errors/7/known-code-status';
+export const ENVELOPE = 'errors/7/envelope';
+export const CATEGORY = 'errors/7/category-value';
+export const REQUEST_ID = 'errors/7/request-id-header';
+export const KNOWN = 'errors/7/known-code-status';
+
+export type EnvelopeRequirement = typeof ENVELOPE | typeof CATEGORY | typeof REQUEST_ID | typeof KNOWN;
+
+const ENVELOPE_EXPECTED: Record<EnvelopeRequirement, (code?: string) => string> = {
+  [ENVELOPE]: () => 'the §7 error envelope',
+  [CATEGORY]: () => `category one of ${ERROR_CATEGORIES.join(', ')}`,
+  [REQUEST_ID]: () => 'error.request_id equal to the X-Request-Id header',
+  [KNOWN]: (code) => {
+    const known = code === undefined ? undefined : (KNOWN_ERROR_CODES as Record<string, { status: number; category: ErrorCategory }>)[code];
+    return known === undefined ? 'the status and category the §7 table gives the code' : `${code} with HTTP ${known.status} and category ${known.category}`;
+  },
+};
+
+/**
+ * What §7 asks of one error response, requirement by requirement: the envelope's shape; then,
+ * when it has one, the category value, request_id equal to X-Request-Id and, for a known code,
+ * the status and category of the table. A requirement the response gives nothing to judge is
+ * left out; an empty list means it holds.
+ */
+export function envelopeProblems(exchange: Exchange): { problems: Partial<Record<EnvelopeRequirement, string[]>>; code?: string } {
+  const parsed = parseEnvelope(exchange);
+  if (!parsed.ok) return { problems: { [ENVELOPE]: [`${parsed.problems.join('; ')} in ${describeResponse(exchange)}`] } };
+  const { error } = parsed;
+  const header = exchange.response?.headers['x-request-id'];
+  const problems: Partial<Record<EnvelopeRequirement, string[]>> = {
+    [ENVELOPE]: [],
+    [CATEGORY]: (ERROR_CATEGORIES as readonly string[]).includes(error.category) ? [] : [`category ${JSON.stringify(error.category)}`],
+    [REQUEST_ID]: header === error.request_id ? [] : [`request_id ${JSON.stringify(error.request_id)}, X-Request-Id ${header === undefined ? 'absent' : JSON.stringify(header)}`],
+  };
+  const known = (KNOWN_ERROR_CODES as Record<string, { status: number; category: ErrorCategory }>)[error.code];
+  if (known !== undefined) {
+    const status = exchange.response?.status;
+    problems[KNOWN] = status === known.status && error.category === known.category ? [] : [`HTTP ${status} and category ${error.category}`];
+  }
+  return { problems, code: error.code };
+}
+
+/** What an envelope requirement asks, as a finding's `expected` (a known code names its row of the table). */
+export function envelopeExpected(requirement: EnvelopeRequirement, code?: string): string {
+  return ENVELOPE_EXPECTED[requirement](code);
+}
 
 /**
  * The §7 findings every error response earns: envelope shape, category value, request_id equal
  * to X-Request-Id, and for a known code the status and category of the table.
  */
-export function envelopeFindings(exchange: Exchange): Finding[] {
+export const envelopeFindings = judged('error-envelope/envelopeFindings', function envelopeFindings(exchange: Exchange): Finding[] {
   const ex = [exchange];
-  const parsed = parseEnvelope(exchange);
-  if (!parsed.ok) return [fail(ENVELOPE, 'the §7 error envelope', `${parsed.problems.join('; ')} in ${describeResponse(exchange)}`, ex)];
-  const { error } = parsed;
-  const findings: Finding[] = [pass(ENVELOPE, ex)];
-  findings.push(
-    (ERROR_CATEGORIES as readonly string[]).includes(error.category)
-      ? pass(CATEGORY, ex)
-      : fail(CATEGORY, `category one of ${ERROR_CATEGORIES.join(', ')}`, `category ${JSON.stringify(error.category)}`, ex),
+  const { problems, code } = envelopeProblems(exchange);
+  return (Object.entries(problems) as Array<[EnvelopeRequirement, string[]]>).map(([id, found]) =>
+    found.length === 0 ? pass(id, ex) : fail(id, envelopeExpected(id, code), found.join('; '), ex),
   );
-  const header = exchange.response?.headers['x-request-id'];
-  findings.push(
-    header === error.request_id
-      ? pass(REQUEST_ID, ex)
-      : fail(REQUEST_ID, `error.request_id equal to the X-Request-Id header`, `request_id ${JSON.stringify(error.request_id)}, X-Request-Id ${header === undefined ? 'absent' : JSON.stringify(header)}`, ex),
-  );
-  const known = (KNOWN_ERROR_CODES as Record<string, { status: number; category: ErrorCategory }>)[error.code];
-  if (known !== undefined) {
-    const status = exchange.response?.status;
-    findings.push(
-      status === known.status && error.category === known.category
-        ? pass(KNOWN, ex)
-        : fail(KNOWN, `${error.code} with HTTP ${known.status} and category ${known.category}`, `HTTP ${status} and category ${error.category}`, ex),
-    );
-  }
-  return findings;
-}
+});
 
 /**
  * The envelope findings of a response when it is an error (status ≥ 400), none otherwise: only
  * error responses are bound to the envelope.
  */
-export function envelopeFindingsIfError(exchange: Exchange): Finding[] {
+export const envelopeFindingsIfError = judged('error-envelope/envelopeFindingsIfError', function envelopeFindingsIfError(exchange: Exchange): Finding[] {
   return (exchange.response?.status ?? 0) >= 400 ? envelopeFindings(exchange) : [];
-}
+});
 
 export interface ErrorExpectation {
   status: number;
@@ -94,7 +115,7 @@ export interface ErrorExpectation {
  * One requirement's finding for an error the spec fixes: the status, and the code and category
  * when given, read from a well-formed envelope.
  */
-export function expectError(requirement: string, exchange: Exchange, expected: ErrorExpectation): Finding {
+export const expectError = judged('error-envelope/expectError', function expectError(requirement: string, exchange: Exchange, expected: ErrorExpectation): Finding {
   const ex = [exchange];
   const codes = expected.code === undefined ? undefined : typeof expected.code === 'string' ? [expected.code] : expected.code;
   const want = [
@@ -110,4 +131,4 @@ export function expectError(requirement: string, exchange: Exchange, expected: E
   if (codes !== undefined && !codes.includes(code)) return fail(requirement, want, `HTTP ${status}, code ${code}, category ${category}`, ex);
   if (expected.category !== undefined && category !== expected.category) return fail(requirement, want, `HTTP ${status}, code ${code}, category ${category}`, ex);
   return pass(requirement, ex);
-}
+});

@@ -2,6 +2,7 @@ import { fail, inconclusive, pass, type Finding } from '../model/finding.ts';
 import { describeRows, rowSetDifference } from './ledger-page.ts';
 import { isComplete, walkExchanges, type Walk } from './ledger-walk.ts';
 import { walkTrouble } from './ledger-window-rows.ts';
+import { judged } from './judged.ts';
 
 export const WINDOW_ADDITIVE = 'ledger/4.1/window-additive';
 
@@ -10,7 +11,7 @@ export const WINDOW_ADDITIVE = 'ledger/4.1/window-additive';
  * The rows of [a, c) are the rows of [a, b) and of [b, c), and no row is in both: a row stamped
  * exactly b belongs to the right window only.
  */
-export function additivityFindings(whole: Walk, left: Walk, right: Walk): Finding[] {
+export const additivityFindings = judged('ledger-additivity/additivityFindings', function additivityFindings(whole: Walk, left: Walk, right: Walk): Finding[] {
   const ex = [...walkExchanges(whole), ...walkExchanges(left), ...walkExchanges(right)];
   const broken = [whole, left, right].find((w) => !isComplete(w));
   if (broken !== undefined) return [inconclusive(WINDOW_ADDITIVE, walkTrouble(broken)!, ex)];
@@ -25,4 +26,4 @@ export function additivityFindings(whole: Walk, left: Walk, right: Walk): Findin
   const q = (w: Walk): string => `[${w.query.from ?? ''}, ${w.query.to ?? ''})`;
   if (problems.length > 0) return [fail(WINDOW_ADDITIVE, `rows of ${q(whole)} = rows of ${q(left)} + rows of ${q(right)}, none in both`, problems.join('; '), ex)];
   return [pass(WINDOW_ADDITIVE, ex)];
-}
+});

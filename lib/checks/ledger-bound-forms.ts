@@ -4,6 +4,7 @@ import { describeResponse } from './json-body.ts';
 import { describeRows, readPage, rowSetDifference, type LedgerRow } from './ledger-page.ts';
 import { isComplete, walkExchanges, type Walk } from './ledger-walk.ts';
 import { walkTrouble } from './ledger-window-rows.ts';
+import { judged } from './judged.ts';
 
 export const EQUAL_BOUNDS_EMPTY = 'ledger/4.1/equal-bounds-empty';
 export const OFFSET_INSTANT = 'ledger/4.1/offset-instant';
@@ -15,20 +16,20 @@ export const OFFSETLESS_ACCEPTED = 'ledger/4.1/offsetless-accepted';
  * `from` equal to `to` is allowed and, `to` being exclusive, the window holds no instant: 200 with
  * no row, even though rows carry exactly that timestamp.
  */
-export function equalBoundsFinding(exchange: Exchange, rowsAtInstant: number): Finding {
+export const equalBoundsFinding = judged('ledger-bound-forms/equalBoundsFinding', function equalBoundsFinding(exchange: Exchange, rowsAtInstant: number): Finding {
   const page = readPage(exchange);
   const expected = `200 with no row (from = to; ${rowsAtInstant} rows carry that exact timestamp)`;
   if (!page.ok) return fail(EQUAL_BOUNDS_EMPTY, expected, describeResponse(exchange), [exchange]);
   if (page.rows.length > 0) return fail(EQUAL_BOUNDS_EMPTY, expected, `${page.rows.length} rows: ${describeRows(page.rows)}`, [exchange]);
   return pass(EQUAL_BOUNDS_EMPTY, [exchange]);
-}
+});
 
 /**
  * > Parsed from `YYYY-MM-DD` or RFC 3339, with or without offset.
  * One window written twice: with `Z` (the reference walk) and with `±hh:mm` offsets that denote
  * the same instants. Both must be accepted and list the same rows.
  */
-export function sameInstantFindings(written: Walk, withZ: Walk): Finding[] {
+export const sameInstantFindings = judged('ledger-bound-forms/sameInstantFindings', function sameInstantFindings(written: Walk, withZ: Walk): Finding[] {
   const ex = [...walkExchanges(written), ...walkExchanges(withZ)];
   const window = `from=${written.query.from ?? ''} to=${written.query.to ?? ''}`;
   if (written.end === 'refused') return [fail(OFFSET_INSTANT, `200 for ${window}`, describeResponse(written.pages[0]!.exchange), ex)];
@@ -40,14 +41,14 @@ export function sameInstantFindings(written: Walk, withZ: Walk): Finding[] {
     ...(extra.length > 0 ? [`lists ${extra.length} rows the Z form does not: ${describeRows(extra)}`] : []),
   ];
   return [fail(OFFSET_INSTANT, `${window} selects the same rows as from=${withZ.query.from ?? ''} to=${withZ.query.to ?? ''}`, parts.join('; '), ex)];
-}
+});
 
 /**
  * A bound form the spec accepts without saying which instant it stands for (a date alone, a
  * date-time without offset): it must be accepted; whether the rows are those of the UTC reading
  * is only noted.
  */
-export function acceptedFormFinding(requirement: string, walk: Walk, utcRows: readonly LedgerRow[] | undefined, form: string): Finding {
+export const acceptedFormFinding = judged('ledger-bound-forms/acceptedFormFinding', function acceptedFormFinding(requirement: string, walk: Walk, utcRows: readonly LedgerRow[] | undefined, form: string): Finding {
   const ex = walkExchanges(walk);
   if (walk.end === 'refused') {
     return fail(requirement, `200 for ${form} bounds (from=${walk.query.from ?? ''} to=${walk.query.to ?? ''})`, describeResponse(ex[0]!), ex);
@@ -59,4 +60,4 @@ export function acceptedFormFinding(requirement: string, walk: Walk, utcRows: re
       ? `read as UTC: the ${walk.rows.length} rows are those of the same bounds with Z`
       : `not read as UTC (the spec does not say which instant ${form} stands for): ${missing.length} rows of the UTC reading missing, ${extra.length} others listed`;
   return pass(requirement, ex, note);
-}
+});

@@ -5,6 +5,7 @@ import { refusalFindings } from './ledger-acceptance.ts';
 import { describeRows, rowSetDifference, type LedgerPage } from './ledger-page.ts';
 import { isComplete, walkExchanges, type Walk } from './ledger-walk.ts';
 import { walkTrouble } from './ledger-window-rows.ts';
+import { judged } from './judged.ts';
 
 export const CURSOR_REPLAY_STABLE = 'ledger/4.1/cursor-replay-stable';
 export const CURSOR_WORKSPACE_BOUND = 'ledger/4.1/cursor-workspace-bound';
@@ -15,7 +16,7 @@ export const WORKSPACES_DISJOINT = 'ledger/4.1/workspaces-disjoint';
  * with 400 and the envelope (a cursor valid once: the spec does not say a cursor can be passed
  * twice). Other rows for the same cursor are a position that moved.
  */
-export function replayFindings(first: LedgerPage, again: LedgerPage): Finding[] {
+export const replayFindings = judged('ledger-cursor-findings/replayFindings', function replayFindings(first: LedgerPage, again: LedgerPage): Finding[] {
   const ex = [first.exchange, again.exchange];
   if (!first.ok) return [];
   if (!again.ok) {
@@ -32,22 +33,22 @@ export function replayFindings(first: LedgerPage, again: LedgerPage): Finding[] 
     ...(extra.length > 0 ? [`the second answer adds ${describeRows(extra)}`] : []),
   ];
   return [fail(CURSOR_REPLAY_STABLE, `the same ${first.rows.length} rows for the same cursor`, parts.join('; '), ex)];
-}
+});
 
 /**
  * A cursor of one workspace passed with another workspace's token: refusing it is fine, and so is
  * a page of the other workspace's own rows; rows of the first workspace are a leak.
  */
-export function foreignCursorFindings(exchange: Exchange, page: LedgerPage, ownKeys: ReadonlySet<string>): Finding[] {
+export const foreignCursorFindings = judged('ledger-cursor-findings/foreignCursorFindings', function foreignCursorFindings(exchange: Exchange, page: LedgerPage, ownKeys: ReadonlySet<string>): Finding[] {
   const leaked = page.rows.filter((r) => ownKeys.has(r.key));
   if (leaked.length > 0) {
     return [fail(CURSOR_WORKSPACE_BOUND, "no row of the cursor's workspace for another workspace's token", `${leaked.length} rows of the first workspace: ${describeRows(leaked)}`, [exchange])];
   }
   return [pass(CURSOR_WORKSPACE_BOUND, [exchange])];
-}
+});
 
 /** The other workspace's ledger shares no operation with the primary workspace's rows. */
-export function disjointFindings(other: Walk, ownKeys: ReadonlySet<string>): Finding[] {
+export const disjointFindings = judged('ledger-cursor-findings/disjointFindings', function disjointFindings(other: Walk, ownKeys: ReadonlySet<string>): Finding[] {
   const ex = walkExchanges(other);
   const shared = other.rows.filter((r) => ownKeys.has(r.key));
   if (shared.length > 0) {
@@ -55,4 +56,4 @@ export function disjointFindings(other: Walk, ownKeys: ReadonlySet<string>): Fin
   }
   if (!isComplete(other) && other.rows.length === 0) return [inconclusive(WORKSPACES_DISJOINT, walkTrouble(other) ?? 'no rows', ex)];
   return [pass(WORKSPACES_DISJOINT, ex)];
-}
+});

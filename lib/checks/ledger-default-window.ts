@@ -5,6 +5,7 @@ import { DEFAULT_WINDOW_TOLERANCE_S, EXPLICIT_MARGIN_MS, type LedgerSample } fro
 import { compareInstants, formatInstant, instantFromMs, type Instant } from './ledger-instant.ts';
 import { describeRows, uniqueByKey, type LedgerRow } from './ledger-page.ts';
 import { isComplete, walkExchanges } from './ledger-walk.ts';
+import { judged } from './judged.ts';
 
 export const DEFAULT_WINDOW = 'ledger/4.1/default-window-30-days';
 const DAY_MS = 86_400_000;
@@ -32,7 +33,7 @@ function between(r: LedgerRow, from: Instant, to: Instant): boolean {
  * A busy ledger's default window is not walked whole: its first pages are judged for rows out of
  * the window, and the recent known rows they list are counted.
  */
-export function defaultWindowFindings(sample: LedgerSample): Finding[] {
+export const defaultWindowFindings = judged('ledger-default-window/defaultWindowFindings', function defaultWindowFindings(sample: LedgerSample): Finding[] {
   const d = sample.defaultWalk;
   const first = d.pages[0]?.exchange;
   if (first === undefined) return [inconclusive(DEFAULT_WINDOW, 'no request without bounds was sent')];
@@ -92,4 +93,4 @@ export function defaultWindowFindings(sample: LedgerSample): Finding[] {
     : `the first ${d.pages.length} pages (${listed.length} rows) hold no row out of the window; ${edges}; the rest was not walked (request budget), so a missing row is not judged; ` +
       `${expected.length - missing.length} of ${expected.length} rows known from walks with bounds were among them`;
   return [pass(DEFAULT_WINDOW, [first], note)];
-}
+});

@@ -3,6 +3,7 @@ import { DEFAULT_WINDOW_DAYS, LEDGER_LIMIT_MAX } from '../spec-constants.ts';
 import { compareInstants, formatInstant, instantFromMs, instantToMs, type Instant } from './ledger-instant.ts';
 import { knownRowsOf, type KnownRows } from './ledger-known-rows.ts';
 import { uniqueByKey, type LedgerRow } from './ledger-page.ts';
+import { clockOffsetOf } from './pool-headers.ts';
 import { isComplete, walkExchanges, walkLedger, type PageFetcher, type Walk } from './ledger-walk.ts';
 
 const DAY_MS = 86_400_000;
@@ -63,19 +64,6 @@ export interface LedgerSample {
   pageFill: number;
   /** Every exchange discovery sent, for the schema checks. */
   exchanges: Exchange[];
-}
-
-/**
- * Server clock minus harness clock, read from the HTTP Date header (RFC 9110 §6.6.1: an origin
- * server with a clock sends it), to the second; 0 when the header is missing or unreadable.
- */
-export function clockOffsetOf(exchange: Exchange): number {
-  const date = exchange.response?.headers['date'];
-  const serverMs = date === undefined ? Number.NaN : Date.parse(date);
-  if (Number.isNaN(serverMs)) return 0;
-  const offset = serverMs - (Date.parse(exchange.startedAt) + exchange.timings.totalMs / 2);
-  // The header has whole seconds: an offset under two seconds is rounding, not skew.
-  return Math.abs(offset) < 2000 ? 0 : offset;
 }
 
 function z(instant: Instant): string {

@@ -2,6 +2,7 @@ import { fail, inconclusive, pass, type Finding } from '../model/finding.ts';
 import { describeRows, rowSetDifference, type LedgerRow } from './ledger-page.ts';
 import { isComplete, walkExchanges, type Walk } from './ledger-walk.ts';
 import { walkTrouble } from './ledger-window-rows.ts';
+import { judged } from './judged.ts';
 
 export const FEATURE_FILTER = 'ledger/4.1/feature-filter';
 
@@ -10,7 +11,7 @@ export const FEATURE_FILTER = 'ledger/4.1/feature-filter';
  * Every row of every page has exactly that feature, and (when the rows of the window are known)
  * every row of the window with that feature is listed.
  */
-export function featureFilterFindings(walk: Walk, feature: string, expected: readonly LedgerRow[] | undefined): Finding[] {
+export const featureFilterFindings = judged('ledger-feature-filter/featureFilterFindings', function featureFilterFindings(walk: Walk, feature: string, expected: readonly LedgerRow[] | undefined): Finding[] {
   const ex = walkExchanges(walk);
   const wrongPage = walk.pages.findIndex((p) => p.rows.some((r) => r.feature !== feature));
   if (wrongPage !== -1) {
@@ -24,4 +25,4 @@ export function featureFilterFindings(walk: Walk, feature: string, expected: rea
     return [fail(FEATURE_FILTER, `every row of the window with feature ${JSON.stringify(feature)} (${expected.length} rows)`, `missing ${missing.length}: ${describeRows(missing)}`, ex)];
   }
   return [pass(FEATURE_FILTER, ex)];
-}
+});

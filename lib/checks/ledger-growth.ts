@@ -3,6 +3,7 @@ import { compareInstants, type Instant } from './ledger-instant.ts';
 import { describeRows, duplicateKeys, rowSetDifference, type LedgerRow } from './ledger-page.ts';
 import { isComplete, walkExchanges, type Walk } from './ledger-walk.ts';
 import { walkTrouble } from './ledger-window-rows.ts';
+import { judged } from './judged.ts';
 
 export const STABLE_UNDER_GROWTH = 'ledger/4.1/stable-under-growth';
 export const NO_REPEAT_UNDER_GROWTH = 'ledger/4.1/no-repeat-under-growth';
@@ -15,7 +16,7 @@ export const DEFAULT_WINDOW_PINNED = 'ledger/4.1/default-window-pinned';
  * repeats one, and the spec does not rule such cursors out). The added rows may be listed or not:
  * the spec says nothing of rows that arrive during a walk.
  */
-export function stableUnderGrowthFindings(walk: Walk, original: readonly LedgerRow[], added: readonly LedgerRow[]): Finding[] {
+export const stableUnderGrowthFindings = judged('ledger-growth/stableUnderGrowthFindings', function stableUnderGrowthFindings(walk: Walk, original: readonly LedgerRow[], added: readonly LedgerRow[]): Finding[] {
   const ex = walkExchanges(walk);
   const dupes = duplicateKeys(walk.rows);
   const repeats =
@@ -34,14 +35,14 @@ export function stableUnderGrowthFindings(walk: Walk, original: readonly LedgerR
         : inconclusive(STABLE_UNDER_GROWTH, 'the message added no row that the ledger showed in the window, so the walk did not run while the ledger grew', ex);
   const once = repeats ?? (grew ? pass(NO_REPEAT_UNDER_GROWTH, ex) : inconclusive(NO_REPEAT_UNDER_GROWTH, 'no row was added while the walk ran', ex));
   return [skipped, once];
-}
+});
 
 /**
  * A walk of the default window during which rows were added: rows added after its first page are
  * outside the window that page was served for, and must not appear on later pages. A walk the
  * harness stopped for its budget (a busy ledger) is judged on the pages it read.
  */
-export function defaultWindowPinnedFindings(walk: Walk, added: readonly LedgerRow[]): Finding[] {
+export const defaultWindowPinnedFindings = judged('ledger-growth/defaultWindowPinnedFindings', function defaultWindowPinnedFindings(walk: Walk, added: readonly LedgerRow[]): Finding[] {
   const ex = walkExchanges(walk);
   const keys = new Set(added.map((r) => r.key));
   const late = walk.rows.filter((r) => keys.has(r.key));
@@ -59,7 +60,7 @@ export function defaultWindowPinnedFindings(walk: Walk, added: readonly LedgerRo
   if (added.length === 0) return [inconclusive(DEFAULT_WINDOW_PINNED, 'the message added no row the ledger showed, so nothing could slide into the walk', ex)];
   if (!isComplete(walk)) return [pass(DEFAULT_WINDOW_PINNED, ex, `none of the ${added.length} rows added showed on the ${walk.pages.length} pages read; the rest of the window was not walked (request budget)`)];
   return [pass(DEFAULT_WINDOW_PINNED, ex)];
-}
+});
 
 /**
  * Rows in `after` that `before` (an earlier walk of the same window) did not hold and that are at

@@ -4,6 +4,7 @@ import type { Exchange } from '../model/exchange.ts';
 import { fail, inconclusive, pass, type Finding } from '../model/finding.ts';
 import { isObject, jsonBody } from './json-body.ts';
 import { poolHeaderProblems } from './pool-headers.ts';
+import { judged } from './judged.ts';
 
 export const ROW_SCHEMA = 'ledger/2.1/row-schema';
 export const TIMESTAMP_UTC_Z = 'ledger/2.1/timestamp-utc-z';
@@ -72,7 +73,7 @@ const EXPECTED: Record<(typeof PAGE_REQUIREMENTS)[number], string> = {
  * requirement, failing on the first answer that breaks it (with the first few problems), else
  * passing with one answer as the sample. Other statuses are not pages and are skipped.
  */
-export function pageSchemaFindings(exchanges: readonly Exchange[], pool: ReadPool): Finding[] {
+export const pageSchemaFindings = judged('ledger-page-schema/pageSchemaFindings', function pageSchemaFindings(exchanges: readonly Exchange[], pool: ReadPool): Finding[] {
   const pages = exchanges.filter((e) => e.response?.status === 200);
   if (pages.length === 0) return PAGE_REQUIREMENTS.map((id) => inconclusive(id, 'no 200 answer of GET /credits/operations to judge', [...exchanges]));
   const firstFailure = new Map<string, { exchange: Exchange; problems: string[]; pages: number }>();
@@ -92,10 +93,10 @@ export function pageSchemaFindings(exchanges: readonly Exchange[], pool: ReadPoo
     const spread = f.pages > 1 ? ` (${f.pages} of ${pages.length} pages break it)` : '';
     return fail(id, EXPECTED[id], `${shown}${spread}`, [f.exchange]);
   });
-}
+});
 
 /** Only the failures, for suites that watch the schema of pages they fetched for another purpose. */
-export function pageSchemaFailures(exchanges: readonly Exchange[], pool: ReadPool): Finding[] {
+export const pageSchemaFailures = judged('ledger-page-schema/pageSchemaFailures', function pageSchemaFailures(exchanges: readonly Exchange[], pool: ReadPool): Finding[] {
   if (!exchanges.some((e) => e.response?.status === 200)) return [];
   return pageSchemaFindings(exchanges, pool).filter((f) => f.verdict === 'fail');
-}
+});

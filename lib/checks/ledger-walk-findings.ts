@@ -4,6 +4,7 @@ import { describeResponse } from './json-body.ts';
 import { describeRows, duplicateKeys, rowSetDifference, type LedgerRow } from './ledger-page.ts';
 import { isComplete, walkExchanges, type Walk } from './ledger-walk.ts';
 import { walkTrouble, WALK_COMPLETE } from './ledger-window-rows.ts';
+import { judged } from './judged.ts';
 
 export const NULL_CURSOR_ON_LAST_PAGE = 'ledger/2.2/null-cursor-on-last-page';
 export const NO_CURSOR_TO_EMPTY_PAGE = 'ledger/2.2/no-cursor-to-empty-page';
@@ -20,7 +21,7 @@ export const LIMIT_DEFAULT = 'ledger/8.3/limit-default-50';
  * with null (no-cursor-to-empty-page, SHOULD). A walk the harness stopped for its request budget
  * says nothing either way.
  */
-export function walkEndFindings(walk: Walk): Finding[] {
+export const walkEndFindings = judged('ledger-walk-findings/walkEndFindings', function walkEndFindings(walk: Walk): Finding[] {
   const ex = walkExchanges(walk);
   const last = ex[ex.length - 1];
   switch (walk.end) {
@@ -46,7 +47,7 @@ export function walkEndFindings(walk: Walk): Finding[] {
     case 'refused':
       return [];
   }
-}
+});
 
 /** A walk of several pages that ended: did a page with rows lead, by a cursor, to an empty last page? */
 function emptyLastPageFinding(walk: Walk): Finding {
@@ -66,30 +67,31 @@ function emptyLastPageFinding(walk: Walk): Finding {
  * Every row of the window exactly once: no duplicate in the walk, and every row an earlier walk
  * listed in this window (rows are not removed from a ledger). A row the earlier walk did not list
  * is not held against this one: a ledger may record usage late, with an earlier timestamp.
+ * `requirement` names the rule the walk proves (walk-complete, or a default's that asks the same).
  */
-export function walkCompleteFindings(walk: Walk, expected: readonly LedgerRow[] | undefined): Finding[] {
+export const walkCompleteFindings = judged('ledger-walk-findings/walkCompleteFindings', function walkCompleteFindings(walk: Walk, expected: readonly LedgerRow[] | undefined, requirement: string = WALK_COMPLETE): Finding[] {
   const ex = walkExchanges(walk);
   const dupes = duplicateKeys(walk.rows);
   if (dupes.length > 0) {
     const rows = dupes.map((k) => walk.rows.find((r) => r.key === k)!);
-    return [fail(WALK_COMPLETE, 'each row of the window once in the walk', `${dupes.length} rows listed more than once: ${describeRows(rows)}`, ex)];
+    return [fail(requirement, 'each row of the window once in the walk', `${dupes.length} rows listed more than once: ${describeRows(rows)}`, ex)];
   }
   const trouble = walkTrouble(walk);
-  if (trouble !== undefined) return walk.end === 'refused' ? [] : [inconclusive(WALK_COMPLETE, trouble, ex)];
-  if (expected === undefined) return [pass(WALK_COMPLETE, ex)];
+  if (trouble !== undefined) return walk.end === 'refused' ? [] : [inconclusive(requirement, trouble, ex)];
+  if (expected === undefined) return [pass(requirement, ex)];
   const { missing, extra } = rowSetDifference(walk.rows, expected);
   if (missing.length > 0) {
-    return [fail(WALK_COMPLETE, `every row of the window exactly once (an earlier walk listed ${expected.length})`, `missing ${missing.length} rows of the window: ${describeRows(missing)}`, ex)];
+    return [fail(requirement, `every row of the window exactly once (an earlier walk listed ${expected.length})`, `missing ${missing.length} rows of the window: ${describeRows(missing)}`, ex)];
   }
-  return [pass(WALK_COMPLETE, ex, extra.length > 0 ? `${extra.length} rows the earlier walk did not list (recorded since?): ${describeRows(extra)}` : undefined)];
-}
+  return [pass(requirement, ex, extra.length > 0 ? `${extra.length} rows the earlier walk did not list (recorded since?): ${describeRows(extra)}` : undefined)];
+});
 
 /**
  * The same rows whatever the page size: every row a walk at limit=200 listed is listed by a later
  * walk of the same window at a small limit. (Rows the later walk adds may have been recorded in
  * between; they are only noted.)
  */
-export function pageSizeFindings(small: Walk, large: Walk): Finding[] {
+export const pageSizeFindings = judged('ledger-walk-findings/pageSizeFindings', function pageSizeFindings(small: Walk, large: Walk): Finding[] {
   const ex = [...walkExchanges(large), ...walkExchanges(small)];
   if (!isComplete(small) || !isComplete(large)) {
     return [inconclusive(PAGE_SIZE_INDEPENDENT, walkTrouble(isComplete(small) ? large : small) ?? 'a walk did not end', ex)];
@@ -106,14 +108,14 @@ export function pageSizeFindings(small: Walk, large: Walk): Finding[] {
     ];
   }
   return [pass(PAGE_SIZE_INDEPENDENT, ex, extra.length > 0 ? `limit=${String(small.query.limit)} also listed ${describeRows(extra)} (recorded since?)` : undefined)];
-}
+});
 
 /**
  * > limit | integer | 1 to 200, default 50. | Page size.
  * No page of the walk holds more rows than its `limit` (50 when the walk gave none). Short pages are
  * fine: the spec does not say a page is full.
  */
-export function pageLimitFindings(walk: Walk): Finding[] {
+export const pageLimitFindings = judged('ledger-walk-findings/pageLimitFindings', function pageLimitFindings(walk: Walk): Finding[] {
   const given = walk.query.limit;
   const limit = given === undefined ? LEDGER_LIMIT_DEFAULT : typeof given === 'number' ? given : Number(given);
   const id = given === undefined ? LIMIT_DEFAULT : PAGE_WITHIN_LIMIT;
@@ -125,7 +127,7 @@ export function pageLimitFindings(walk: Walk): Finding[] {
   return [
     fail(id, `at most ${limit} rows per page${given === undefined ? ' (no limit given: the default, 50)' : ` (limit=${limit})`}`, `page ${over + 1} holds ${page.rows.length} rows`, [page.exchange]),
   ];
-}
+});
 
 /** Characters of a cursor that went percent-encoded (all but those encodeURIComponent leaves). */
 function reservedCharacters(cursors: readonly string[]): string[] {
@@ -136,7 +138,7 @@ function reservedCharacters(cursors: readonly string[]): string[] {
  * > cursor | string | Opaque. | Pass back exactly the value returned earlier in `next_cursor`.
  * Every cursor the walk passed back, percent-encoded byte for byte, was taken (200 with a page).
  */
-export function cursorsAcceptedFinding(walk: Walk): Finding {
+export const cursorsAcceptedFinding = judged('ledger-walk-findings/cursorsAcceptedFinding', function cursorsAcceptedFinding(walk: Walk): Finding {
   const ex = walkExchanges(walk);
   if (walk.end === 'cursor-refused') return fail(CURSOR_BYTE_EXACT, '200 with the next page for a next_cursor passed back exactly as returned', describeResponse(ex[ex.length - 1]!), ex);
   if (walk.cursors.length === 0) return inconclusive(CURSOR_BYTE_EXACT, walk.end === 'refused' ? walkTrouble(walk)! : 'no page returned a cursor to pass back', ex);
@@ -146,4 +148,4 @@ export function cursorsAcceptedFinding(walk: Walk): Finding {
     ex,
     reserved.length === 0 ? `${walk.cursors.length} cursors passed back` : `${walk.cursors.length} cursors passed back, holding characters sent percent-encoded: ${reserved.map((c) => JSON.stringify(c)).join(' ')}`,
   );
-}
+});

@@ -4,6 +4,7 @@ import { describeResponse } from './json-body.ts';
 import { compareInstants, formatInstant, type Instant } from './ledger-instant.ts';
 import { describeRows, rowSetDifference, type LedgerRow } from './ledger-page.ts';
 import { isComplete, walkExchanges, type Walk } from './ledger-walk.ts';
+import { judged } from './judged.ts';
 
 export const FROM_INCLUSIVE = 'ledger/4.1/from-inclusive';
 export const TO_EXCLUSIVE = 'ledger/4.1/to-exclusive';
@@ -31,7 +32,7 @@ export function walkTrouble(walk: Walk): string | undefined {
  * (from-inclusive); nothing at or after `to` (to-exclusive); every known row in between, and no
  * other (walk-complete).
  */
-export function windowFindings(walk: Walk, window: ExactWindow, expected: readonly LedgerRow[]): Finding[] {
+export const windowFindings = judged('ledger-window-rows/windowFindings', function windowFindings(walk: Walk, window: ExactWindow, expected: readonly LedgerRow[]): Finding[] {
   const ex = walkExchanges(walk);
   const trouble = walkTrouble(walk);
   if (walk.end === 'refused') {
@@ -70,7 +71,7 @@ export function windowFindings(walk: Walk, window: ExactWindow, expected: readon
     if (missing.length > 0) findings.push(gapFinding(window, missing, ex));
   }
   return findings;
-}
+});
 
 function gapFinding(window: ExactWindow, missing: LedgerRow[], ex: Exchange[]): Finding {
   return fail(WALK_COMPLETE, `every row of ${windowText(window)} that an earlier walk listed`, `missing ${missing.length}: ${describeRows(missing)}`, ex);

@@ -1,5 +1,6 @@
 import { fail, inconclusive, pass, type Finding } from '../model/finding.ts';
 import type { ServedDocument } from './openapi-documents.ts';
+import { judged } from './judged.ts';
 
 /** RFC 6901 JSON pointer of a path of keys and indexes. */
 export function jsonPointer(segments: ReadonlyArray<string | number>): string {
@@ -57,7 +58,7 @@ export function firstDifference(left: unknown, right: unknown, at: Array<string 
 }
 
 /** documents-agree: /openapi.json and /openapi.yaml are equal as data. */
-export function documentsAgreeFinding(requirement: string, json: ServedDocument, yaml: ServedDocument): Finding {
+export const documentsAgreeFinding = judged('openapi-agreement/documentsAgreeFinding', function documentsAgreeFinding(requirement: string, json: ServedDocument, yaml: ServedDocument): Finding {
   const exchanges = [json.exchange, yaml.exchange];
   if (!json.parsed.ok || !yaml.parsed.ok) {
     const why = [json, yaml].flatMap((d) => (d.parsed.ok ? [] : [`${d.format.toUpperCase()}: ${d.parsed.why}`])).join('; ');
@@ -66,4 +67,4 @@ export function documentsAgreeFinding(requirement: string, json: ServedDocument,
   const d = firstDifference(json.parsed.value, yaml.parsed.value);
   if (d === undefined) return pass(requirement, exchanges);
   return fail(requirement, 'the JSON and YAML documents equal as data', `first difference at ${d.pointer || '(root)'}: JSON ${d.left}, YAML ${d.right}`, exchanges);
-}
+});

@@ -2,6 +2,7 @@ import { parse as parseYaml } from 'yaml';
 import type { Exchange } from '../model/exchange.ts';
 import { fail, pass, type Finding } from '../model/finding.ts';
 import { describeResponse, isObject, jsonBody } from './json-body.ts';
+import { judged } from './judged.ts';
 
 export type DocumentFormat = 'json' | 'yaml';
 
@@ -42,11 +43,11 @@ export function readServedDocument(format: DocumentFormat, exchange: Exchange): 
 }
 
 /** json-served / yaml-served: 200 without a token and a body that parses. */
-export function servedFinding(requirement: string, document: ServedDocument): Finding {
+export const servedFinding = judged('openapi-documents/servedFinding', function servedFinding(requirement: string, document: ServedDocument): Finding {
   const ex = [document.exchange];
   if (document.parsed.ok) return pass(requirement, ex);
   return fail(requirement, `GET ${DOCUMENT_PATHS[document.format]} without a token: 200 and a ${document.format.toUpperCase()} object`, document.parsed.why, ex);
-}
+});
 
 /** The documents that parsed, in the order given. */
 export function parsedDocuments(documents: readonly ServedDocument[]): Array<ServedDocument & { parsed: { ok: true; value: Record<string, unknown> } }> {

@@ -10,6 +10,7 @@ import {
 import { isObject } from './json-body.ts';
 import { DOCUMENT_PATHS, parsedDocuments, type ServedDocument } from './openapi-documents.ts';
 import { resolveLocal } from './openapi-local-ref.ts';
+import { judged } from './judged.ts';
 
 const LEDGER_OPERATION = 'openapi/4.1/ledger-operation';
 const LEDGER_DETAILS = 'openapi/4.1/ledger-details-stated';
@@ -40,11 +41,11 @@ const LEDGER_PARAMETERS: readonly ParameterExpectation[] = [
   { name: 'limit', type: 'integer', minimum: LEDGER_LIMIT_MIN, maximum: LEDGER_LIMIT_MAX, default: LEDGER_LIMIT_DEFAULT },
 ];
 
-/** What a description says about one parameter: contradictions fail, omissions are noted. */
+/** What a description says against the spec (contradictions: the MUST) and what it leaves unstated (omissions: the INFO). */
 interface Review {
   contradictions: string[];
   omissions: string[];
-  /** Whether the operation was found, so that omissions could be looked for at all. */
+  /** Whether the description states the operation at GET /credits/operations. */
   located?: boolean;
 }
 
@@ -179,31 +180,38 @@ function operationIdPaths(document: unknown, paths: Record<string, unknown>): st
   return found;
 }
 
-/** Contradictions and omissions of the description's getCreditsOperations against §4.1 and §8.3. */
+/**
+ * Contradictions and omissions of the description's getCreditsOperations against §4.1 and §8.3,
+ * by one rule: what the description states otherwise than the spec (another operationId, path,
+ * tag, bound, default or type; a parameter it makes required) contradicts it; what it leaves
+ * unstated (the operation, a parameter, a response, an operationId, a type, a bound, a default,
+ * a tag) is an omission, never a contradiction.
+ */
 export function reviewLedgerOperation(document: Record<string, unknown>): Review {
   const review: Review = { contradictions: [], omissions: [] };
   const paths = resolveLocal(document, document['paths']);
   if (!paths.ok || !isObject(paths.value)) {
-    review.contradictions.push('the description has no paths');
+    review.omissions.push('the description has no paths');
     return review;
   }
   const path = findLedgerPath(paths.value);
   const elsewhere = operationIdPaths(document, paths.value);
-  if (path === undefined) {
-    review.contradictions.push(`no path ${LEDGER_PATH}${elsewhere.length > 0 ? ` (operationId ${LEDGER_OPERATION_ID} sits at ${elsewhere.join(', ')})` : ''}`);
-    return review;
-  }
-  const item = resolveLocal(document, paths.value[path]);
-  const operation = item.ok && isObject(item.value) ? item.value['get'] : undefined;
-  if (!item.ok || !isObject(item.value) || !isObject(operation)) {
-    review.contradictions.push(`no GET operation at ${path}${item.ok ? '' : ` (${item.why})`}`);
+  const item = path === undefined ? undefined : resolveLocal(document, paths.value[path]);
+  const operation = item?.ok === true && isObject(item.value) ? item.value['get'] : undefined;
+  if (path === undefined || item === undefined || !item.ok || !isObject(item.value) || !isObject(operation)) {
+    const missing = path === undefined ? `no path ${LEDGER_PATH}` : `no GET operation at ${path}${item?.ok === false ? ` (${item.why})` : ''}`;
+    // Stated at another path, the operation contradicts §4.1; absent, it is only left out.
+    if (elsewhere.length > 0) review.contradictions.push(`${missing} (operationId ${LEDGER_OPERATION_ID} sits at ${elsewhere.join(', ')})`);
+    else review.omissions.push(missing);
     return review;
   }
   review.located = true;
   // > Operation id: `getCreditsOperations`.
-  if (operation['operationId'] !== LEDGER_OPERATION_ID) {
+  const operationId = operation['operationId'];
+  if (operationId === undefined) review.omissions.push(`GET ${path} has no operationId (spec: ${LEDGER_OPERATION_ID})`);
+  else if (operationId !== LEDGER_OPERATION_ID) {
     const other = elsewhere.length > 0 ? `; ${LEDGER_OPERATION_ID} sits at ${elsewhere.join(', ')}` : '';
-    review.contradictions.push(`GET ${path} has operationId ${JSON.stringify(operation['operationId']) ?? 'absent'}${other}`);
+    review.contradictions.push(`GET ${path} has operationId ${JSON.stringify(operationId)}${other}`);
   }
   // > Tag: Credits.
   const tags = operation['tags'];
@@ -218,8 +226,9 @@ export function reviewLedgerOperation(document: Record<string, unknown>): Review
     const named = parameters.filter((p) => p['name'] === expected.name);
     const query = named.find((p) => p['in'] === 'query');
     if (query === undefined) {
+      // A parameter of that name elsewhere (a header) is another parameter: the query one is left out.
       const where = named.map((p) => JSON.stringify(p['in'])).join(', ');
-      review.contradictions.push(`no query parameter ${expected.name}${where === '' ? '' : ` (declared in ${where})`}`);
+      review.omissions.push(`no query parameter ${expected.name}${where === '' ? '' : ` (declared in ${where})`}`);
       continue;
     }
     if (query['required'] === true) review.contradictions.push(`${expected.name}: required (spec: optional)`);
@@ -228,20 +237,22 @@ export function reviewLedgerOperation(document: Record<string, unknown>): Review
     review.omissions.push(...sub.omissions);
   }
 
-  // > Responses: 200, 400, 401, 429, 503. A range key (`4XX`) declares its codes too.
+  // > Responses: 200, 400, 401, 429, 503. A range key (`4XX`) or `default` describes them too (OAS 3.1 §4.8.16).
   const responses = resolveLocal(document, operation['responses']);
   const declared = responses.ok && isObject(responses.value) ? responses.value : {};
-  const missing = LEDGER_RESPONSES.filter((code) => !Object.hasOwn(declared, code) && !Object.hasOwn(declared, `${code[0]}XX`));
-  if (missing.length > 0) review.contradictions.push(`responses ${missing.join(', ')} not declared`);
+  const covers = (code: string): boolean => Object.hasOwn(declared, code) || Object.keys(declared).some((k) => k.toUpperCase() === `${code[0]}XX` || k === 'default');
+  const missing = LEDGER_RESPONSES.filter((code) => !covers(code));
+  if (missing.length > 0) review.omissions.push(`responses ${missing.join(', ')} not declared`);
   return review;
 }
 
 /**
- * ledger-operation (MUST: nothing in the description contradicts §4.1) and ledger-details-stated
- * (INFO: the description also states every type, bound, default and tag the spec fixes), read
- * from the JSON document, or the YAML one when the JSON one cannot be read.
+ * ledger-operation (MUST: nothing the description states contradicts §4.1) and
+ * ledger-details-stated (INFO: it states everything §4.1 and §8.3 fix: the operation, its query
+ * parameters and responses, every type, bound, default and tag), read from the JSON document, or
+ * the YAML one when the JSON one cannot be read.
  */
-export function ledgerOperationFindings(documents: readonly ServedDocument[]): Finding[] {
+export const ledgerOperationFindings = judged('openapi-ledger-operation/ledgerOperationFindings', function ledgerOperationFindings(documents: readonly ServedDocument[]): Finding[] {
   const document = parsedDocuments(documents)[0];
   if (document === undefined) {
     const ex = documents.map((d) => d.exchange);
@@ -250,19 +261,23 @@ export function ledgerOperationFindings(documents: readonly ServedDocument[]): F
   const ex = [document.exchange];
   const where = DOCUMENT_PATHS[document.format];
   const review = reviewLedgerOperation(document.parsed.value);
+  const unstated = review.located === true ? undefined : `${where} states no GET ${LEDGER_PATH}: nothing in it contradicts §4.1 (${LEDGER_DETAILS} notes the omission)`;
   return [
     review.contradictions.length === 0
-      ? pass(LEDGER_OPERATION, ex)
+      ? pass(LEDGER_OPERATION, ex, unstated)
       : fail(
           LEDGER_OPERATION,
-          `GET ${LEDGER_PATH} as ${LEDGER_OPERATION_ID}: optional query parameters from, to, feature (length ${FEATURE_LENGTH_MIN}..${FEATURE_LENGTH_MAX}), cursor, limit (integer ${LEDGER_LIMIT_MIN}..${LEDGER_LIMIT_MAX}, default ${LEDGER_LIMIT_DEFAULT}); responses ${LEDGER_RESPONSES.join(', ')}`,
+          `GET ${LEDGER_PATH} as ${LEDGER_OPERATION_ID}: optional query parameters from, to, feature (length ${FEATURE_LENGTH_MIN}..${FEATURE_LENGTH_MAX}), cursor, limit (integer ${LEDGER_LIMIT_MIN}..${LEDGER_LIMIT_MAX}, default ${LEDGER_LIMIT_DEFAULT}), where the description states them`,
           `${where}: ${review.contradictions.join('; ')}`,
           ex,
         ),
-    review.located !== true
-      ? inconclusive(LEDGER_DETAILS, `${where} has no GET ${LEDGER_PATH} to read`, ex)
-      : review.omissions.length === 0
-        ? pass(LEDGER_DETAILS, ex)
-      : fail(LEDGER_DETAILS, 'the types, bounds, default and tag of §4.1 and §8.3 stated in the description', `${where}: ${review.omissions.join('; ')}`, ex),
+    review.omissions.length === 0
+      ? pass(LEDGER_DETAILS, ex)
+      : fail(
+          LEDGER_DETAILS,
+          `getCreditsOperations at GET ${LEDGER_PATH}, its five query parameters with the types, bounds and default of §4.1 and §8.3, the ${LEDGER_TAG} tag and the responses ${LEDGER_RESPONSES.join(', ')}, stated in the description`,
+          `${where}: ${review.omissions.join('; ')}`,
+          ex,
+        ),
   ];
-}
+});

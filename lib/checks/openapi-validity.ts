@@ -2,6 +2,7 @@ import { validateOasDocument } from '../contract/oas-document-schema.ts';
 import type { SchemaProblem } from '../contract/validate.ts';
 import { fail, inconclusive, pass, type Finding } from '../model/finding.ts';
 import { DOCUMENT_PATHS, parsedDocuments, type ServedDocument } from './openapi-documents.ts';
+import { judged } from './judged.ts';
 
 /** How many schema problems a finding lists; the rest are counted. */
 const LISTED_PROBLEMS = 5;
@@ -16,7 +17,7 @@ function listProblems(problems: readonly SchemaProblem[]): string {
  * valid-oas: each served document that parses validates against the OAS 3.1 document schema,
  * and its Schema Objects against the JSON Schema 2020-12 meta-schema.
  */
-export function validOasFinding(requirement: string, documents: readonly ServedDocument[]): Finding {
+export const validOasFinding = judged('openapi-validity/validOasFinding', function validOasFinding(requirement: string, documents: readonly ServedDocument[]): Finding {
   const parsed = parsedDocuments(documents);
   if (parsed.length === 0) return inconclusive(requirement, 'neither document could be read', documents.map((d) => d.exchange));
   const failures = parsed.flatMap((d) => {
@@ -30,4 +31,4 @@ export function validOasFinding(requirement: string, documents: readonly ServedD
     failures.map((f) => `${DOCUMENT_PATHS[f.document.format]}: ${listProblems(f.problems)}`).join(' | '),
     failures.map((f) => f.document.exchange),
   );
-}
+});

@@ -1,13 +1,14 @@
 import type { Exchange } from '../model/exchange.ts';
 import { fail, pass, type Finding } from '../model/finding.ts';
 import type { Pool } from '../spec-constants.ts';
+import { judged } from './judged.ts';
 
 export interface PoolHeaderExpectation {
   pool: Pool;
   /** The pool's size (the spec's or the profile's). */
   limit: number;
   windowS: number;
-  /** Unix ms of the moment the response was received (for the Reset plausibility window). */
+  /** Unix ms, on the target's clock, of the moment the response was received (for the Reset plausibility window); read off the exchange when absent. */
   receivedAtMs?: number;
 }
 
@@ -39,6 +40,19 @@ export function sentAtMs(exchange: Exchange): number {
 /** Unix ms the response was complete: the target's handling lies between sent and received. */
 export function receivedAtMs(exchange: Exchange): number {
   return sentAtMs(exchange) + exchange.timings.totalMs;
+}
+
+/**
+ * Server clock minus harness clock, read from the HTTP Date header (RFC 9110 §6.6.1: an origin
+ * server with a clock sends it), to the second; 0 when the header is missing or unreadable.
+ */
+export function clockOffsetOf(exchange: Exchange): number {
+  const date = exchange.response?.headers['date'];
+  const serverMs = date === undefined ? Number.NaN : Date.parse(date);
+  if (Number.isNaN(serverMs)) return 0;
+  const offset = serverMs - (Date.parse(exchange.startedAt) + exchange.timings.totalMs / 2);
+  // The header has whole seconds: an offset under two seconds is rounding, not skew.
+  return Math.abs(offset) < 2000 ? 0 : offset;
 }
 
 function shown(value: string | undefined): string {
@@ -79,7 +93,9 @@ export function poolHeaderAspects(exchange: Exchange, expected: PoolHeaderExpect
   if (reset !== undefined && !INTEGER.test(reset)) {
     aspects.reset.push(`X-RateLimit-Reset is ${shown(reset)}, expected a Unix timestamp in seconds`);
   } else if (reset !== undefined) {
-    const nowS = (expected.receivedAtMs ?? receivedAtMs(exchange)) / 1000;
+    // On the target's clock (its Date header), as every other timing check reads it: a target whose
+    // clock is off the harness's still states its Reset truly.
+    const nowS = (expected.receivedAtMs ?? receivedAtMs(exchange) + clockOffsetOf(exchange)) / 1000;
     const r = Number(reset);
     // A rolling window refills within one window from now; slack either side for clock skew.
     if (r < nowS - RESET_SKEW_S || r > nowS + expected.windowS + RESET_SKEW_S) {
@@ -97,9 +113,9 @@ export function poolHeaderProblems(exchange: Exchange, expected: PoolHeaderExpec
 }
 
 /** One finding for the requirement that a response carries correct pool headers. */
-export function poolHeaderFinding(requirement: string, exchange: Exchange, expected: PoolHeaderExpectation): Finding {
+export const poolHeaderFinding = judged('pool-headers/poolHeaderFinding', function poolHeaderFinding(requirement: string, exchange: Exchange, expected: PoolHeaderExpectation): Finding {
   const problems = poolHeaderProblems(exchange, expected);
   return problems.length === 0
     ? pass(requirement, [exchange])
     : fail(requirement, `X-RateLimit-* headers of the ${expected.pool} pool (§8.1)`, problems.join('; '), [exchange]);
-}
+});

@@ -4,6 +4,7 @@ import type { Pool } from '../spec-constants.ts';
 import { integerHeader, receivedAtMs, sentAtMs } from './pool-headers.ts';
 import { exchangeLabel } from './rate-limit-headers.ts';
 import { isRefusal, isServed } from './rate-limit-refusal.ts';
+import { judged } from './judged.ts';
 
 function remaining(exchange: Exchange): number | undefined {
   return integerHeader(exchange, 'x-ratelimit-remaining');
@@ -15,7 +16,7 @@ function remaining(exchange: Exchange): number | undefined {
  * always wrong. A drop of less is wrong only when no point can have come back: the sequence began
  * on a fresh pool (Remaining limit − 1) and lasted less than a window.
  */
-export function remainingCountsDownFinding(requirement: string, sequence: readonly Exchange[], limit: number, windowMs: number): Finding {
+export const remainingCountsDownFinding = judged('rate-limit-counting/remainingCountsDownFinding', function remainingCountsDownFinding(requirement: string, sequence: readonly Exchange[], limit: number, windowMs: number): Finding {
   const served = sequence.filter(isServed);
   if (served.length < 2) return inconclusive(requirement, 'fewer than two served requests in sequence', [...sequence]);
   const garbled = served.find((e) => e.response?.headers['x-ratelimit-remaining'] !== undefined && remaining(e) === undefined);
@@ -47,13 +48,13 @@ export function remainingCountsDownFinding(requirement: string, sequence: readon
     return inconclusive(requirement, doubts.length > 0 ? `Remaining did not drop (${doubts.join(', ')}), but points may have come back on a pool that was not fresh` : 'no integer Remaining to compare', served);
   }
   return pass(requirement, served, `${judged} sequential drops of exactly one`);
-}
+});
 
 /**
  * §8.1 table: a fresh pool serves exactly its limit within a window, then refuses. `charged` is
  * every request of one token to the pool since the pool was fresh, in the order sent.
  */
-export function limitEnforcedFinding(requirement: string, charged: readonly Exchange[], limit: number, windowMs: number, pool: Pool): Finding {
+export const limitEnforcedFinding = judged('rate-limit-counting/limitEnforcedFinding', function limitEnforcedFinding(requirement: string, charged: readonly Exchange[], limit: number, windowMs: number, pool: Pool): Finding {
   const first = charged[0];
   if (first === undefined) return inconclusive(requirement, 'no request was sent');
   const r0 = remaining(first);
@@ -72,7 +73,7 @@ export function limitEnforcedFinding(requirement: string, charged: readonly Exch
   if (refusals.length === 0 && served <= limit) return inconclusive(requirement, `the pool was not exhausted: ${served} served`, [first]);
   if (span >= windowMs) return inconclusive(requirement, `${served} served, but the requests spanned ${span} ms, more than a window, so points may have come back`, evidence);
   return fail(requirement, expected, `${served} requests served within ${span} ms${refusals.length === 0 ? ' and none refused' : ' before the first 429'}`, [first, ...charged.filter(isServed).slice(-1)]);
-}
+});
 
 /**
  * §8.1 rule 2, a rolling window: no span of one window may hold more served requests than the
@@ -81,7 +82,7 @@ export function limitEnforcedFinding(requirement: string, charged: readonly Exch
  * clock, within one window that ends at request j: more than `limit` of them is a violation
  * whatever the skew. A fixed window refilling at a clock boundary shows up here.
  */
-export function rollingWindowFinding(requirement: string, exchanges: readonly Exchange[], limit: number, windowMs: number, pool: Pool): Finding {
+export const rollingWindowFinding = judged('rate-limit-counting/rollingWindowFinding', function rollingWindowFinding(requirement: string, exchanges: readonly Exchange[], limit: number, windowMs: number, pool: Pool): Finding {
   const served = exchanges.filter(isServed).sort((a, b) => receivedAtMs(a) - receivedAtMs(b));
   if (served.length === 0) return inconclusive(requirement, `no served ${pool} request to count`);
   let worst = { count: 0, first: served[0]!, last: served[0]! };
@@ -105,14 +106,14 @@ export function rollingWindowFinding(requirement: string, exchanges: readonly Ex
     `${worst.count} served within ${spanMs} ms, from ${exchangeLabel(worst.first)} to ${exchangeLabel(worst.last)}: points came back before the requests that spent them aged out`,
     [worst.first, worst.last],
   );
-}
+});
 
 /**
  * §5.5 "Rate limits are scoped per token": with the secondary token refused, the primary token of
  * the same workspace is still served on that pool and lost no more than the one point of its own
  * request.
  */
-export function perTokenFinding(requirement: string, primaryBefore: Exchange, secondaryRefusal: Exchange, primaryAfter: Exchange, pool: Pool = 'read'): Finding {
+export const perTokenFinding = judged('rate-limit-counting/perTokenFinding', function perTokenFinding(requirement: string, primaryBefore: Exchange, secondaryRefusal: Exchange, primaryAfter: Exchange, pool: Pool = 'read'): Finding {
   const evidence = [primaryBefore, secondaryRefusal, primaryAfter];
   if (!isRefusal(secondaryRefusal)) return inconclusive(requirement, `the secondary token's ${pool} pool was not exhausted: ${exchangeLabel(secondaryRefusal)}`, evidence);
   const expected = `the primary token served from its own ${pool} pool, its Remaining down by its own request only`;
@@ -123,10 +124,10 @@ export function perTokenFinding(requirement: string, primaryBefore: Exchange, se
   if (rb === undefined || ra === undefined) return inconclusive(requirement, 'no integer X-RateLimit-Remaining on the primary token\'s requests', evidence);
   if (ra >= rb - 1) return pass(requirement, evidence);
   return fail(requirement, expected, `Remaining ${rb} before and ${ra} after the secondary token's requests: they spent ${rb - 1 - ra} of the primary's points`, evidence);
-}
+});
 
 /** §8.1 "the pool matching its method": a token with its read pool exhausted still gets its POST served. */
-export function separatePoolsFinding(requirement: string, readRefusal: Exchange, write: Exchange): Finding {
+export const separatePoolsFinding = judged('rate-limit-counting/separatePoolsFinding', function separatePoolsFinding(requirement: string, readRefusal: Exchange, write: Exchange): Finding {
   const evidence = [readRefusal, write];
   if (!isRefusal(readRefusal)) return inconclusive(requirement, `the read pool was not exhausted: ${exchangeLabel(readRefusal)}`, evidence);
   if (isRefusal(write)) {
@@ -135,4 +136,4 @@ export function separatePoolsFinding(requirement: string, readRefusal: Exchange,
   }
   if (!isServed(write)) return inconclusive(requirement, `the POST was not served: ${exchangeLabel(write)}`, evidence);
   return pass(requirement, evidence);
-}
+});

@@ -4,6 +4,7 @@ import type { Limits } from '../profile/resolved-profile.ts';
 import { UNAUTHENTICATED_PATHS, poolOfMethod } from '../spec-constants.ts';
 import { jsonBody, isObject } from './json-body.ts';
 import { poolHeaderAspects, type PoolHeaderAspects } from './pool-headers.ts';
+import { judged } from './judged.ts';
 
 /** `GET /me → 200`: enough to find an exchange in the evidence. */
 export function exchangeLabel(exchange: Exchange): string {
@@ -69,7 +70,7 @@ const EXPECTED: Record<Aspect, (limits: Limits) => string> = {
  * were checked, or a failure listing the first offenders. The pool a response should name comes
  * from its request's method (§8.1 table).
  */
-export function poolHeaderAspectFinding(requirement: string, aspect: Aspect, exchanges: readonly Exchange[], limits: Limits): Finding {
+export const poolHeaderAspectFinding = judged('rate-limit-headers/poolHeaderAspectFinding', function poolHeaderAspectFinding(requirement: string, aspect: Aspect, exchanges: readonly Exchange[], limits: Limits): Finding {
   const offenders: { exchange: Exchange; problems: string[] }[] = [];
   let checked = 0;
   for (const exchange of exchanges) {
@@ -84,4 +85,4 @@ export function poolHeaderAspectFinding(requirement: string, aspect: Aspect, exc
   const shown = offenders.slice(0, 3).map((o) => `${exchangeLabel(o.exchange)}: ${o.problems.join('; ')}`);
   const more = offenders.length > 3 ? `; and ${offenders.length - 3} more` : '';
   return fail(requirement, EXPECTED[aspect](limits), `${offenders.length} of ${checked} responses: ${shown.join(' | ')}${more}`, offenders.map((o) => o.exchange));
-}
+});

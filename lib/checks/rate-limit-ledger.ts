@@ -3,6 +3,7 @@ import { fail, inconclusive, pass, type Finding } from '../model/finding.ts';
 import { describeResponse, isObject, jsonBody } from './json-body.ts';
 import { exchangeLabel } from './rate-limit-headers.ts';
 import { isRefusal, isServed } from './rate-limit-refusal.ts';
+import { judged } from './judged.ts';
 
 export type LedgerPage = { ok: true; rows: number; nextCursor: string | null } | { ok: false; why: string };
 
@@ -126,7 +127,7 @@ function refusedWork(batch: RefusedBatch): RefusedWork {
 }
 
 /** §8.1 rule 5 "A rejected 429 request has done no work": the refused message POSTs left no ledger row. */
-export function refusedNoWorkFinding(requirement: string, batch: RefusedBatch): Finding {
+export const refusedNoWorkFinding = judged('rate-limit-ledger/refusedNoWorkFinding', function refusedNoWorkFinding(requirement: string, batch: RefusedBatch): Finding {
   const refused = batch.posts.filter(isRefusal);
   if (refused.length === 0) return inconclusive(requirement, 'no message POST was refused', batch.posts.slice(-1));
   const why = witness(batch);
@@ -139,7 +140,7 @@ export function refusedNoWorkFinding(requirement: string, batch: RefusedBatch): 
   if (work.did === false) return pass(requirement, evidence, work.note);
   if (work.did === 'unknown') return inconclusive(requirement, work.why, evidence);
   return fail(requirement, `no ledger row from the ${refused.length} refused message POSTs (${served} served ones leave ${served * batch.rowsPerMessage!} rows)`, work.actual, evidence);
-}
+});
 
 /** The refused messages sent again after Retry-After, with the ledger counted around them. */
 export interface Replay {
@@ -155,7 +156,7 @@ export interface Replay {
  * §8.1 rule 5 "repeating it is safe, including POST": every replayed message is served, and each
  * message's work is done exactly once in all, counting rows left at refusal and at replay.
  */
-export function replayOnceFinding(requirement: string, batch: RefusedBatch, replay: Replay): Finding {
+export const replayOnceFinding = judged('rate-limit-ledger/replayOnceFinding', function replayOnceFinding(requirement: string, batch: RefusedBatch, replay: Replay): Finding {
   if (replay.finals.length === 0) return inconclusive(requirement, 'no refused message POST to replay');
   const why = witness(batch);
   if (why !== undefined) return inconclusive(requirement, why, replay.finals.slice(0, 1));
@@ -194,4 +195,4 @@ export function replayOnceFinding(requirement: string, batch: RefusedBatch, repl
     `${total}: ${atRefusal} left when they were refused and ${atReplay} when they were replayed`,
     evidence,
   );
-}
+});

@@ -3,6 +3,7 @@ import { fail, inconclusive, pass, type Finding } from '../model/finding.ts';
 import { integerHeader, receivedAtMs, sentAtMs } from './pool-headers.ts';
 import { exchangeLabel } from './rate-limit-headers.ts';
 import { isRefusal, isServed } from './rate-limit-refusal.ts';
+import { judged } from './judged.ts';
 
 /** A 429 the pacer met on a request that did not ask for one, and absorbed by waiting Retry-After. */
 export interface AbsorbedRefusal {
@@ -31,7 +32,7 @@ function waits(w: WaitSummary | undefined): string {
  * 429s of the per-IP limiter of the unauthenticated routes are legal whatever their number (its
  * limit is not shown): counted in the note, never listed.
  */
-export function unplannedRefusalsFinding(requirement: string, absorbed: readonly AbsorbedRefusal[], waited?: WaitSummary, perIp = 0): Finding {
+export const unplannedRefusalsFinding = judged('rate-limit-observations/unplannedRefusalsFinding', function unplannedRefusalsFinding(requirement: string, absorbed: readonly AbsorbedRefusal[], waited?: WaitSummary, perIp = 0): Finding {
   const ip = perIp === 0 ? '' : `; ${perIp} 429s of the per-IP limiter of the unauthenticated routes, waited out (legal)`;
   if (absorbed.length === 0) return pass(requirement, [], `0 unplanned 429s${waits(waited)}${ip}`);
   const byPool = new Map<string, number>();
@@ -41,14 +42,14 @@ export function unplannedRefusalsFinding(requirement: string, absorbed: readonly
     ...fail(requirement, 'no 429 on requests paced by the pool headers', `${absorbed.length} unplanned 429s (${where}), each absorbed by waiting Retry-After`, absorbed.map((a) => a.exchange)),
     note: `${absorbed.length} unplanned 429s${waits(waited)}${ip}`,
   };
-}
+});
 
 /**
  * INFO, §8.1 leaves it open: does a refused request consume a point? Read from one served request
  * sent once every point spent before the window had aged out: its Remaining tells whether the
  * refusals inside the window counted. Requests near the window's edge make it undetermined.
  */
-export function refusedChargeFinding(requirement: string, history: readonly Exchange[], last: Exchange, limit: number, windowMs: number): Finding {
+export const refusedChargeFinding = judged('rate-limit-observations/refusedChargeFinding', function refusedChargeFinding(requirement: string, history: readonly Exchange[], last: Exchange, limit: number, windowMs: number): Finding {
   const observed = integerHeader(last, 'x-ratelimit-remaining');
   if (!isServed(last) || observed === undefined) return inconclusive(requirement, `the last request was not served with an integer Remaining: ${exchangeLabel(last)}`, [last]);
   const from = { early: sentAtMs(last) - windowMs, late: receivedAtMs(last) - windowMs };
@@ -73,4 +74,4 @@ export function refusedChargeFinding(requirement: string, history: readonly Exch
         ? `refused requests consume a point each: Remaining ${observed} = ${limit} − 1 − ${served} served − ${refused} refused in the window`
         : `undetermined: Remaining ${observed}, expected ${free} if refusals are free or ${charged} if they are charged`;
   return pass(requirement, [last], note);
-}
+});

@@ -3,6 +3,7 @@ import { fail, inconclusive, pass, type Finding } from '../model/finding.ts';
 import { integerHeader, receivedAtMs, sentAtMs } from './pool-headers.ts';
 import { exchangeLabel } from './rate-limit-headers.ts';
 import { isRefusal, isServed, retryAfterSeconds } from './rate-limit-refusal.ts';
+import { judged } from './judged.ts';
 
 /**
  * A request sent to an exhausted pool after a 429, and the 429 it follows: the latest refusal
@@ -41,7 +42,7 @@ export function resetPassesAtMs(refusal: Exchange): number | undefined {
  * wrong: Retry-After is then a safe upper bound (a client that waits it out is never refused),
  * which the finding notes; only a probe answered before `sent + (Retry-After − 1) s` shows it.
  */
-export function retryAfterTrueFinding(requirement: string, probes: readonly Probe[]): Finding {
+export const retryAfterTrueFinding = judged('rate-limit-retry/retryAfterTrueFinding', function retryAfterTrueFinding(requirement: string, probes: readonly Probe[]): Finding {
   let judged = 0;
   const evidence: Exchange[] = [];
   const notes: string[] = [];
@@ -67,14 +68,14 @@ export function retryAfterTrueFinding(requirement: string, probes: readonly Prob
   if (judged === 0) return inconclusive(requirement, 'no request could be timed against an integer Retry-After', probes.flatMap((p) => [p.basis, p.exchange]).slice(0, 4));
   const note = notes.length === 0 ? `${judged} timed requests agreed with Retry-After` : `${judged} timed requests agreed with Retry-After; ${[...new Set(notes)].join('; ')}`;
   return pass(requirement, evidence.slice(-2), note);
-}
+});
 
 /**
  * §8.1 "X-RateLimit-Reset … when the bucket refills": whichever reading of "refills" a target
  * takes (its first point back, or all of them), the first request sent once the Reset instant of
  * a 429 has passed is served.
  */
-export function resetRefillFinding(requirement: string, probes: readonly Probe[]): Finding {
+export const resetRefillFinding = judged('rate-limit-retry/resetRefillFinding', function resetRefillFinding(requirement: string, probes: readonly Probe[]): Finding {
   for (const { exchange, basis, first } of probes) {
     const at = resetPassesAtMs(basis);
     if (at === undefined || !first || !(isServed(exchange) || isRefusal(exchange)) || sentAtMs(exchange) < at) continue;
@@ -88,4 +89,4 @@ export function resetRefillFinding(requirement: string, probes: readonly Probe[]
     );
   }
   return inconclusive(requirement, 'no request was sent after the Reset instant of a 429 before any other', probes.flatMap((p) => [p.basis, p.exchange]).slice(0, 4));
-}
+});

@@ -1,5 +1,6 @@
 import type { Exchange, SseEventRecord } from '../model/exchange.ts';
 import { fail, pass, type Finding } from '../model/finding.ts';
+import { judged } from './judged.ts';
 
 export const INCREMENTAL_DELIVERY = 'conversation/6/incremental-delivery';
 
@@ -41,7 +42,7 @@ export function judgeDelivery(events: readonly SseEventRecord[]): DeliveryVerdic
 }
 
 /** The SHOULD-level finding on how a stream was delivered. */
-export function deliveryFinding(exchange: Exchange): Finding {
+export const deliveryFinding = judged('sse-delivery/deliveryFinding', function deliveryFinding(exchange: Exchange): Finding {
   const res = exchange.response;
   const events = res?.events ?? [];
   const v = judgeDelivery(events);
@@ -56,4 +57,4 @@ export function deliveryFinding(exchange: Exchange): Finding {
     `all ${events.length} events arrived within ${v.lastMs - v.firstMs} ms, ${v.firstMs} ms after the request, in ${chunks} chunk(s): one burst at the end of the turn`,
     [exchange],
   );
-}
+});

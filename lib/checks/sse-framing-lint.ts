@@ -1,5 +1,6 @@
 import type { Exchange } from '../model/exchange.ts';
 import { pass, type Finding } from '../model/finding.ts';
+import { judged } from './judged.ts';
 
 export const FRAMING = 'conversation/6/framing';
 
@@ -109,7 +110,7 @@ function summary(lint: FramingLint): string {
  * The INFO finding on a stream's framing: a pass carrying a summary, or a warning that lists the
  * oddities. Never a failure: the grammar allows or ignores every form it reports.
  */
-export function framingFinding(exchange: Exchange): Finding {
+export const framingFinding = judged('sse-framing-lint/framingFinding', function framingFinding(exchange: Exchange): Finding {
   const text = exchange.response?.body ?? '';
   const lint = lintEventStream(text);
   // A stream cut by the read budget ends mid-event by the harness's doing, not the server's.
@@ -117,4 +118,4 @@ export function framingFinding(exchange: Exchange): Finding {
   if (lint.notes.length === 0) return pass(FRAMING, [exchange], summary(lint));
   const notes = lint.notes.map((n) => (n.line === undefined ? n.detail : `line ${n.line}: ${n.detail}`)).join('; ');
   return { requirement: FRAMING, verdict: 'warn', note: `${summary(lint)}. ${notes}`, exchanges: [exchange] };
-}
+});

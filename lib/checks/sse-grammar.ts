@@ -3,6 +3,7 @@ import type { Exchange, SseEventRecord } from '../model/exchange.ts';
 import { fail, inconclusive, pass, type Finding } from '../model/finding.ts';
 import { SSE_EVENT_NAMES, type SseEventName } from '../spec-constants.ts';
 import { conversationResponseProblems } from './conversation-response.ts';
+import { judged } from './judged.ts';
 
 export const EVENT_NAMES = 'conversation/6/event-names';
 export const EVENT_DATA = 'conversation/6/event-data';
@@ -158,7 +159,7 @@ function listed(problems: readonly string[]): string {
  * One finding per grammar requirement for a recorded stream. Requirements the stream gives no
  * evidence on (no `done` to compare) are inconclusive with the reason.
  */
-export function sseGrammarFindings(exchange: Exchange, only: readonly GrammarRequirement[] = GRAMMAR_REQUIREMENTS): Finding[] {
+export const sseGrammarFindings = judged('sse-grammar/sseGrammarFindings', function sseGrammarFindings(exchange: Exchange, only: readonly GrammarRequirement[] = GRAMMAR_REQUIREMENTS): Finding[] {
   const ex = [exchange];
   const events = exchange.response?.events ?? [];
   const verdicts = judgeEventStream(events, streamEndOf(exchange));
@@ -169,7 +170,7 @@ export function sseGrammarFindings(exchange: Exchange, only: readonly GrammarReq
     if (why !== undefined) return inconclusive(id, why, ex);
     return pass(id, ex, verdicts.notes[id]);
   });
-}
+});
 
 function expectationOf(id: GrammarRequirement): string {
   switch (id) {

@@ -1,5 +1,6 @@
 import type { Exchange } from '../model/exchange.ts';
 import { fail, inconclusive, pass, type Finding } from '../model/finding.ts';
+import { judged } from './judged.ts';
 
 function remaining(exchange: Exchange): number | undefined {
   const v = exchange.response?.headers['x-ratelimit-remaining'];
@@ -12,7 +13,7 @@ function remaining(exchange: Exchange): number | undefined {
  * so an untouched pool shows `after` ≥ `before` − 1 (points may come back as the rolling window
  * moves on, never go faster).
  */
-export function pointsUntouchedFinding(requirement: string, before: Exchange, between: Exchange[], after: Exchange): Finding {
+export const pointsUntouchedFinding = judged('token-points/pointsUntouchedFinding', function pointsUntouchedFinding(requirement: string, before: Exchange, between: Exchange[], after: Exchange): Finding {
   const r1 = remaining(before);
   const r2 = remaining(after);
   const exchanges = [before, ...between, after];
@@ -26,4 +27,4 @@ export function pointsUntouchedFinding(requirement: string, before: Exchange, be
     `${r2}: the ${between.length} requests between spent ${r1 - 1 - r2} points of the token`,
     exchanges,
   );
-}
+});

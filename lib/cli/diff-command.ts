@@ -18,6 +18,8 @@ export async function diffCommand(args: string[]): Promise<number> {
   if (positionals.length !== 2) throw new UsageError(`diff: expected two report.json files (baseline, then new), got ${positionals.length}; see 'asi-conformance diff --help'`);
   const [beforeFile, afterFile] = positionals as [string, string];
   const diff = diffReports(loadReportFile(beforeFile), loadReportFile(afterFile));
-  process.stdout.write(values.json === true ? `${JSON.stringify(diff, null, 2)}\n` : `${diffLines(diff).map(consoleText).join('\n')}\n`);
-  return diff.regressed ? 1 : 0;
+  const exitCode = diff.regressed ? 1 : 0;
+  const lines = [...diffLines(diff), `exit ${exitCode}: ${diff.regressed ? 'a regression' : 'no regression (only a regression fails a diff)'}`];
+  process.stdout.write(values.json === true ? `${JSON.stringify(diff, null, 2)}\n` : `${lines.map(consoleText).join('\n')}\n`);
+  return exitCode;
 }

@@ -11,6 +11,8 @@ Usage
                                        compare two reports: new failures, fixed, codes gone (exit 1 on regression)
   asi-conformance fault NAME on|off --base-url URL
                                        switch a fault of a standalone reference (profile hooks)
+  asi-conformance --version            print the version (-v)
+  asi-conformance --help               this text (-h)
 
 Start here
   npm start                            certify the embedded reference; reports land in reports/<run-id>/
@@ -38,7 +40,8 @@ Target (with neither, the embedded reference is started on 127.0.0.1 and certifi
   --impl-version TEXT  its version or build (profile: implementation.version)
 
   Before any suite a preflight checks that base_url answers GET /health and that the primary token
-  is accepted at GET /me (exit 2 with one line if not, within seconds).
+  is accepted at GET /me (exit 2 with one line if not; the reports say why); each of its requests
+  waits at most 10 s (less with a shorter --timeout).
 
 Selection (a run with any of these is partial: never a certification)
   --suite NAME         run only this suite or area (repeatable): openapi, unauthenticated, auth, errors,
@@ -53,16 +56,19 @@ Verdict
                        and an expiry date (YAML, schema config/expectations.schema.json). An expected result
                        does not fail the run, an unexpected pass says "fixed: remove the waiver", an expired
                        waiver fails the run; a run with waived results is never a certification
-  --baseline FILE      a report.json of an earlier run: the run then fails (exit 1) only on regressions:
-                       new failures, error codes renamed or removed, fields gone (see also 'diff')
+  --baseline FILE      a report.json of an earlier run: the run then fails (exit 1) only on regressions
+                       (new failures, error codes renamed or removed, fields gone) or an expired waiver;
+                       its last lines say what the gate decided and why (see also 'diff')
 
 Reports
-  --out DIR            parent folder of the run's report folder (default: reports)
+  --out DIR            parent folder of the run's report folder (default: reports); a file, a folder
+                       this user cannot write or a path under /proc or /sys is refused before the run
   --format LIST        comma-separated, any of ${REPORT_FORMATS.join(',')} (default: all)
 
 Replay
   --seed N             seed of every property test (default: random; printed in the report)
-  --replay ID=PATH     replay one property's shrink path (a failure prints the whole line to use)
+  --replay ID=PATH     replay one property's shrink path; ID names the property (a failure prints the
+                       whole line to use)
 
 Target behaviour
   --timeout S          seconds one exchange may take in all: headers and whole body, event streams
@@ -160,7 +166,8 @@ Usage
 
 Lists new failures, fixed requirements, those still failing, requirement ids added or removed
 between harness versions, and error codes or fields the baseline saw that the new run did not
-(§9.2: within /v1 error codes are never renamed or removed). Exit 1 only on a regression: a new
-failure, a code gone, a field gone; 0 otherwise; 2 when a file is not a report.
+(§9.2: within /v1 error codes are never renamed or removed). A list longer than three ids is
+grouped by change and area. Exit 1 only on a regression: a new failure, a code gone, a field gone;
+0 otherwise (the last line says which); 2 when a file is not a report.
 
   --json               print the comparison as JSON`;

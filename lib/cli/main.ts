@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HarnessError } from '../errors.ts';
+import { nearestNames } from '../nearest-names.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
 import { consoleText } from '../report/console-text.ts';
 import { calibrateCommand } from './calibrate-command.ts';
@@ -39,7 +40,9 @@ export async function main(argv: string[]): Promise<number> {
     }
     const handler = COMMANDS[command];
     if (handler === undefined) {
-      process.stderr.write(`asi-conformance: unknown command ${JSON.stringify(command)}; expected one of ${Object.keys(COMMANDS).join(', ')} (see --help)\n`);
+      const near = nearestNames(command, Object.keys(COMMANDS), 2)[0];
+      const hint = near === undefined ? '' : `did you mean ${near}? `;
+      process.stderr.write(`asi-conformance: unknown command ${JSON.stringify(command)}; ${hint}expected one of ${Object.keys(COMMANDS).join(', ')} (see --help)\n`);
       return 2;
     }
     return await handler(rest);

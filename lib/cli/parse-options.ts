@@ -1,5 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError } from '../errors.ts';
+import { nearestNames } from '../nearest-names.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -14,9 +15,21 @@ export function parseOptions<O extends Options>(command: string, args: string[],
     const message = err instanceof Error ? err.message : String(err);
     const flag = /'(-{1,2}[^']+)'/.exec(message)?.[1];
     const hint = `see 'asi-conformance ${command} --help'`;
-    if (flag !== undefined && /Unknown option/.test(message)) throw new UsageError(`${command}: unknown option ${flag}; ${hint}`);
+    if (flag !== undefined && /Unknown option/.test(message)) throw new UsageError(`${command}: unknown option ${flag}; ${suggestion(flag, options) ?? hint}`);
     throw new UsageError(`${command}: ${message.replace(/\.$/, '')}; ${hint}`);
   }
+}
+
+/**
+ * `did you mean --base-url?` for a mistyped flag, from the command's own flags: one that starts
+ * with what was typed (`--base`), or one a typo away (an edit per three letters).
+ */
+function suggestion(flag: string, options: Options): string | undefined {
+  const name = flag.replace(/^-+/, '').replace(/=.*$/, '');
+  const names = Object.keys(options);
+  const started = name.length >= 3 ? names.filter((n) => n.startsWith(name)) : [];
+  const near = [...new Set([...started, ...nearestNames(name, names, Math.max(1, Math.floor(name.length / 3)))])];
+  return near.length === 0 ? undefined : `did you mean ${near.slice(0, 2).map((n) => `--${n}`).join(' or ')}?`;
 }
 
 /**

@@ -8,6 +8,7 @@ import { loadProfileFile } from '../profile/load-profile.ts';
 import { DEFAULT_TOKEN_ENV, TOKEN_ROLES, type ProfileFile } from '../profile/profile-file.ts';
 import { resolveProfile, type ResolvedTarget } from '../profile/resolve-profile.ts';
 import { resolveTransport } from '../profile/resolve-transport.ts';
+import { checkWritableFolder } from '../user-file.ts';
 import { startReference, type RunningReference } from '../reference/server.ts';
 import { loadReportFile } from '../report/baseline-diff.ts';
 import { consoleSummary } from '../report/console-summary.ts';
@@ -16,7 +17,7 @@ import { REPORT_FORMATS, type ReportFormat } from '../report/write-reports.ts';
 import { certify } from '../runner/certify.ts';
 import { embeddedTarget } from '../runner/embedded-target.ts';
 import { Interrupts } from '../runner/interrupts.ts';
-import { requirementIds } from '../runner/selection.ts';
+import { requirementIds } from '../catalogue/selection.ts';
 import { selectSuiteFiles } from '../runner/suite-files.ts';
 import { RUN_HELP } from './help.ts';
 import { integerOption, parseOptions } from './parse-options.ts';
@@ -101,6 +102,9 @@ export async function runCommand(args: string[]): Promise<number> {
   const baseline = values.baseline === undefined ? undefined : { file: values.baseline, report: loadReportFile(values.baseline) };
   const timeoutS = integerOption('run', 'timeout', values.timeout, 1, 600);
   if (values['base-url'] !== undefined) validateBaseUrl(values['base-url']);
+  const outDir = values.out ?? 'reports';
+  // Before any reference starts or request goes: a run that cannot write its reports does not start.
+  checkWritableFolder(outDir, (message) => new UsageError(`run: --out ${JSON.stringify(outDir)} ${message}`));
 
   let reference: RunningReference | undefined;
   let target: ResolvedTarget | undefined;
@@ -141,7 +145,7 @@ export async function runCommand(args: string[]): Promise<number> {
       ...(values.label === undefined ? {} : { label: values.label }),
       ...(values['impl-version'] === undefined ? {} : { version: values['impl-version'] }),
     };
-    const { report, dir, files: written } = await certify({
+    const { report, dir, files: written, stoppedBy } = await certify({
       target,
       embedded: reference !== undefined,
       files,
@@ -149,7 +153,7 @@ export async function runCommand(args: string[]): Promise<number> {
       ...(expectations === undefined ? {} : { expectations }),
       ...(baseline === undefined ? {} : { baseline }),
       ...(Object.keys(implementation).length === 0 ? {} : { implementation }),
-      outDir: values.out ?? 'reports',
+      outDir,
       formats,
       seed,
       failOn,
@@ -164,6 +168,11 @@ export async function runCommand(args: string[]): Promise<number> {
     const near = relative(process.cwd(), dir);
     const shown = near === '' || near.startsWith('..') || isAbsolute(near) ? dir : near;
     const reportsLine = `reports: ${shown}/ (${written.map((f) => basename(f)).join(', ')})`;
+    if (stoppedBy !== undefined) {
+      // The preflight ended the run: its one line (and exit code) as ever, once the reports say where they are.
+      process.stdout.write(`${redactor.redact(reportsLine)}\n`);
+      throw stoppedBy;
+    }
     process.stdout.write(`${redactor.redact(consoleSummary(report, reportsLine))}\n`);
     return report.exitCode;
   } catch (err) {

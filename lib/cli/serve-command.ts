@@ -4,6 +4,7 @@ import { PACKAGE_ROOT } from '../package-root.ts';
 import { DEFAULT_TOKEN_ENV, TOKEN_ROLES } from '../profile/profile-file.ts';
 import { DEFECTS, VARIANTS } from '../reference/defects/index.ts';
 import { startReference, validateSwitches } from '../reference/server.ts';
+import { TokenRegistry } from '../reference/tokens.ts';
 import { UsageError } from '../errors.ts';
 import { REFERENCE_PROFILE } from '../runner/embedded-target.ts';
 import { SERVE_HELP } from './help.ts';
@@ -88,6 +89,11 @@ export async function serveCommand(args: string[]): Promise<number> {
   } catch (err) {
     throw new UsageError(`serve: ${(err as Error).message}`);
   }
+  if (values['print-env'] === true) {
+    // The demo tokens do not depend on a server: nothing is bound, so this works beside a running one.
+    process.stdout.write(`${exportLines(new TokenRegistry().byRole()).join('\n')}\n`);
+    return 0;
+  }
   let reference;
   try {
     reference = await startReference(options);
@@ -96,11 +102,6 @@ export async function serveCommand(args: string[]): Promise<number> {
     if (code === 'EADDRINUSE') throw new UsageError(`serve: port ${options.port} on ${options.host} is in use; choose another with --port N (0 picks a free one)`);
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`serve: cannot bind --host ${options.host}: ${code}`);
     throw err;
-  }
-  if (values['print-env'] === true) {
-    process.stdout.write(`${exportLines(reference.tokens).join('\n')}\n`);
-    await reference.close();
-    return 0;
   }
   const { limits } = reference.state;
   process.stdout.write(

@@ -10,7 +10,7 @@ export const OAS_SCHEMA_FILE = join(PACKAGE_ROOT, 'lib', 'contract', 'oas-3.1-sc
 
 const JSON_SCHEMA_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
 /** Dialects whose Schema Objects are JSON Schema 2020-12 plus OAS keywords the meta-schema lets through. */
-const OAS_DIALECTS = new Set([
+export const OAS_DIALECTS: ReadonlySet<string> = new Set([
   JSON_SCHEMA_2020_12,
   'https://spec.openapis.org/oas/3.1/dialect/base',
   'https://spec.openapis.org/oas/3.1/dialect/2024-10-25',

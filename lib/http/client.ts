@@ -65,6 +65,10 @@ export interface ClientOptions {
   onUnresponsive?: (reason: string) => void;
   /** Extra headers, TLS material and proxy of a target behind real infrastructure. */
   transport?: TransportOptions;
+  /** The fault hooks switched on now (a drill): recorded on every exchange sent or answered while one is. */
+  faultsOn?: () => readonly string[];
+  /** Numbers this client's exchanges; one shared by every client of the process unless given. */
+  sequence?: ExchangeSequence;
 }
 
 export interface SendOptions {
@@ -105,10 +109,34 @@ export interface MisplacedToken {
   name: string;
 }
 
-let sequence = 0;
+/**
+ * Numbers a run's exchanges, from `first` on. A run sends from two threads (the preflight from the
+ * main process, the suites from their worker), each with its own module state: each takes its own
+ * sequence over a range of its own (the worker's starts after the preflight's last), so that `seq`
+ * names one exchange of the run.
+ */
+export class ExchangeSequence {
+  #last: number;
+  constructor(first = 1) {
+    this.#last = first - 1;
+  }
+  next(): number {
+    this.#last += 1;
+    return this.#last;
+  }
+  /** The number the next exchange takes. */
+  get upcoming(): number {
+    return this.#last + 1;
+  }
+}
+
+const processSequence = new ExchangeSequence();
 
 /** Consecutive requests without any response after which the target counts as down for the run. */
-const UNRESPONSIVE_AFTER = 4;
+export const UNRESPONSIVE_AFTER = 4;
+
+/** The code of a request not sent because the target counted as down. */
+export const NOT_SENT_CODE = 'ASI_TARGET_UNRESPONSIVE';
 
 /** Query string from a record, in insertion order, percent-encoding every reserved character. */
 export function encodeQuery(query: SendOptions['query']): string {
@@ -149,8 +177,12 @@ export class HttpClient {
   readonly #pacer: Pacer | undefined;
   readonly #onExchange: ((exchange: Exchange) => void) | undefined;
   readonly #onUnresponsive: ((reason: string) => void) | undefined;
+  readonly #faultsOn: () => readonly string[];
+  readonly #sequence: ExchangeSequence;
   #silentInARow = 0;
   #unresponsive: string | undefined;
+  /** Closing or destroying the agent, once either began: the other then has nothing left to do. */
+  #ended: Promise<void> | undefined;
 
   constructor(options: ClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -161,6 +193,8 @@ export class HttpClient {
     this.#pacer = options.pacer;
     this.#onExchange = options.onExchange;
     this.#onUnresponsive = options.onUnresponsive;
+    this.#faultsOn = options.faultsOn ?? (() => []);
+    this.#sequence = options.sequence ?? processSequence;
     this.#agent = buildDispatcher(this.limits, options.transport);
     this.#extraHeaders = Object.fromEntries((options.transport?.headers ?? []).map((h) => [h.name, h.value]));
     this.#requestTransport = requestTransportOf(options.transport, this.baseUrl);
@@ -283,11 +317,11 @@ export class HttpClient {
     if (role !== undefined) request.tokenRole = role;
     if (this.#requestTransport !== undefined) request.transport = this.#requestTransport;
     const exchange: Exchange = {
-      seq: ++sequence,
+      seq: this.#sequence.next(),
       startedAt: new Date().toISOString(),
       request,
       timings: { totalMs: 0 },
-      error: { code: 'ASI_TARGET_UNRESPONSIVE', message: `not sent: the target stopped answering (${UNRESPONSIVE_AFTER} requests in a row: ${this.#unresponsive})` },
+      error: { code: NOT_SENT_CODE, message: `not sent: the target stopped answering (${UNRESPONSIVE_AFTER} requests in a row: ${this.#unresponsive})` },
     };
     if (role !== undefined && pool !== undefined) exchange.pool = pool;
     this.#onExchange?.(exchange);
@@ -312,12 +346,13 @@ export class HttpClient {
     if (role !== undefined) recordedRequest.tokenRole = role;
     if (this.#requestTransport !== undefined) recordedRequest.transport = this.#requestTransport;
     const exchange: Exchange = {
-      seq: ++sequence,
+      seq: this.#sequence.next(),
       startedAt: new Date().toISOString(),
       request: recordedRequest,
       timings: { totalMs: 0 },
     };
     if (role !== undefined && pool !== undefined) exchange.pool = pool;
+    const faultsAtStart = this.#faultsOn();
     const started = Date.now();
     const deadline = new AbortController();
     const deadlineError = Object.assign(new Error(`no complete answer within the deadline of ${this.limits.totalMs} ms`), { code: DEADLINE_CODE });
@@ -361,6 +396,7 @@ export class HttpClient {
           const e = describeTransportError(cut.error, this.#redactor);
           exchange.error = { code: e.code, message: `${e.message} (HTTP ${res.statusCode}, ${bytes} bytes of body received)` };
           exchange.timings.totalMs = Date.now() - started;
+          this.#noteFaults(exchange, faultsAtStart);
           return exchange;
         }
         response.body = this.#redactor.redact(text);
@@ -375,11 +411,26 @@ export class HttpClient {
       clearTimeout(timer);
     }
     exchange.timings.totalMs = Date.now() - started;
+    this.#noteFaults(exchange, faultsAtStart);
     return exchange;
   }
 
-  async close(): Promise<void> {
-    await this.#agent.close();
+  /** A drill's fault on when the request left or when its answer ended: the exchange says so. */
+  #noteFaults(exchange: Exchange, atStart: readonly string[]): void {
+    const faults = [...new Set([...atStart, ...this.#faultsOn()])].sort();
+    if (faults.length > 0) exchange.faults = faults;
+  }
+
+  /** Closes the connections once the exchanges under way have ended. */
+  close(): Promise<void> {
+    this.#ended ??= this.#agent.close();
+    return this.#ended;
+  }
+
+  /** Ends every exchange under way at once (an interrupted run): each is recorded with the transport error. */
+  destroy(): Promise<void> {
+    this.#ended ??= this.#agent.destroy();
+    return this.#ended;
   }
 }
 

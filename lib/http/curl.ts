@@ -23,7 +23,9 @@ function quoteWithPlaceholders(text: string): string {
 /**
  * Flags that open the same connection: the CA bundle, the client certificate (`--cacert`,
  * `--cert`, `--key`, paths relative to the working folder), the key's passphrase and the proxy as
- * the variables that hold them. curl reads NO_PROXY itself, as the harness did.
+ * the variables that hold them. curl reads NO_PROXY itself, as the harness did. The harness
+ * tunnels every proxied request with CONNECT (dispatcher.ts); curl does so for an http target
+ * only when told, with --proxytunnel.
  */
 function transportArgs(t: RequestTransport | undefined): string[] {
   if (t === undefined) return [];
@@ -32,7 +34,7 @@ function transportArgs(t: RequestTransport | undefined): string[] {
   if (t.cert !== undefined) args.push('--cert', shellQuote(t.cert));
   if (t.key !== undefined) args.push('--key', shellQuote(t.key));
   if (t.pass !== undefined) args.push('--pass', `"${t.pass}"`);
-  if (t.proxy !== undefined) args.push('--proxy', `"${t.proxy}"`);
+  if (t.proxy !== undefined) args.push('--proxy', `"${t.proxy}"`, '--proxytunnel');
   return args;
 }
 

@@ -42,6 +42,9 @@ export function buildDispatcher(timeouts: DispatcherTimeouts, transport: Transpo
     connect,
     requestTls: connect,
     proxyTls: { timeout: timeouts.connectTimeoutMs },
+    // Every proxied request, to an http target too, goes through a CONNECT tunnel (undici's
+    // default, set here so that it stays so): curl lines say --proxytunnel (curl.ts).
+    proxyTunnel: true,
     // Always given (empty for none): undici reads process.env only for an undefined value, and
     // these were read once, in the main process, from the environment the user set.
     httpProxy: proxy.http?.url ?? '',

@@ -1,5 +1,5 @@
 import type { Exchange } from '../model/exchange.ts';
-import { HEADERS_AND_ENVELOPE_BUDGET, trimExchange } from '../suite/evidence-trim.ts';
+import { HEADERS_AND_ENVELOPE_BUDGET, trimExchange } from '../model/evidence-trim.ts';
 import { SLOW_DOWN_FRACTION, UNAUTHENTICATED_PATHS, WINDOW_SECONDS, type Pool } from '../spec-constants.ts';
 
 /**
@@ -282,6 +282,14 @@ export class Pacer {
     const absurd = retryAfterS !== undefined && retryAfterS * 1000 > this.#options.maxWaitMs;
     // Refused again although the last wait already covered a whole window: waiting does not help.
     if (absurd && s.refusedInARow > 0) s.stormy = true;
+    // Refused twice while the pool's own headers say points are left: a limiter they do not
+    // describe, which waiting on the pool cannot satisfy. The caller gets the 429 (the run-wide
+    // rules judge it) instead of a minute of backoff.
+    const pointsLeft = (intHeader(exchange.response.headers['x-ratelimit-remaining']) ?? 0) > 0;
+    if (pointsLeft && s.refusedInARow > 0) {
+      s.stormy = true;
+      this.#disbelieve(role, pool, 'x-ratelimit-remaining', exchange, 'refused with points left: 429s handed to the caller without waiting');
+    }
     s.refusedInARow += 1;
     if (s.refusedInARow > this.#options.maxRetries) s.stormy = true;
     if (s.stormy) {
@@ -294,8 +302,12 @@ export class Pacer {
     // > backoff multiplier on top of Retry-After
     const multiplier = Math.min(BACKOFF_CAP, 2 ** (s.refusedInARow - 1));
     const wait = Math.min(this.#options.maxWaitMs, Math.max(1, retryAfterS ?? 1) * 1000 * multiplier);
-    s.remaining = 0;
-    s.resetAtMs = Math.max(s.resetAtMs ?? 0, this.#options.now() + wait);
+    // A pool its headers say is spent waits for its Reset too; one they say has points left is
+    // refused by something else, and only Retry-After speaks for that.
+    if (!pointsLeft) {
+      s.remaining = 0;
+      s.resetAtMs = Math.max(s.resetAtMs ?? 0, this.#options.now() + wait);
+    }
     this.#count('retry-after', wait);
     return wait;
   }

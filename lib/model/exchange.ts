@@ -65,4 +65,9 @@ export interface Exchange {
   timings: { totalMs: number; headersMs?: number };
   /** Pool charged when the token was used, from the method (§8.1). */
   pool?: 'read' | 'write';
+  /**
+   * The profile's fault hooks that were switched on when the request was sent (a §7 drill), by
+   * name: a 503 then is the drill's answer, not an outage of the target's own.
+   */
+  faults?: string[];
 }

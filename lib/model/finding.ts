@@ -15,6 +15,12 @@ export interface PropertyEvidence {
   replay?: string;
 }
 
+/** The judgement (a recorded checker call) a finding came from, and its place in that call's output. */
+export interface JudgementRef {
+  id: string;
+  index: number;
+}
+
 /**
  * What a checker concluded about one requirement. Checkers are pure: they take exchanges and
  * return findings, and the report derives verdicts from them.
@@ -30,6 +36,8 @@ export interface Finding {
   note?: string;
   exchanges: Exchange[];
   property?: PropertyEvidence;
+  /** The recorded checker call that produced it: offline verification re-runs it (lib/judgement/). */
+  judgement?: JudgementRef;
 }
 
 export function pass(requirement: string, exchanges: Exchange[] = [], note?: string): Finding {

@@ -73,9 +73,14 @@ function checkedHeader(origin: Origin, name: string, value: string, placeholder:
  */
 export const MIN_SECRET_HEADER_LENGTH = 8;
 
+/** Why a variable gives no value: CI passes a secret it does not have as an empty string, which is not the same fix as a missing export. */
+function missingVariable(variable: string, raw: string | undefined): string {
+  return `environment variable ${variable} is ${raw === undefined ? 'not set' : 'set but empty'}`;
+}
+
 function fromEnv(origin: Origin, name: string, variable: string, env: NodeJS.ProcessEnv): ExtraHeader {
   const value = env[variable]?.trim();
-  if (value === undefined || value === '') fail(origin, `${name}: environment variable ${variable} is not set (export ${variable}=<value>)`);
+  if (value === undefined || value === '') fail(origin, `${name}: ${missingVariable(variable, env[variable])} (export ${variable}=<value>)`);
   if (value.length < MIN_SECRET_HEADER_LENGTH) {
     fail(origin, `${name}: the value of ${variable} is shorter than ${MIN_SECRET_HEADER_LENGTH} characters, too short to redact as a secret; if it is not one, give it literally`);
   }
@@ -188,7 +193,7 @@ function passphraseOf(input: TransportInput): { value: string; placeholder: stri
   const variable = p?.tls?.passphrase?.env;
   if (p === undefined || variable === undefined) return undefined;
   const value = input.env[variable];
-  if (value === undefined || value === '') fail({ kind: 'profile', file: p.file, key: 'tls.passphrase' }, `environment variable ${variable} is not set`);
+  if (value === undefined || value === '') fail({ kind: 'profile', file: p.file, key: 'tls.passphrase' }, missingVariable(variable, value));
   return { value, placeholder: `$${variable}` };
 }
 

@@ -62,7 +62,8 @@ export class ExchangeContext {
     const wireStatus = code === 'auth.token_missing' && defects.has('auth-token-missing-403') ? 403 : status;
     const error: Record<string, unknown> = { code, category: wireCategory, message, request_id: requestId };
     if (details !== undefined) error['details'] = details;
-    this.sendJson(wireStatus, routeError && defects.has('errors-envelope-flat') ? error : { error }, extra);
+    const labelled = defects.has('errors-json-as-text-plain') ? { ...extra, 'content-type': 'text/plain; charset=utf-8' } : extra;
+    this.sendJson(wireStatus, routeError && defects.has('errors-envelope-flat') ? error : { error }, labelled);
   }
 
   /** The body as read once (a defect may read it before the route does). */

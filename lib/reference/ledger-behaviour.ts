@@ -35,6 +35,8 @@ export interface LedgerBehaviour {
   featurePrefixMatch: boolean;
   // Rows and pages as written
   timestampPlusZero: boolean;
+  /** Only in the listings of a workspace other than the first (`ws_1`). */
+  timestampPlusZeroElsewhere: boolean;
   timestampSomeOffset: boolean;
   creditsAsString: boolean;
   metadataSometimesNull: boolean;
@@ -96,6 +98,7 @@ export function ledgerBehaviour(state: ReferenceState): LedgerBehaviour {
     featureMaxLength: featureOffByOne ? FEATURE_LENGTH_MAX - 1 : FEATURE_LENGTH_MAX,
     featurePrefixMatch: d('feature-prefix-match'),
     timestampPlusZero: d('timestamp-plus-zero-offset'),
+    timestampPlusZeroElsewhere: d('other-workspace-offset-timestamps'),
     timestampSomeOffset: d('timestamp-some-offset'),
     creditsAsString: d('credits-string'),
     metadataSometimesNull: d('metadata-null'),

@@ -81,6 +81,8 @@ function pollJob(ctx: ExchangeContext): void {
   const id = ctx.params['job_id'] ?? '';
   const view = ctx.state.defects.has('conversation-job-not-found') ? undefined : jobsOf(ctx.state).view(id, ctx.token!.workspace, ctx.state.now());
   if (view === undefined) return ctx.sendError(404, 'message_job.not_found', 'permanent', `No message job "${id}" in this workspace.`);
+  if (ctx.state.defects.has('conversation-job-poll-500')) return ctx.sendError(500, 'system.internal', 'transient', 'Internal error.');
+  if (ctx.state.defects.has('conversation-job-poll-no-pool-headers')) for (const name of Object.keys(ctx.headers)) if (name.startsWith('x-ratelimit-')) delete ctx.headers[name];
   ctx.sendJson(200, view);
 }
 

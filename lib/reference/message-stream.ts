@@ -32,6 +32,7 @@ function outgoingEvents(ctx: ExchangeContext, events: readonly TurnEvent[]): Out
   for (const e of events) {
     let data: Record<string, unknown> = e.data;
     if (e.event === 'tool_result' && d.has('conversation-stream-unmatched-tool-result')) data = { ...data, id: 'tool_never_called' };
+    if (e.event === 'tool_result' && d.has('conversation-tool-result-exposes-output')) data = { ...data, output: { rows: 3, summary: 'Three open opportunities.' } };
     if (e.event === 'done') {
       if (d.has('conversation-stream-no-done')) continue;
       if (d.has('conversation-stream-done-without-messages')) data = { conversation_id: data['conversation_id'] };

@@ -229,5 +229,11 @@ export function applyRateLimit(ctx: ExchangeContext): boolean {
     refuse(ctx, pool, decision);
     return false;
   }
+  // Defect: a limiter of its own on one route and form, which the pool headers do not show.
+  if (state.defects.has('ratelimit-company-stream-hidden-limiter') && isStreamedPost(ctx) && ctx.path.startsWith('/company-agents/')) {
+    ctx.sendError(429, 'rate_limit.exceeded', 'rate_limited', 'Too many streams on this route.', undefined, { 'retry-after': '1' });
+    return false;
+  }
+  if (state.defects.has('ratelimit-retry-after-on-served')) ctx.headers['retry-after'] = '0';
   return true;
 }

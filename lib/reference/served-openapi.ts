@@ -116,9 +116,33 @@ function ledgerParameter(doc: Json, name: string): Json {
   return record(record(parameters.find((p) => record(p)['name'] === name))['schema']);
 }
 
+function schema(doc: Json, name: string): Json {
+  return record(record(record(doc['components'])['schemas'])[name]);
+}
+
+/**
+ * The per-IP limiter's 429 on the unauthenticated routes (§8.1 rule 4; docs/reference.md), which
+ * the contract leaves out: the reference describes every response it gives on the spec's routes.
+ */
+function describeIpLimiter(doc: Json): void {
+  for (const path of ['/health', '/openapi.json', '/openapi.yaml']) {
+    const responses = record(record(record(record(doc['paths'])[path])['get'])['responses']);
+    responses['429'] = ERROR_RESPONSE('The per-IP limiter of the unauthenticated routes is exhausted; Retry-After says when to come back.');
+  }
+}
+
 /** The document with the reference's defects of the served description applied. */
 function applyDefects(doc: Json, state: ReferenceState): Json {
   const d = state.defects;
+  // Contradictions of the service's own bodies: the last page's null cursor, request_id in every error.
+  if (d.has('openapi-next-cursor-string')) record(schema(doc, 'CreditsOperations')['properties'])['next_cursor'] = { type: 'string', description: 'Opaque cursor for the next page.' };
+  if (d.has('openapi-error-closed')) {
+    const error = record(record(schema(doc, 'Error')['properties'])['error']);
+    error['additionalProperties'] = false;
+    error['required'] = ['code', 'category', 'message'];
+    delete record(error['properties'])['request_id'];
+  }
+  if (d.has('openapi-ledger-400-undescribed')) delete record(record(record(record(doc['paths'])['/credits/operations'])['get'])['responses'])['400'];
   if (d.has('openapi-version-3-0')) doc['openapi'] = '3.0.3';
   // A response without its required `description`: the OAS 3.1 schema rejects it.
   if (d.has('openapi-invalid-document')) delete record(record(record(record(record(doc['paths'])['/health'])['get'])['responses'])['200'])['description'];
@@ -146,6 +170,7 @@ export function servedDocument(ctx: ExchangeContext): { json: string; yaml: stri
   doc['paths'] = { ...record(doc['paths']), ...referencePaths() };
   const components = record(doc['components']);
   components['schemas'] = { ...record(components['schemas']), ...referenceSchemas() };
+  describeIpLimiter(doc);
   applyDefects(doc, ctx.state);
 
   const yamlDoc = ctx.state.defects.has('openapi-yaml-differs') ? { ...doc, info: { ...record(doc['info']), title: 'Agents Service Interface (YAML edition)' } } : doc;

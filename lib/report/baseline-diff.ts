@@ -1,6 +1,6 @@
 import { ReportFileError } from '../errors.ts';
 import { readUserFile } from '../user-file.ts';
-import type { BaselineDiff, Observed, RequirementVerdict, VerdictChange } from './report-model.ts';
+import type { BaselineDiff, Observed, Report, RequirementVerdict, ResultState, VerdictChange } from './report-model.ts';
 
 /**
  * The part of a report.json a comparison needs. Reports of every schema version so far have it,
@@ -9,7 +9,7 @@ import type { BaselineDiff, Observed, RequirementVerdict, VerdictChange } from '
 export interface ComparableReport {
   schemaVersion: number;
   meta: { runId: string; tool: { name: string; version: string }; startedAt: string };
-  results: Array<{ requirement: { id: string }; verdict: RequirementVerdict; waiver?: { state: string } }>;
+  results: Array<{ requirement: { id: string }; verdict: RequirementVerdict; waiver?: { state: string }; unchosen?: boolean }>;
   observed?: Observed;
 }
 
@@ -38,9 +38,14 @@ export function loadReportFile(file: string): ComparableReport {
   return value;
 }
 
-/** A verdict that fails: `fail` itself, and an expected failure that no waiver covers any more. */
-function failing(v: RequirementVerdict | 'absent'): boolean {
+/** A state that fails: `fail` (a waived failure reads `waived`; an expired waiver's, `fail`). */
+function failing(v: ResultState | 'absent'): boolean {
   return v === 'fail';
+}
+
+/** A result as the comparison sees it: `waived` when its waiver matched, else its verdict (as every report shows it). */
+function stateOf(r: ComparableReport['results'][number]): ResultState {
+  return r.waiver?.state === 'waived' ? 'waived' : r.verdict;
 }
 
 /** Codes the baseline saw in a situation where the new run saw only other codes: renamed or removed. */
@@ -78,16 +83,19 @@ function fieldsGone(before: Observed | undefined, after: Observed | undefined): 
  * and still fails is known, one that went from pass to inconclusive is reported but not judged.
  */
 export function diffReports(before: ComparableReport, after: ComparableReport): BaselineDiff {
-  const old = new Map(before.results.map((r) => [r.requirement.id, r.verdict]));
-  const now = new Map(after.results.map((r) => [r.requirement.id, r.verdict]));
+  const old = new Map(before.results.map((r) => [r.requirement.id, stateOf(r)]));
+  // What a partial run did not choose was not judged: it is counted apart, never compared.
+  const notChosen = after.results.filter((r) => r.unchosen === true).map((r) => r.requirement.id);
+  const now = new Map(after.results.filter((r) => r.unchosen !== true).map((r) => [r.requirement.id, stateOf(r)]));
   const diff: BaselineDiff = {
     baseline: { runId: before.meta.runId, tool: `${before.meta.tool.name} ${before.meta.tool.version}`, startedAt: before.meta.startedAt },
     newFailures: [],
     fixed: [],
     stillFailing: [],
     otherChanges: [],
-    added: [...now.keys()].filter((id) => !old.has(id)),
-    removed: [...old.keys()].filter((id) => !now.has(id)),
+    ...(notChosen.length === 0 ? {} : { notChosen }),
+    added: after.results.map((r) => r.requirement.id).filter((id) => !old.has(id)),
+    removed: [...old.keys()].filter((id) => !now.has(id) && !notChosen.includes(id)),
     codesGone: codesGone(before.observed, after.observed),
     fieldsGone: fieldsGone(before.observed, after.observed),
     regressed: false,
@@ -104,18 +112,128 @@ export function diffReports(before: ComparableReport, after: ComparableReport): 
   return diff;
 }
 
+/** Ids listed on one line before a list is grouped. */
+const INLINE_IDS = 3;
+/** Ids per line of a grouped list. */
+const IDS_PER_LINE = 4;
+/** Ids shown of a group of changes that are not regressions; the rest is counted (report.json has them all). */
+const IDS_SHOWN = 4;
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** The area of a requirement id (`area/section/slug`). */
+function areaOf(id: string): string {
+  return id.split('/')[0] ?? id;
+}
+
+/** Ids by area, areas in the order they first come (the catalogue's). */
+function byArea(ids: readonly string[]): Map<string, string[]> {
+  const areas = new Map<string, string[]>();
+  for (const id of ids) areas.set(areaOf(id), [...(areas.get(areaOf(id)) ?? []), id]);
+  return areas;
+}
+
+/** Lines of at most IDS_PER_LINE ids each. */
+function wrapped(ids: readonly string[], indent: string): string[] {
+  const lines: string[] = [];
+  for (let i = 0; i < ids.length; i += IDS_PER_LINE) lines.push(`${indent}${ids.slice(i, i + IDS_PER_LINE).join(', ')}`);
+  return lines;
+}
+
+/**
+ * A list of changes: on one line when short; else grouped by change of verdict and by area, with
+ * counts, a few ids a line. Regressions are listed whole; other changes show a few ids per area
+ * and count the rest.
+ */
+function changeLines(label: string, changes: readonly VerdictChange[], whole: boolean, showChange = true): string[] {
+  const one = (c: VerdictChange): string => (showChange ? `${c.id} (${c.before} -> ${c.after})` : c.id);
+  if (changes.length === 0) return [`  ${label}: none`];
+  if (changes.length <= INLINE_IDS) return [`  ${label}: ${changes.map(one).join(', ')}`];
+  const lines = [`  ${label} (${changes.length}):`];
+  const kinds = new Map<string, string[]>();
+  for (const c of changes) {
+    const kind = `${c.before} -> ${c.after}`;
+    kinds.set(kind, [...(kinds.get(kind) ?? []), c.id]);
+  }
+  for (const [kind, ids] of kinds) {
+    const indent = showChange ? '      ' : '    ';
+    if (showChange) lines.push(`    ${kind} (${ids.length}):`);
+    for (const [area, inArea] of byArea(ids)) {
+      if (whole) {
+        lines.push(`${indent}${area} (${inArea.length}):`, ...wrapped(inArea, `${indent}  `));
+        continue;
+      }
+      const more = inArea.length > IDS_SHOWN ? `, … and ${inArea.length - IDS_SHOWN} more` : '';
+      lines.push(`${indent}${area} (${inArea.length}): ${inArea.slice(0, IDS_SHOWN).join(', ')}${more}`);
+    }
+  }
+  return lines;
+}
+
+/** Requirements counted per area, on one line: `auth 12, ledger 30`. */
+function areaCounts(ids: readonly string[]): string {
+  return [...byArea(ids)].map(([area, inArea]) => `${area} ${inArea.length}`).join(', ');
+}
+
+/** What regressed, in counts: the reason a baseline gate fails. */
+function regressions(diff: BaselineDiff): string {
+  return [
+    diff.newFailures.length > 0 ? plural(diff.newFailures.length, 'new failure') : '',
+    diff.codesGone.length > 0 ? `error codes gone in ${plural(diff.codesGone.length, 'situation')}` : '',
+    diff.fieldsGone.length > 0 ? `fields gone from ${plural(diff.fieldsGone.length, 'kind')} of body` : '',
+  ]
+    .filter((p) => p !== '')
+    .join(', ');
+}
+
 /** The diff as lines for the console and summary.md (plain text; writers escape it). */
 export function diffLines(diff: BaselineDiff): string[] {
-  const ids = (changes: VerdictChange[]): string => changes.map((c) => `${c.id} (${c.before} -> ${c.after})`).join(', ');
   const lines = [`compared with baseline run ${diff.baseline.runId} (${diff.baseline.tool}, ${diff.baseline.startedAt})`];
-  lines.push(`  new failures: ${diff.newFailures.length === 0 ? 'none' : ids(diff.newFailures)}`);
-  lines.push(`  fixed: ${diff.fixed.length === 0 ? 'none' : ids(diff.fixed)}`);
-  lines.push(`  still failing: ${diff.stillFailing.length === 0 ? 'none' : diff.stillFailing.map((c) => c.id).join(', ')}`);
-  if (diff.otherChanges.length > 0) lines.push(`  other changes: ${ids(diff.otherChanges)}`);
-  if (diff.added.length > 0) lines.push(`  requirements new in this harness: ${diff.added.join(', ')}`);
-  if (diff.removed.length > 0) lines.push(`  requirements the baseline had and this harness has not: ${diff.removed.join(', ')}`);
+  lines.push(...changeLines('new failures', diff.newFailures, true));
+  lines.push(...changeLines('fixed', diff.fixed, false));
+  lines.push(...changeLines('still failing', diff.stillFailing, false, false));
+  if (diff.otherChanges.length > 0) lines.push(...changeLines('other changes', diff.otherChanges, false));
+  const notChosen = diff.notChosen ?? [];
+  if (notChosen.length > 0) lines.push(`  not chosen in this partial run, not compared (${notChosen.length}): ${areaCounts(notChosen)}`);
+  if (diff.added.length > 0) lines.push(`  requirements new in this harness (${diff.added.length}): ${diff.added.join(', ')}`);
+  if (diff.removed.length > 0) lines.push(`  requirements the baseline had and this harness has not (${diff.removed.length}): ${diff.removed.join(', ')}`);
   for (const c of diff.codesGone) lines.push(`  error codes gone at ${c.situation}: ${c.before.join(', ')} before, ${c.after.join(', ')} now (§9.2: never renamed or removed within /v1)`);
   for (const f of diff.fieldsGone) lines.push(`  fields gone from ${f.kind}: ${f.fields.join(', ')}`);
-  lines.push(`  ${diff.regressed ? 'REGRESSED' : 'no regression'}`);
+  lines.push(`  ${diff.regressed ? `REGRESSED: ${regressions(diff)}` : 'no regression'}`);
   return lines;
+}
+
+/** What a baseline gate decided: the run's exit code, and why, in words. */
+export interface GateDecision {
+  exitCode: 0 | 1 | 3;
+  why: string;
+}
+
+/**
+ * The exit code of a run with --baseline, and why. A regression fails the run; a failure the
+ * baseline had too does not (the gate holds a release to the last one); an expired waiver fails it
+ * whatever the baseline says, since the waiver is what ran out; an incomplete run stays incomplete.
+ */
+export function baselineGate(report: Pick<Report, 'outcome' | 'results'> & { baselineDiff: BaselineDiff }): GateDecision {
+  const diff = report.baselineDiff;
+  const against = `against baseline run ${diff.baseline.runId}`;
+  if (report.outcome === 'incomplete') {
+    return { exitCode: 3, why: `the run is incomplete: whatever it found, a run that could not judge a MUST or was cut short is not gated ${against}${diff.regressed ? ` (it did regress: ${regressions(diff)})` : ''}` };
+  }
+  if (diff.regressed) return { exitCode: 1, why: `regressed ${against}: ${regressions(diff)}` };
+  const expired = report.results.filter((r) => r.waiver?.state === 'expired').map((r) => r.requirement.id);
+  if (expired.length > 0) {
+    return { exitCode: 1, why: `no regression ${against}, but ${plural(expired.length, 'waiver')} expired: ${expired.join(', ')} (renew the waiver or fix the failure)` };
+  }
+  if (diff.stillFailing.length > 0) {
+    return { exitCode: 0, why: `no regression ${against}: only known failures, ${plural(diff.stillFailing.length, 'requirement')} failing as in the baseline` };
+  }
+  return { exitCode: 0, why: `no regression ${against}` };
+}
+
+/** The gate of a run with --baseline, as its reports say it; undefined for a run without one. */
+export function gateOf(report: Report): GateDecision | undefined {
+  return report.baselineDiff === undefined ? undefined : baselineGate({ ...report, baselineDiff: report.baselineDiff });
 }

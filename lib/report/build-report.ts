@@ -1,22 +1,36 @@
 import { catalogue } from '../catalogue/index.ts';
 import type { Finding } from '../model/finding.ts';
-import type { CollectedTest } from '../runner/findings-collector.ts';
-import { FULL_SELECTION, isPartial, notChosenBecause, type Selection } from '../runner/selection.ts';
+import { FULL_SELECTION, isPartial, notChosenBecause, type Selection } from '../catalogue/selection.ts';
 import { applyExpectations, type Expectations } from './expectations.ts';
 import {
   combineVerdicts,
   levelAdjusted,
   outcomeOf,
   type Observed,
+  type PreflightOutcome,
   type Report,
+  stateCounts,
   type RequirementResult,
-  type RequirementVerdict,
   type RunMetadata,
+  type RunStop,
 } from './report-model.ts';
+
+/** What the report needs of one finished suite test (the runner's collector gives more). */
+export interface ReportedTest {
+  title: string;
+  /** The requirement ids the test declared. */
+  requirements: string[];
+  findings: Finding[];
+  /** Milliseconds the test took. */
+  durationMs?: number;
+}
+
+/** How a run ended early: at the preflight (with the outcome that gives), or cut short in the suites. */
+export type StopInput = (RunStop & { at: 'preflight'; outcome: PreflightOutcome }) | (RunStop & { at: 'suites' });
 
 export interface ReportInputs {
   meta: RunMetadata;
-  tests: CollectedTest[];
+  tests: ReportedTest[];
   runErrors: string[];
   selection?: Selection;
   /** The suites that ran (names), to tell a requirement of an unchosen suite from an uncovered one. */
@@ -24,6 +38,8 @@ export interface ReportInputs {
   expectations?: Expectations;
   /** Why the run stopped early (target down, interrupted). */
   cutShort?: string;
+  /** The run ended before it judged what it chose, and the exchanges that led there. */
+  stopped?: StopInput;
   observed?: Observed;
 }
 
@@ -47,10 +63,12 @@ export function buildReport(inputs: ReportInputs): Report {
     }
     for (const f of t.findings) byRequirement.set(f.requirement, [...(byRequirement.get(f.requirement) ?? []), f]);
   }
+  const atPreflight = inputs.stopped?.at === 'preflight' ? inputs.stopped : undefined;
   const results: RequirementResult[] = catalogue.map((requirement) => {
     const id = requirement.id;
     const notChosen = partial ? notChosenBecause(id, selection) : undefined;
     if (notChosen !== undefined) return { requirement, verdict: 'not-run', findings: [], tests: [], reason: `${notChosen} (partial run)`, unchosen: true };
+    if (atPreflight !== undefined) return { requirement, verdict: 'not-run', findings: [], tests: [], reason: 'the run ended at the preflight, before any suite' };
     const findings = byRequirement.get(id) ?? [];
     const combined = combineVerdicts(findings.map((f) => levelAdjusted(f.verdict, requirement.level, meta.failOn)));
     const result: RequirementResult = { requirement, verdict: combined ?? 'uncovered', findings, tests: testsOf.get(id) ?? [] };
@@ -71,25 +89,27 @@ export function buildReport(inputs: ReportInputs): Report {
     }
     return result;
   });
-  if (inputs.expectations !== undefined) applyExpectations(results, inputs.expectations, meta.startedAt.slice(0, 10));
-  const counts: Record<RequirementVerdict, number> = { pass: 0, fail: 0, warn: 0, 'not-run': 0, inconclusive: 0, uncovered: 0 };
-  for (const r of results) counts[r.verdict] += 1;
+  // Nothing ran at all: a waiver has nothing to match.
+  if (inputs.expectations !== undefined && atPreflight === undefined) applyExpectations(results, inputs.expectations, meta.startedAt.slice(0, 10));
+  const counts = stateCounts(results);
   const { outcome, exitCode, incomplete } = outcomeOf({
     results,
     runErrors,
     partial,
     failOn: meta.failOn,
     ...(inputs.cutShort === undefined ? {} : { cutShort: inputs.cutShort }),
+    ...(atPreflight === undefined ? {} : { preflight: { outcome: atPreflight.outcome, reason: atPreflight.reason } }),
   });
-  const waived = results.filter((r) => r.waiver?.state === 'waived').length;
+  const waived = counts.waived;
   const because = [
     ...(meta.notCertifyingBecause ?? []),
     ...(partial ? ['only chosen suites or requirements ran (--suite, --only or --skip): a certification runs them all'] : []),
     ...(waived > 0 ? [`${waived} result${waived === 1 ? ' is' : 's are'} waived by ${meta.expectations ?? 'the expectations file'}`] : []),
   ];
   const certified = { ...meta, certifying: meta.certifying && because.length === 0, notCertifyingBecause: because };
-  const report: Report = { schemaVersion: 2, meta: certified, outcome, exitCode, counts, results, incomplete, runErrors };
+  const report: Report = { schemaVersion: 3, meta: certified, outcome, exitCode, counts, results, incomplete, runErrors };
   if (inputs.cutShort !== undefined) report.cutShort = inputs.cutShort;
+  if (inputs.stopped !== undefined) report.stopped = { at: inputs.stopped.at, reason: inputs.stopped.reason, exchanges: inputs.stopped.exchanges };
   if (inputs.observed !== undefined) report.observed = inputs.observed;
   return report;
 }

@@ -1,4 +1,4 @@
-import { diffLines } from './baseline-diff.ts';
+import { diffLines, gateOf } from './baseline-diff.ts';
 import { consoleText } from './console-text.ts';
 import { waiverText } from './expectations.ts';
 import { formatFailure } from './format-failure.ts';
@@ -14,7 +14,12 @@ const HEADLINE: Record<Report['outcome'], string> = {
   partial: 'PARTIAL RUN, NOT A CERTIFICATION',
   'not-conformant': 'NOT CONFORMANT',
   incomplete: 'INCOMPLETE',
+  refused: 'REFUSED AT THE PREFLIGHT',
+  unreachable: 'UNREACHABLE',
 };
+
+/** The exit code an outcome has by itself, before a baseline gate. */
+const OUTCOME_EXIT: Record<Report['outcome'], number> = { conformant: 0, partial: 0, 'not-conformant': 1, incomplete: 3, refused: 2, unreachable: 3 };
 
 /** A result's one-line reason: what was expected and came, why it was not judged, or the waiver. */
 export function oneLineReason(result: RequirementResult): string {
@@ -37,6 +42,8 @@ export function notPassed(r: RequirementResult): boolean {
  */
 export function notPassedLines(report: Report): string[] {
   const rows = report.results.filter(notPassed);
+  // Nothing ran: one line says so, instead of every requirement with the same reason.
+  if (report.stopped?.at === 'preflight') return [`Not run (${rows.length}): the run ended at the preflight, before any suite`];
   const unchosen = report.results.filter((r) => r.unchosen === true).length;
   const width = Math.max(...rows.map((r) => r.requirement.id.length), 0);
   const more = unchosen > 0 ? `${unchosen} more not chosen for this partial run` : '';
@@ -62,9 +69,14 @@ export function consoleSummary(report: Report, reportsLine: string): string {
   if (notPassed.length > 0) lines.push(...notPassed, '');
   if (report.baselineDiff !== undefined) lines.push(...diffLines(report.baselineDiff).map(consoleText), '');
   for (const e of report.runErrors) lines.push(`run error: ${consoleText(e)}`);
-  const tail = `${c.pass} pass, ${c.fail} fail, ${c.warn} warn, ${c.inconclusive} inconclusive, ${c['not-run']} not run, ${c.uncovered} uncovered of ${report.results.length} requirements in ${(report.meta.durationMs / 1000).toFixed(1)}s (seed ${report.meta.seed})`;
+  // Each requirement counts once: a waived one as waived, not also as the verdict it had.
+  const waived = c.waived > 0 ? `, ${c.waived} waived` : '';
+  const tail = `${c.pass} pass, ${c.fail} fail, ${c.warn} warn${waived}, ${c.inconclusive} inconclusive, ${c['not-run']} not run, ${c.uncovered} uncovered of ${report.results.length} requirements in ${(report.meta.durationMs / 1000).toFixed(1)}s (seed ${report.meta.seed})`;
   const why = report.meta.certifying || report.outcome === 'partial' ? '' : ` (${(report.meta.notCertifyingBecause ?? []).join('; ') || 'not a certification'})`;
-  lines.push(`${HEADLINE[report.outcome]}${report.outcome === 'conformant' ? why : ''}: ${tail}`);
+  // A baseline gate may pass a run that is not conformant, or fail one that is: the headline says so.
+  const gate = gateOf(report);
+  const gated = gate === undefined || gate.exitCode === OUTCOME_EXIT[report.outcome] ? '' : ` (baseline gate ${gate.exitCode === 0 ? 'passes' : 'fails'}: exit ${gate.exitCode})`;
+  lines.push(`${HEADLINE[report.outcome]}${report.outcome === 'conformant' ? why : ''}${gated}: ${tail}`);
   if (report.outcome === 'incomplete') {
     const ids = report.incomplete.filter((i) => i.id !== undefined).map((i) => i.id);
     if (report.cutShort !== undefined) lines.push(`incomplete: ${consoleText(report.cutShort)}`);
@@ -74,7 +86,7 @@ export function consoleSummary(report: Report, reportsLine: string): string {
     }
     if (ids.length > 0) lines.push(`incomplete: no verdict for ${ids.length} MUST requirement${ids.length === 1 ? '' : 's'} (listed above): a run is conformant only when every MUST has one`);
   }
-  if (report.baselineDiff !== undefined) lines.push(`baseline: ${report.baselineDiff.regressed ? 'regressed' : 'no regression'} (exit ${report.exitCode})`);
+  if (gate !== undefined) lines.push(`baseline gate: exit ${gate.exitCode}: ${consoleText(gate.why)}`);
   lines.push(reportsLine);
   return lines.join('\n');
 }

@@ -1,4 +1,11 @@
 /**
+ * Bidirectional controls: the Arabic letter mark, the left-to-right and right-to-left marks,
+ * embeddings and overrides (U+202A..U+202E) and isolates (U+2066..U+2069). They reorder what a
+ * reader sees without showing themselves, in any report (writers/text.ts escapes them too).
+ */
+export const BIDI_CONTROLS = '\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069';
+
+/**
  * Text a target chose, made safe to print on a terminal or a CI log. Every line the harness prints
  * starts with its own words; target text goes through `consoleText` and so can neither act on the
  * reader's terminal nor start a line of its own.
@@ -13,7 +20,7 @@
  *   `##[name]` is recognised anywhere in a line, so it is neutralised everywhere (`#\x23[`).
  *   A `::` inside the text (an IPv6 address) stays as it is.
  */
-const UNSAFE = /[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g;
+const UNSAFE = new RegExp(`[\\x00-\\x1f\\x7f-\\x9f\\u2028\\u2029\\ufeff${BIDI_CONTROLS}]`, 'g');
 
 const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 

@@ -6,7 +6,7 @@ import { ExpectationsError } from '../errors.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
 import { readUserYaml } from '../user-file.ts';
 import { keyOf } from '../profile/load-profile.ts';
-import { didYouMean } from '../runner/selection.ts';
+import { didYouMean } from '../catalogue/selection.ts';
 import type { AppliedWaiver, RequirementResult } from './report-model.ts';
 
 export const EXPECTATIONS_SCHEMA_FILE = join(PACKAGE_ROOT, 'config', 'expectations.schema.json');

@@ -1,6 +1,7 @@
 import type { Exchange } from '../model/exchange.ts';
 import type { ResolvedProfile } from '../profile/resolved-profile.ts';
-import { LEDGER_PATH, ME_PATH } from '../spec-constants.ts';
+import { routeOf } from '../checks/route-of.ts';
+import { LEDGER_PATH } from '../spec-constants.ts';
 import type { Observed } from './report-model.ts';
 
 /** Most distinct codes kept per situation and fields per kind: a hostile target must not grow a report without end. */
@@ -15,32 +16,6 @@ function jsonObject(text: string): Record<string, unknown> | undefined {
   } catch {
     return undefined;
   }
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/**
- * The route an exchange went to, as the spec or the profile names it (`/me`, `/credits/operations`,
- * `/deal-agents/{agent_id}/messages`, `/message-jobs/{job_id}`), so that two runs with other ids
- * compare; `other` for anything else.
- */
-export function routeOf(exchange: Exchange, profile: Pick<ResolvedProfile, 'baseUrl' | 'messages'>): string {
-  let path: string;
-  try {
-    path = new URL(exchange.request.url).pathname;
-  } catch {
-    return 'other';
-  }
-  const base = new URL(profile.baseUrl).pathname.replace(/\/+$/, '');
-  if (!path.startsWith(`${base}/`)) return 'other';
-  path = path.slice(base.length);
-  if ([ME_PATH, LEDGER_PATH, '/health', '/openapi.json', '/openapi.yaml'].includes(path)) return path;
-  for (const route of profile.messages.routes) if (route.path === path) return route.template;
-  const poll = profile.messages.async?.poll;
-  if (poll !== undefined && new RegExp(`^${poll.split('{job_id}').map(escapeRegExp).join('[^/]+')}$`).test(path)) return poll;
-  return 'other';
 }
 
 /** Collects, exchange by exchange, the error codes and body fields a run saw (for --baseline and diff). */

@@ -1,8 +1,16 @@
+import type { Exchange } from '../model/exchange.ts';
 import type { Finding, Verdict } from '../model/finding.ts';
 import type { Level, Requirement } from '../model/requirement.ts';
 
 /** A requirement's verdict: a finding verdict, or `uncovered` when no test in the run checks it. */
 export type RequirementVerdict = Verdict | 'uncovered';
+
+/**
+ * How a result reads and counts in every report: its verdict, or `waived` when an expectation
+ * (--expect) matched that verdict. A waived result counts as waived only, never also as the
+ * verdict it had: it does not fail the run.
+ */
+export type ResultState = RequirementVerdict | 'waived';
 
 export interface RequirementResult {
   requirement: Requirement;
@@ -46,8 +54,28 @@ export interface RequestCount {
  * conformant: a full run in which every MUST passed (exit 0). partial: a run of chosen suites or
  * requirements in which nothing failed (exit 0, never a certification). not-conformant: something
  * failed (exit 1). incomplete: a MUST could not be judged, or the run was cut short (exit 3).
+ * The preflight can end a run before any suite, every requirement then not run: refused, when
+ * base_url answered but not as an ASI v1 server (a 404, a web page, a redirect) or rejected the
+ * primary token (exit 2); unreachable, when it did not answer (exit 3); an interrupt there is
+ * incomplete, as anywhere else.
  */
-export type Outcome = 'conformant' | 'partial' | 'not-conformant' | 'incomplete';
+export type Outcome = 'conformant' | 'partial' | 'not-conformant' | 'incomplete' | 'refused' | 'unreachable';
+
+/** The outcomes a run ended at the preflight can have. */
+export type PreflightOutcome = Extract<Outcome, 'refused' | 'unreachable' | 'incomplete'>;
+
+/** Why a run ended before it judged what it chose, and the exchanges that led there. */
+export interface RunStop {
+  /** preflight: no suite ran (the outcome says why); suites: the run was cut short (`cutShort` has the same words). */
+  at: 'preflight' | 'suites';
+  /** The cause in one line, as the console printed it. */
+  reason: string;
+  /**
+   * The preflight's exchanges, in the order sent; or the last ones the run sent before it was cut
+   * short (for a target that stopped answering, those that went unanswered).
+   */
+  exchanges: Exchange[];
+}
 
 /** One reason a run is incomplete: a requirement without a verdict, or the run itself. */
 export interface IncompleteItem {
@@ -90,11 +118,12 @@ export interface RunMetadata {
 }
 
 export interface Report {
-  schemaVersion: 2;
+  schemaVersion: 3;
   meta: RunMetadata;
   outcome: Outcome;
-  exitCode: 0 | 1 | 3;
-  counts: Record<RequirementVerdict, number>;
+  exitCode: 0 | 1 | 2 | 3;
+  /** Requirements per state: every requirement counts once, a waived one as waived. */
+  counts: Record<ResultState, number>;
   results: RequirementResult[];
   /** Why the outcome is incomplete (empty otherwise), worst first. */
   incomplete: IncompleteItem[];
@@ -102,6 +131,8 @@ export interface Report {
   runErrors: string[];
   /** Set when the run stopped early: the target stopped answering, or it was interrupted. */
   cutShort?: string;
+  /** Set when the run ended before it judged what it chose: at the preflight, or cut short. */
+  stopped?: RunStop;
   /** Error codes and fields the target showed, for drift checks between releases (--baseline, diff). */
   observed?: Observed;
   /** The comparison with --baseline. */
@@ -118,8 +149,9 @@ export interface Observed {
 
 export interface VerdictChange {
   id: string;
-  before: RequirementVerdict | 'absent';
-  after: RequirementVerdict | 'absent';
+  /** The result's state: its verdict, or `waived` (ResultState). */
+  before: ResultState | 'absent';
+  after: ResultState | 'absent';
 }
 
 export interface BaselineDiff {
@@ -131,6 +163,8 @@ export interface BaselineDiff {
   stillFailing: VerdictChange[];
   /** Any other change of verdict (pass to inconclusive, not-run to pass, ...). */
   otherChanges: VerdictChange[];
+  /** Requirements the new run, a partial one, did not choose (--suite, --only, --skip): not compared. */
+  notChosen?: string[];
   /** Requirement ids only one of the two catalogues has (a harness upgrade between the runs). */
   added: string[];
   removed: string[];
@@ -167,11 +201,25 @@ export interface OutcomeInputs {
   partial: boolean;
   failOn: 'must' | 'should';
   cutShort?: string;
+  /** The run ended at the preflight: the outcome that gives and why. */
+  preflight?: { outcome: PreflightOutcome; reason: string };
+}
+
+/** A result's state: `waived` when its waiver matched, else its verdict. */
+export function resultState(r: RequirementResult): ResultState {
+  return r.waiver?.state === 'waived' ? 'waived' : r.verdict;
 }
 
 /** A result that counts: any verdict without a matching waiver. */
 function counts(r: RequirementResult): boolean {
-  return r.waiver?.state !== 'waived';
+  return resultState(r) !== 'waived';
+}
+
+/** Requirements per state, each counted once. */
+export function stateCounts(results: readonly RequirementResult[]): Record<ResultState, number> {
+  const tally: Record<ResultState, number> = { pass: 0, fail: 0, warn: 0, 'not-run': 0, inconclusive: 0, uncovered: 0, waived: 0 };
+  for (const r of results) tally[resultState(r)] += 1;
+  return tally;
 }
 
 /**
@@ -181,6 +229,8 @@ function counts(r: RequirementResult): boolean {
  * (no token) is listed but not blocking; one whose test broke, got no answer or never ran is.
  */
 export function incompleteItems(inputs: OutcomeInputs): IncompleteItem[] {
+  // Nothing ran: the one reason says it, a list of every requirement would not.
+  if (inputs.preflight !== undefined) return [{ reason: inputs.preflight.reason }];
   const items: IncompleteItem[] = [];
   if (inputs.cutShort !== undefined) items.push({ reason: inputs.cutShort });
   for (const e of inputs.runErrors) items.push({ reason: `run error: ${e}` });
@@ -198,8 +248,10 @@ export function incompleteItems(inputs: OutcomeInputs): IncompleteItem[] {
   return items;
 }
 
-export function outcomeOf(inputs: OutcomeInputs): { outcome: Outcome; exitCode: 0 | 1 | 3; incomplete: IncompleteItem[] } {
+export function outcomeOf(inputs: OutcomeInputs): { outcome: Outcome; exitCode: 0 | 1 | 2 | 3; incomplete: IncompleteItem[] } {
   const incomplete = incompleteItems(inputs);
+  // The same exit codes as the one line the console prints: 2 for a target that is not one, 3 otherwise.
+  if (inputs.preflight !== undefined) return { outcome: inputs.preflight.outcome, exitCode: inputs.preflight.outcome === 'refused' ? 2 : 3, incomplete };
   // A run cut short (the target died, or an interrupt) is incomplete even with failures found before:
   // what it did not get to may matter more, and CI must tell "stopped" from "judged".
   if (inputs.cutShort !== undefined) return { outcome: 'incomplete', exitCode: 3, incomplete };

@@ -1,31 +1,36 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { contractDigest } from '../contract/contract-document.ts';
+import type { HarnessError } from '../errors.ts';
 import { faultWorkingFiles } from '../hooks/fault-state.ts';
-import type { HttpLimits } from '../http/client.ts';
+import { ExchangeSequence, type HttpLimits } from '../http/client.ts';
 import type { PacerStats } from '../http/pacer.ts';
 import { Redactor } from '../http/redactor.ts';
 import { transportSecrets, type TransportOptions } from '../http/transport.ts';
 import type { Exchange } from '../model/exchange.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
 import type { ResolvedTarget } from '../profile/resolve-profile.ts';
-import { diffReports, type ComparableReport } from '../report/baseline-diff.ts';
-import { buildReport } from '../report/build-report.ts';
+import { baselineGate, diffReports, type ComparableReport } from '../report/baseline-diff.ts';
+import { buildReport, type StopInput } from '../report/build-report.ts';
 import type { Expectations } from '../report/expectations.ts';
 import { argvForReport, hideLocalPaths, pathForReport } from '../report/local-paths.ts';
 import { Observer } from '../report/observed.ts';
 import { redactReport } from '../report/redact-report.ts';
-import type { Report, RequestCount } from '../report/report-model.ts';
+import type { Report, RequestCount, RunMetadata } from '../report/report-model.ts';
 import { writeReports, type ReportFormat } from '../report/write-reports.ts';
-import { eachExchange } from '../report/writers/transcript.ts';
+import { appendExchange, eachExchange } from '../report/writers/transcript.ts';
+import { RecordJudge } from '../invariants/judge-record.ts';
+import { SERVED_DESCRIPTION_MENTION, ServedDescriptionFinder } from '../checks/openapi-served-description.ts';
 import type { RunContext } from '../suite/run-context.ts';
-import { pacerStatsFile, targetDownFile } from '../suite/worker-files.ts';
+import { judgementsFile, pacerStatsFile, targetDownFile } from '../suite/worker-files.ts';
+import { recordRunWideJudgement } from '../judgement/run-wide-judgement.ts';
 import { READ_LIMIT, WINDOW_SECONDS, WRITE_LIMIT } from '../spec-constants.ts';
 import type { Interrupts } from './interrupts.ts';
-import { preflight } from './preflight.ts';
+import { LastSent, preflightStage, type PreflightEnd } from './run-stop.ts';
 import { runSuites } from './run-suites.ts';
-import { FULL_SELECTION, type Selection } from './selection.ts';
+import { invariantTest } from './invariant-test.ts';
+import { FULL_SELECTION, isPartial, notChosenBecause, type Selection } from '../catalogue/selection.ts';
 import { suiteName } from './suite-files.ts';
 
 export interface CertifyOptions {
@@ -59,6 +64,11 @@ export interface CertifyResult {
   report: Report;
   dir: string;
   files: string[];
+  /**
+   * The preflight's refusal (exit 2) or the unreachable target (exit 3) that ended the run before
+   * any suite: the reports are written, and the CLI prints it as its one line.
+   */
+  stoppedBy?: HarnessError;
 }
 
 function packageVersion(): string {
@@ -70,20 +80,32 @@ export function newRunId(now = new Date()): string {
   return `${now.toISOString().replace(/[:.]/g, '-').replace(/-\d{3}Z$/, 'Z')}-${randomBytes(2).toString('hex')}`;
 }
 
-/** Requests per token role and pool, and what the target showed of its codes and fields: one pass over the transcript. */
-async function readTranscriptFacts(transcriptFile: string, target: ResolvedTarget): Promise<{ requests: RequestCount[]; observer: Observer }> {
+interface TranscriptFacts {
+  requests: RequestCount[];
+  observer: Observer;
+  lastSent: LastSent;
+}
+
+/**
+ * Requests per token role and pool, what the target showed of its codes and fields, the run-wide
+ * rules' judgement of every exchange, and the last exchanges sent: one pass over the transcript.
+ */
+async function readTranscriptFacts(transcriptFile: string, target: ResolvedTarget, judge: RecordJudge): Promise<TranscriptFacts> {
   const counts = new Map<string, number>();
   const observer = new Observer(target.profile);
+  const lastSent = new LastSent();
   await eachExchange(transcriptFile, (ex: Exchange) => {
     const key = `${ex.request.tokenRole ?? 'none'}\u0000${ex.pool ?? (ex.request.tokenRole === undefined ? '-' : 'other')}`;
     counts.set(key, (counts.get(key) ?? 0) + 1);
     observer.add(ex);
+    judge.add(ex);
+    lastSent.add(ex);
   });
   const requests = [...counts].map(([k, n]) => {
     const [role, pool] = k.split('\u0000') as [string, string];
     return { role, pool, requests: n };
   });
-  return { requests, observer };
+  return { requests, observer, lastSent };
 }
 
 function pacingOf(transcriptFile: string): { pacingWaitMs?: number } {
@@ -123,99 +145,141 @@ function limitsReasons(limits: ResolvedTarget['profile']['limits']): string[] {
   ];
 }
 
-/** One certification run: preflight, suites against the target, then the report and its files. */
+/** The run's metadata, once it has ended. */
+function runMetadata(options: CertifyOptions, run: { runId: string; startedAt: Date; finishedAt: Date; suites: string[]; requests: RequestCount[]; transcriptFile: string }): RunMetadata {
+  const { target } = options;
+  const { startedAt, finishedAt } = run;
+  return {
+    runId: run.runId,
+    tool: { name: 'asi-conformance', version: packageVersion() },
+    node: process.version,
+    startedAt: startedAt.toISOString(),
+    finishedAt: finishedAt.toISOString(),
+    durationMs: finishedAt.getTime() - startedAt.getTime(),
+    target: { baseUrl: target.profile.baseUrl, embedded: options.embedded, profile: pathForReport(target.profile.source) },
+    ...(options.implementation === undefined ? {} : { implementation: options.implementation }),
+    certifying: target.profile.certifying,
+    notCertifyingBecause: limitsReasons(target.profile.limits),
+    limits: target.profile.limits,
+    seed: options.seed,
+    contractDigest: contractDigest(),
+    suites: run.suites,
+    selection: options.selection ?? FULL_SELECTION,
+    failOn: options.failOn,
+    requests: run.requests,
+    ...pacingOf(run.transcriptFile),
+    argv: argvForReport(options.argv),
+    profile: profileView(target, options.transport),
+    ...(options.expectations === undefined ? {} : { expectations: pathForReport(options.expectations.file) }),
+    ...(options.baseline === undefined ? {} : { baseline: { file: pathForReport(options.baseline.file), runId: options.baseline.report.meta.runId } }),
+  };
+}
+
+/**
+ * One certification run: preflight, suites against the target, then the report and its files.
+ * A run the preflight ends writes its reports too, every requirement not run and the preflight's
+ * exchanges as the evidence of why.
+ */
 export async function certify(options: CertifyOptions): Promise<CertifyResult> {
   const { target } = options;
   const selection = options.selection ?? FULL_SELECTION;
-  if (!options.embedded) {
-    await preflight(target, {
-      ...(options.httpLimits === undefined ? {} : { limits: options.httpLimits }),
-      ...(options.transport === undefined ? {} : { transport: options.transport }),
-      progress: options.progress,
-    });
-  }
   const runId = newRunId();
   const dir = resolve(options.outDir, runId);
   mkdirSync(dir, { recursive: true });
   const transcriptFile = join(dir, '.transcript.jsonl');
   writeFileSync(transcriptFile, '');
-  const context: RunContext = {
-    runId,
-    baseUrl: target.profile.baseUrl,
-    tokens: target.tokens,
-    profile: target.profile,
-    seed: options.seed,
-    transcriptFile,
-    replayPaths: options.replayPaths,
-    selection: { only: selection.only, skip: selection.skip },
-    missingTokens: target.missingTokens,
-    ...(options.httpLimits === undefined ? {} : { httpLimits: options.httpLimits }),
-    ...(options.transport === undefined ? {} : { transport: options.transport }),
-  };
+  // This process numbers the preflight's exchanges; the suites' worker goes on from where it stopped.
+  const sequence = new ExchangeSequence();
   const startedAt = new Date();
+  let files: string[] | undefined;
   try {
-    const { tests, runErrors, cutShort } = await runSuites(context, {
-      files: options.files,
-      failOn: options.failOn,
-      progress: options.progress,
-      ...(options.notice === undefined ? {} : { notice: options.notice }),
-      ...(options.interrupts === undefined ? {} : { interrupts: options.interrupts }),
-    });
+    let ended: PreflightEnd | undefined;
+    if (!options.embedded) {
+      ended = await preflightStage(target, {
+        ...(options.httpLimits === undefined ? {} : { limits: options.httpLimits }),
+        ...(options.transport === undefined ? {} : { transport: options.transport }),
+        progress: options.progress,
+        notice: options.notice ?? options.progress,
+        ...(options.interrupts === undefined ? {} : { interrupts: options.interrupts }),
+        sequence,
+        onExchange: (exchange) => appendExchange(transcriptFile, exchange),
+      });
+    }
+    const context: RunContext = {
+      runId,
+      baseUrl: target.profile.baseUrl,
+      tokens: target.tokens,
+      profile: target.profile,
+      seed: options.seed,
+      transcriptFile,
+      firstSeq: sequence.upcoming,
+      replayPaths: options.replayPaths,
+      selection: { only: selection.only, skip: selection.skip },
+      missingTokens: target.missingTokens,
+      ...(options.httpLimits === undefined ? {} : { httpLimits: options.httpLimits }),
+      ...(options.transport === undefined ? {} : { transport: options.transport }),
+    };
+    const { tests, runErrors, cutShort } =
+      ended === undefined
+        ? await runSuites(context, {
+            files: options.files,
+            failOn: options.failOn,
+            progress: options.progress,
+            ...(options.notice === undefined ? {} : { notice: options.notice }),
+            ...(options.interrupts === undefined ? {} : { interrupts: options.interrupts }),
+          })
+        : { tests: [], runErrors: [], cutShort: ended.cutShort };
     const finishedAt = new Date();
-    const suites = options.files.map(suiteName);
-    const { requests, observer } = await readTranscriptFacts(transcriptFile, target);
+    const suites = ended === undefined ? options.files.map(suiteName) : [];
+    const { limits, baseUrl, messages } = target.profile;
+    // The served description is an input of the run-wide rules: found in the record before they judge it.
+    const served = new ServedDescriptionFinder(baseUrl);
+    await eachExchange(transcriptFile, (ex) => served.add(ex), SERVED_DESCRIPTION_MENTION);
+    const recordContext = { baseUrl, messages, limits, servedDescription: served.result() };
+    const judge = new RecordJudge(recordContext, (id) => notChosenBecause(id, selection) === undefined);
+    const { requests, observer, lastSent } = await readTranscriptFacts(transcriptFile, target, judge);
+    const runWide = judge.findings();
+    const stopped: StopInput | undefined = ended?.stop ?? (cutShort === undefined ? undefined : { at: 'suites', reason: cutShort, exchanges: lastSent.exchanges() });
     const secrets = [...Object.values(target.tokens), ...transportSecrets(options.transport)];
+    const redactor = new Redactor(secrets);
+    recordRunWideJudgement(judgementsFile(transcriptFile), recordContext, judge.requirements, runWide, (text) => redactor.redact(text));
+    // A run the preflight ended judges nothing: every requirement is not run, the run-wide rules' too.
+    const invariants = ended === undefined ? invariantTest(runWide, judge.exchanges, options.failOn, isPartial(selection), options.progress) : undefined;
+    if (invariants !== undefined) tests.push(invariants);
     const built = buildReport({
-      meta: {
-        runId,
-        tool: { name: 'asi-conformance', version: packageVersion() },
-        node: process.version,
-        startedAt: startedAt.toISOString(),
-        finishedAt: finishedAt.toISOString(),
-        durationMs: finishedAt.getTime() - startedAt.getTime(),
-        target: { baseUrl: target.profile.baseUrl, embedded: options.embedded, profile: pathForReport(target.profile.source) },
-        ...(options.implementation === undefined ? {} : { implementation: options.implementation }),
-        certifying: target.profile.certifying,
-        notCertifyingBecause: limitsReasons(target.profile.limits),
-        limits: target.profile.limits,
-        seed: options.seed,
-        contractDigest: contractDigest(),
-        suites,
-        selection,
-        failOn: options.failOn,
-        requests,
-        ...pacingOf(transcriptFile),
-        argv: argvForReport(options.argv),
-        profile: profileView(target, options.transport),
-        ...(options.expectations === undefined ? {} : { expectations: pathForReport(options.expectations.file) }),
-        ...(options.baseline === undefined ? {} : { baseline: { file: pathForReport(options.baseline.file), runId: options.baseline.report.meta.runId } }),
-      },
+      meta: runMetadata(options, { runId, startedAt, finishedAt, suites, requests, transcriptFile }),
       tests,
       runErrors,
       selection,
       suitesRun: suites,
       ...(options.expectations === undefined ? {} : { expectations: options.expectations.entries }),
       ...(cutShort === undefined ? {} : { cutShort }),
+      ...(stopped === undefined ? {} : { stopped }),
       observed: observer.result(),
     });
-    const report = redactReport(built, new Redactor(secrets));
-    if (options.baseline !== undefined) {
-      report.baselineDiff = diffReports(options.baseline.report, report);
-      // A baseline gate fails on regressions only: what failed before and still fails is known.
-      // An expired waiver fails the run whatever the baseline says: the waiver is what ran out.
-      const expired = report.results.some((r) => r.waiver?.state === 'expired');
-      if (report.exitCode === 1 && !report.baselineDiff.regressed && !expired) report.exitCode = 0;
-      if (report.exitCode !== 3 && report.baselineDiff.regressed) report.exitCode = 1;
+    const report = redactReport(built, redactor);
+    // A run the preflight ended keeps its exit code: there is nothing to compare.
+    if (options.baseline !== undefined && ended === undefined) {
+      const baselineDiff = diffReports(options.baseline.report, report);
+      report.baselineDiff = baselineDiff;
+      report.exitCode = baselineGate({ ...report, baselineDiff }).exitCode;
     }
-    const files = await writeReports(report, {
+    files = await writeReports(report, {
       dir,
       formats: options.formats,
       transcriptFile,
       secrets: secrets.map((t) => t.value),
     });
-    return { report, dir, files };
+    return { report, dir, files, ...(ended?.error === undefined ? {} : { stoppedBy: ended.error }) };
   } finally {
-    for (const f of [transcriptFile, pacerStatsFile(transcriptFile), targetDownFile(transcriptFile), ...faultWorkingFiles(transcriptFile)]) rmSync(f, { force: true });
+    for (const f of [transcriptFile, judgementsFile(transcriptFile), pacerStatsFile(transcriptFile), targetDownFile(transcriptFile), ...faultWorkingFiles(transcriptFile)]) rmSync(f, { force: true });
+    // A run that wrote nothing (it broke) leaves no empty folder behind; one holding anything stays.
+    if (files === undefined) {
+      try {
+        rmdirSync(dir);
+      } catch {
+        // Not empty: what is there is for the user to see.
+      }
+    }
   }
 }
-

@@ -1,19 +1,15 @@
 import type { Reporter, SerializedError, TestCase, TestModule } from 'vitest/node';
 import type { Finding } from '../model/finding.ts';
 import { inconclusive, notRun } from '../model/finding.ts';
+import type { ReportedTest } from '../report/build-report.ts';
 import type { TestRecord } from '../suite/test-record.ts';
 import { suiteName } from './suite-files.ts';
 
-/** One finished suite test, as the report needs it. */
-export interface CollectedTest {
+/** One finished suite test: what the report needs, and where and how it ran. */
+export interface CollectedTest extends ReportedTest {
   suite: string;
-  title: string;
   state: 'passed' | 'failed' | 'skipped' | 'pending';
-  requirements: string[];
-  findings: Finding[];
   requests: number;
-  /** Milliseconds the test took, as vitest measured it. */
-  durationMs?: number;
 }
 
 function firstLine(text: string): string {

@@ -1,4 +1,4 @@
-import type { Reporter, TestCase, TestModule } from 'vitest/node';
+import type { Reporter, TestCase } from 'vitest/node';
 import { requirementById } from '../catalogue/index.ts';
 import { consoleText } from '../report/console-text.ts';
 import { combineVerdicts, levelAdjusted } from '../report/report-model.ts';
@@ -20,6 +20,8 @@ export class ProgressReporter implements Reporter {
   readonly #seen = new Set<string>();
   #done = 0;
   #started = Date.now();
+  /** The suite whose header was printed last: a header comes with its first test, so a suite --only left empty prints none. */
+  #header: string | undefined;
 
   constructor(write: (line: string) => void, failOn: 'must' | 'should', cancelNote: () => string | undefined = () => undefined) {
     this.#write = write;
@@ -27,8 +29,11 @@ export class ProgressReporter implements Reporter {
     this.#cancelNote = cancelNote;
   }
 
-  onTestModuleStart(testModule: TestModule): void {
-    this.#write(`\n${suiteName(testModule.moduleId)}`);
+  onTestCaseReady(testCase: TestCase): void {
+    const suite = suiteName(testCase.module.moduleId);
+    if (suite === this.#header) return;
+    this.#header = suite;
+    this.#write(`\n${suite}`);
   }
 
   onTestCaseResult(testCase: TestCase): void {

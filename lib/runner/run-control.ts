@@ -34,7 +34,7 @@ async function until<T>(look: () => T | undefined, ms: number): Promise<T | unde
  * and must end before the worker does; a fault claimed here no drill switches off any more.
  *
  * vitest installs its own SIGINT and SIGTERM listeners that exit the process a millisecond later;
- * they are taken out for the run (vitest's close() would remove them in any case).
+ * they are taken out as soon as they are added (vitest's close() would remove them in any case).
  */
 export class RunControl {
   readonly #transcriptFile: string;
@@ -62,22 +62,28 @@ export class RunControl {
     this.#ownInterrupts = interrupts === undefined;
   }
 
-  /** Listens before vitest starts, so that an interrupt during its start-up (or before) is not lost. */
+  /**
+   * Listens before vitest starts, so that an interrupt during its start-up (or before) is not lost,
+   * and keeps vitest's exit-at-once listeners out from the moment it adds them (a signal between
+   * that and onInit would end the process with 130, faults on and no report).
+   */
   start(): void {
     if (this.#ownInterrupts) this.#interrupts.listen();
+    process.on('newListener', this.#onNewListener);
     this.#stopListening = this.#interrupts.onInterrupt((cause) => void this.#interrupt(cause));
     this.#timer = setInterval(() => this.#watchTarget(), POLL_MS);
   }
 
-  /** vitest is running: take its exit-at-once signal listeners out for the run. */
+  /** vitest is running and can be cancelled. */
   attach(vitest: Vitest): void {
     this.#vitest = vitest;
-    for (const s of SIGNALS) {
-      for (const l of process.listeners(s)) {
-        if (!this.#interrupts.owns(l)) process.off(s, l as (...args: unknown[]) => void);
-      }
-    }
   }
+
+  /** Called before a listener is added: it is taken out again before any signal can reach it. */
+  #onNewListener = (event: string | symbol, listener: (...args: unknown[]) => void): void => {
+    if (!(SIGNALS as readonly (string | symbol)[]).includes(event) || this.#interrupts.owns(listener)) return;
+    queueMicrotask(() => process.off(event, listener));
+  };
 
   /**
    * A suite file is under way. vitest forgets a cancel that comes before its run has started (it
@@ -91,11 +97,11 @@ export class RunControl {
 
   async stop(): Promise<void> {
     clearInterval(this.#timer);
+    process.off('newListener', this.#onNewListener);
     // The run may have ended between two looks: a target that went down still cut it short.
     this.#watchTarget();
     this.#stopListening?.();
     if (this.#ownInterrupts) this.#interrupts.close();
-    // vitest's own listeners are not put back: its close() takes them out, so they belong to no one now.
     await this.#stopping;
     await this.#restoring;
   }

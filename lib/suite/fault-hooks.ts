@@ -2,7 +2,7 @@ import { claimDisable, forgetFault, isStopping, recordDisable, writeFaultState }
 import { hookOutcome, runHook } from '../hooks/hook-command.ts';
 import { hookEnvironment } from '../hooks/hook-environment.ts';
 import type { FaultName } from '../profile/resolved-profile.ts';
-import { session } from './session.ts';
+import { faultsOn, session } from './session.ts';
 
 export function hasFault(name: FaultName): boolean {
   return session().context.profile.faults[name] !== undefined;
@@ -31,6 +31,7 @@ export async function withFault<T>(name: FaultName, body: () => Promise<T>): Pro
   }
   const on = await runHook(hook.enable, { env, onStart: (pid) => writeFaultState(transcript, name, { phase: 'enabling', pid }) });
   writeFaultState(transcript, name, { phase: 'on' });
+  faultsOn.add(name);
   let failure: Error | undefined;
   try {
     if (on.exitCode !== 0) throw new Error(`faults.${name}.enable ${client.redact(hookOutcome(on))}`);
@@ -48,6 +49,7 @@ export async function withFault<T>(name: FaultName, body: () => Promise<T>): Pro
       // A fault left on must fail the drill loudly, whatever the body did; a failed enable still says so first.
       if (off.exitCode !== 0) throw new Error(failure === undefined ? text : `${failure.message}; then ${text}`);
       writeFaultState(transcript, name, { phase: 'off' });
+      faultsOn.delete(name);
     }
   }
 }

@@ -4,7 +4,7 @@ import type { PageFetcher } from '../checks/ledger-walk.ts';
 import type { Exchange } from '../model/exchange.ts';
 import type { Finding } from '../model/finding.ts';
 import { LEDGER_LIMIT_MAX, LEDGER_PATH } from '../spec-constants.ts';
-import { keptForDocumentChecks } from './evidence-trim.ts';
+import { keptForDocumentChecks } from '../model/evidence-trim.ts';
 import type { TestKit } from './requirement-test.ts';
 
 /** What the HTTP client offers, as far as a page fetcher needs it. */

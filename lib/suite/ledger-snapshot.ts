@@ -1,4 +1,4 @@
-import { clockOffsetOf } from '../checks/ledger-discovery.ts';
+import { clockOffsetOf } from '../checks/pool-headers.ts';
 import { ledgerPage, type Background, type LedgerCount } from '../checks/rate-limit-ledger.ts';
 import { sleep, type HttpClient } from '../http/client.ts';
 import type { Exchange } from '../model/exchange.ts';

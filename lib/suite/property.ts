@@ -1,7 +1,8 @@
 import fc from 'fast-check';
-import type { Finding } from '../model/finding.ts';
-import { pass } from '../model/finding.ts';
-import { trimFinding } from './evidence-trim.ts';
+import { propertyHeldFinding } from '../checks/property-outcome.ts';
+import type { Finding, PropertyEvidence } from '../model/finding.ts';
+import { trimFinding } from '../model/evidence-trim.ts';
+import { runningTestIds } from './requirement-test.ts';
 import { session } from './session.ts';
 
 export interface PropertyOptions {
@@ -59,7 +60,7 @@ export async function checkProperty<T>(
   const requests = s.requestCount() - start;
   if (!details.failed) {
     const evidence = { seed, numRuns: details.numRuns, requests };
-    const passed = sample.length > 0 ? sample : [pass(requirement)];
+    const passed = sample.length > 0 ? sample : [propertyHeldFinding(requirement, details.numRuns)];
     return passed.map((f) => ({ ...f, property: evidence }));
   }
   const replayPath = details.counterexamplePath ?? undefined;
@@ -69,12 +70,25 @@ export async function checkProperty<T>(
     numRuns: details.numRuns,
     counterexample: details.counterexample === null ? undefined : fc.stringify(details.counterexample[0]),
     requests,
-    // The property's own seed derives from the run seed: the run seed is what --seed takes.
-    replay: `--seed ${s.context.seed} --only ${requirement}${replayPath === undefined ? '' : ` --replay ${requirement}=${replayPath}`}`,
   };
   if (lastFailure.length === 0) {
     const why = details.errorInstance instanceof Error ? details.errorInstance.message : 'property failed without a finding';
     throw new Error(`property ${requirement} (seed ${seed}) broke: ${why}`, { cause: details.errorInstance });
   }
-  return lastFailure.map((f) => ({ ...f, property: JSON.parse(JSON.stringify(evidence)) as typeof evidence }));
+  const replay = replayOptions(requirement, s.context.seed, replayPath, runningTestIds());
+  return lastFailure.map((f) => ({ ...f, property: JSON.parse(JSON.stringify({ ...evidence, replay: replay(f.requirement) })) as PropertyEvidence }));
+}
+
+/**
+ * The run options that replay a property's failure of `failed`: --only the requirement that
+ * failed (another id the test checks would leave it unchosen, and its failure out of the report),
+ * with the test's own id beside it when the test does not declare it (a page schema checked on
+ * the way), and the shrink path under the property's id, which its seed derives from. The run
+ * seed is what --seed takes: the property's own seed derives from it.
+ */
+export function replayOptions(property: string, runSeed: number, path: string | undefined, declared: readonly string[]): (failed: string) => string {
+  return (failed) => {
+    const selects = declared.length === 0 || declared.includes(failed) ? [failed] : [failed, declared.includes(property) ? property : declared[0]!];
+    return [`--seed ${runSeed}`, ...selects.map((id) => `--only ${id}`), ...(path === undefined ? [] : [`--replay ${property}=${path}`])].join(' ');
+  };
 }

@@ -1,5 +1,5 @@
 import type { Exchange } from '../model/exchange.ts';
-import { keptForDocumentChecks } from './evidence-trim.ts';
+import { keptForDocumentChecks } from '../model/evidence-trim.ts';
 import { session } from './session.ts';
 
 /**

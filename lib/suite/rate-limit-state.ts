@@ -1,7 +1,4 @@
-import { isMeteredResponse } from '../checks/rate-limit-headers.ts';
 import type { Probe } from '../checks/rate-limit-retry.ts';
-import type { Exchange } from '../model/exchange.ts';
-import { HEADERS_AND_ENVELOPE_BUDGET, trimExchange } from './evidence-trim.ts';
 import { runCampaign, type Campaign, type CampaignOutcome } from './rate-limit-campaign.ts';
 import { probeReadRefusal } from './rate-limit-probes.ts';
 import { session } from './session.ts';
@@ -16,29 +13,12 @@ import { session } from './session.ts';
 interface RateLimitStore {
   campaign?: Promise<CampaignOutcome>;
   probes?: Promise<Probe[] | { failed: string }>;
-  /** Light copies of every metered response of the run, for the run-wide header checks. */
-  metered: Exchange[];
-  watching: boolean;
 }
 
-const store: RateLimitStore = { metered: [], watching: false };
-
-/** Starts recording every metered response the budget service sees (idempotent). */
-export function watchMeteredResponses(): void {
-  if (store.watching) return;
-  store.watching = true;
-  session().pacer.watch((_role, _pool, exchange) => {
-    if (isMeteredResponse(exchange)) store.metered.push(trimExchange(exchange, HEADERS_AND_ENVELOPE_BUDGET));
-  });
-}
-
-export function meteredResponses(): readonly Exchange[] {
-  return store.metered;
-}
+const store: RateLimitStore = {};
 
 /** The campaign against the secondary token, started on first use; the read probes start with it. */
 export function campaign(): Promise<CampaignOutcome> {
-  watchMeteredResponses();
   if (store.campaign === undefined) {
     const s = session();
     store.campaign = runCampaign(s);

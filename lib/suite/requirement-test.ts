@@ -1,10 +1,11 @@
 import { inject, test } from 'vitest';
 import { requireRequirement } from '../catalogue/index.ts';
-import { testIsSelected } from '../runner/selection.ts';
+import { testIsSelected } from '../catalogue/selection.ts';
 import type { Finding } from '../model/finding.ts';
 import { notRun } from '../model/finding.ts';
 import { formatFailure } from '../report/format-failure.ts';
-import { trimFinding } from './evidence-trim.ts';
+import { trimFinding } from '../model/evidence-trim.ts';
+import { judgingFor } from './judgement-log.ts';
 import { session, type Session } from './session.ts';
 import type { TestRecord } from './test-record.ts';
 
@@ -29,6 +30,14 @@ function withoutResponseInconclusive(finding: Finding): Finding {
   const last = finding.exchanges[finding.exchanges.length - 1];
   if (finding.verdict !== 'fail' || last === undefined || last.response !== undefined) return finding;
   return { ...finding, verdict: 'inconclusive', note: `no response to judge: ${last.error?.code ?? 'unknown'}: ${last.error?.message ?? ''}` };
+}
+
+/** The requirement ids the running test declared: one worker runs one test at a time. */
+let running: readonly string[] = [];
+
+/** What the test running now declared it checks (empty outside a requirement test). */
+export function runningTestIds(): readonly string[] {
+  return running;
 }
 
 /** Thrown by a test whose checks found a MUST or SHOULD violated, so vitest marks it failed. */
@@ -62,12 +71,16 @@ export function requirementTest(
     const why = (role: string): string => s.context.missingTokens?.[role] ?? `the profile names no ${role} token (tokens.${role})`;
     const kit: TestKit = { ...s, ids: list, notRun: (w) => list.map((id) => notRun(id, w)), noToken: (role) => list.map((id) => notRun(id, why(role))) };
     let findings: Finding[];
+    judgingFor(`${first} ${what}`);
+    running = list;
     try {
       findings = await body(kit);
     } catch (err) {
       const text = err instanceof Error ? (err.stack ?? err.message) : String(err);
       ctx.task.meta.asi = { requirements: list, findings: [], error: s.client.redact(text), requests: s.requestCount() - before };
       throw err;
+    } finally {
+      running = [];
     }
     for (const f of findings) requireRequirement(f.requirement);
     findings = findings.map(withoutResponseInconclusive);

@@ -16,10 +16,12 @@ export interface RunContext {
   seed: number;
   /** JSON-lines file every exchange is appended to (the HAR and request counts come from it). */
   transcriptFile: string;
+  /** The `seq` of the worker's first exchange: the main process's (the preflight's) come before it. */
+  firstSeq?: number;
   httpLimits?: Partial<HttpLimits>;
   /** Why a token role has no token (`tokens.revoked: ASI_TOKEN_REVOKED is set but empty`), for not-run verdicts. */
   missingTokens?: Record<string, string>;
-  /** --only and --skip: which tests register (lib/runner/selection.ts). */
+  /** --only and --skip: which tests register (lib/catalogue/selection.ts). */
   selection?: { only: string[]; skip: string[] };
   /** Extra headers, TLS material, proxy; secrets among them ride along like the tokens. */
   transport?: TransportOptions;

@@ -1,10 +1,13 @@
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { inject } from 'vitest';
-import { HttpClient } from '../http/client.ts';
+import { ExchangeSequence, HttpClient } from '../http/client.ts';
 import { Pacer, windowPacing } from '../http/pacer.ts';
 import type { Exchange } from '../model/exchange.ts';
-import { TRANSCRIPT_BUDGET, trimExchange } from './evidence-trim.ts';
-import { pacerStatsFile, targetDownFile } from './worker-files.ts';
+import { holdsServedDescription } from '../checks/openapi-served-description.ts';
+import { appendExchange } from '../report/writers/transcript.ts';
+import { TRANSCRIPT_BUDGET, type RecordBudget } from '../model/evidence-trim.ts';
+import { judgementsFile, pacerStatsFile, targetDownFile } from './worker-files.ts';
+import { startJudgementLog } from './judgement-log.ts';
 import type { RunContext } from './run-context.ts';
 
 /**
@@ -21,12 +24,21 @@ export interface Session {
 
 let current: Session | undefined;
 
+/** The fault hooks switched on now, by name (lib/suite/fault-hooks.ts): every exchange records them. */
+export const faultsOn = new Set<string>();
+
 /**
- * An exchange as one transcript line, within TRANSCRIPT_BUDGET: a flood of events or a huge body
- * costs the file a bounded line, and what was left out is counted. Lines go to disk as they come.
+ * The served description is an input of the run-wide rules (lib/invariants/rules/served-description.ts):
+ * the first fetch that holds it keeps its body whole in the record, bounded by the client's size cap.
  */
-function transcriptLine(exchange: Exchange): string {
-  return `${JSON.stringify(trimExchange(exchange, TRANSCRIPT_BUDGET))}\n`;
+const WHOLE_BODY: RecordBudget = { ...TRANSCRIPT_BUDGET, body: Number.POSITIVE_INFINITY };
+let descriptionKept = false;
+
+/** What the transcript keeps of an exchange: TRANSCRIPT_BUDGET, or the served description whole. */
+function transcriptBudget(exchange: Exchange, baseUrl: string): RecordBudget {
+  const whole = !descriptionKept && holdsServedDescription(exchange, baseUrl);
+  descriptionKept ||= whole;
+  return whole ? WHOLE_BODY : TRANSCRIPT_BUDGET;
 }
 
 export function session(): Session {
@@ -41,9 +53,11 @@ export function session(): Session {
     pacer,
     ...(context.httpLimits === undefined ? {} : { limits: context.httpLimits }),
     ...(context.transport === undefined ? {} : { transport: context.transport }),
+    // The main process numbered the preflight's exchanges: this worker's come after them.
+    sequence: new ExchangeSequence(context.firstSeq ?? 1),
     onExchange(exchange) {
       count += 1;
-      appendFileSync(context.transcriptFile, transcriptLine(exchange));
+      appendExchange(context.transcriptFile, exchange, transcriptBudget(exchange, context.baseUrl));
       // The pacer lives in this worker; the report in the main process learns its waiting from here.
       if (pacer.waitedMs !== waitedReported) {
         waitedReported = pacer.waitedMs;
@@ -52,7 +66,9 @@ export function session(): Session {
     },
     // The main process watches for this file and cuts the run short (lib/runner/run-control.ts).
     onUnresponsive: (reason) => writeFileSync(targetDownFile(context.transcriptFile), reason),
+    faultsOn: () => [...faultsOn],
   });
+  startJudgementLog(judgementsFile(context.transcriptFile), (text) => client.redact(text));
   current = { context, client, pacer, requestCount: () => count };
   return current;
 }

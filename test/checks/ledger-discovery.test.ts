@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { defaultWindowFindings } from '../../lib/checks/ledger-default-window.ts';
-import { clockOffsetOf, discoverLedger, notEnoughRows } from '../../lib/checks/ledger-discovery.ts';
+import { discoverLedger, notEnoughRows } from '../../lib/checks/ledger-discovery.ts';
+import { clockOffsetOf } from '../../lib/checks/pool-headers.ts';
 import { sharedLedgerSample } from '../../lib/suite/ledger-kit.ts';
 import { formatInstant, instantFromMs } from '../../lib/checks/ledger-instant.ts';
 import { boundInstants, knownDates, knownRowsOf, largestTie, prefixProbe, rowsBetween, tiedGroupIndices } from '../../lib/checks/ledger-known-rows.ts';

@@ -49,6 +49,11 @@ describe('reviewLedgerOperation: what agrees with the spec', () => {
     ['required: false stated', (doc: Doc) => {
       ledgerParameter(doc, 'from')['required'] = false;
     }],
+    ['a default response for the errors', (doc: Doc) => {
+      const r = ledgerGet(doc)['responses'];
+      r['default'] = r['400'];
+      for (const code of ['400', '401', '429', '503']) delete r[code];
+    }],
     ['range keys for the error responses', (doc: Doc) => {
       const r = ledgerGet(doc)['responses'];
       r['4XX'] = r['400'];
@@ -87,34 +92,37 @@ describe('reviewLedgerOperation: contradictions (MUST)', () => {
       ledgerParameter(doc, 'limit')['schema'] = { allOf: [ledgerParameter(doc, 'limit')['schema'], { maximum: 100 }] };
     }, 'limit: maximum 100 (spec: 200)'],
     ['cursor required', (doc: Doc) => (ledgerParameter(doc, 'cursor')['required'] = true), 'cursor: required (spec: optional)'],
-    ['cursor missing', (doc: Doc) => {
-      ledgerGet(doc)['parameters'] = ledgerGet(doc)['parameters'].filter((p: Doc) => p['name'] !== 'cursor');
-    }, 'no query parameter cursor'],
-    ['cursor in a header', (doc: Doc) => (ledgerParameter(doc, 'cursor')['in'] = 'header'), 'no query parameter cursor (declared in "header")'],
-    ['no 503', (doc: Doc) => delete ledgerGet(doc)['responses']['503'], 'responses 503 not declared'],
-    ['no 400 nor 429', (doc: Doc) => {
-      delete ledgerGet(doc)['responses']['400'];
-      delete ledgerGet(doc)['responses']['429'];
-    }, 'responses 400, 429 not declared'],
     ['another operationId', (doc: Doc) => (ledgerGet(doc)['operationId'] = 'listCreditOperations'), 'GET /credits/operations has operationId "listCreditOperations"'],
-    ['no operationId', (doc: Doc) => delete ledgerGet(doc)['operationId'], 'GET /credits/operations has operationId absent'],
     ['another tag', (doc: Doc) => (ledgerGet(doc)['tags'] = ['Ledger']), 'GET /credits/operations has tags ["Ledger"], without Credits'],
-    ['no path', (doc: Doc) => delete doc['paths']['/credits/operations'], 'no path /credits/operations'],
     ['the operation at another path', (doc: Doc) => {
       doc['paths']['/credits/ledger'] = doc['paths']['/credits/operations'];
       delete doc['paths']['/credits/operations'];
     }, 'no path /credits/operations (operationId getCreditsOperations sits at GET /credits/ledger)'],
-    ['POST instead of GET', (doc: Doc) => {
+    ['the operation under POST and no GET', (doc: Doc) => {
       doc['paths']['/credits/operations'] = { post: ledgerGet(doc) };
-    }, 'no GET operation at /credits/operations'],
-    ['no paths at all', (doc: Doc) => delete doc['paths'], 'the description has no paths'],
+    }, 'no GET operation at /credits/operations (operationId getCreditsOperations sits at POST /credits/operations)'],
   ])('%s', (_what, change, contradiction) => {
     expect(review(change).contradictions).toEqual([contradiction]);
   });
 });
 
-describe('reviewLedgerOperation: omissions (INFO)', () => {
+describe('reviewLedgerOperation: omissions (INFO), never contradictions', () => {
   test.each([
+    ['cursor missing', (doc: Doc) => {
+      ledgerGet(doc)['parameters'] = ledgerGet(doc)['parameters'].filter((p: Doc) => p['name'] !== 'cursor');
+    }, ['no query parameter cursor']],
+    ['cursor only in a header', (doc: Doc) => (ledgerParameter(doc, 'cursor')['in'] = 'header'), ['no query parameter cursor (declared in "header")']],
+    ['no 503', (doc: Doc) => delete ledgerGet(doc)['responses']['503'], ['responses 503 not declared']],
+    ['no 400 nor 429', (doc: Doc) => {
+      delete ledgerGet(doc)['responses']['400'];
+      delete ledgerGet(doc)['responses']['429'];
+    }, ['responses 400, 429 not declared']],
+    ['no operationId', (doc: Doc) => delete ledgerGet(doc)['operationId'], ['GET /credits/operations has no operationId (spec: getCreditsOperations)']],
+    ['no path', (doc: Doc) => delete doc['paths']['/credits/operations'], ['no path /credits/operations']],
+    ['a path without GET', (doc: Doc) => {
+      doc['paths']['/credits/operations'] = { post: { responses: { '200': { description: 'x' } } } };
+    }, ['no GET operation at /credits/operations']],
+    ['no paths at all', (doc: Doc) => delete doc['paths'], ['the description has no paths']],
     ['limit without bounds and default', (doc: Doc) => (ledgerParameter(doc, 'limit')['schema'] = { type: 'integer' }), [
       'limit: no minimum (spec: 1)',
       'limit: no maximum (spec: 200)',
@@ -164,10 +172,17 @@ describe('ledgerOperationFindings', () => {
     expect(operation?.verdict).toBe('pass');
     expect(operation?.exchanges[0]?.request.url).toMatch(/openapi\.yaml$/);
   });
-  test('without the operation the INFO requirement is inconclusive', () => {
+  test('without the operation the MUST passes, saying so, and the INFO requirement notes the omission', () => {
     const doc = contractCopy();
     delete doc['paths']['/credits/operations'];
-    expect(ledgerOperationFindings([served('json', doc)]).map((f) => f.verdict)).toEqual(['fail', 'inconclusive']);
+    const [operation, details] = ledgerOperationFindings([served('json', doc)]);
+    expect(operation).toMatchObject({ verdict: 'pass', note: expect.stringContaining('/openapi.json states no GET /credits/operations') });
+    expect(details).toMatchObject({ verdict: 'fail', actual: '/openapi.json: no path /credits/operations' });
+  });
+  test('a missing response is an omission, not a contradiction', () => {
+    const doc = contractCopy();
+    delete ledgerGet(doc)['responses']['503'];
+    expect(ledgerOperationFindings([served('json', doc)]).map((f) => f.verdict)).toEqual(['pass', 'fail']);
   });
   test('nothing readable is inconclusive', () => {
     expect(ledgerOperationFindings([served('json', {}, 500)]).map((f) => f.verdict)).toEqual(['inconclusive', 'inconclusive']);

@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request as httpRequest, createServer as createHttpServer, type IncomingMessage, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import { connect, type AddressInfo, type Socket } from 'node:net';
+import { connect, createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -117,13 +117,15 @@ function reportText(out: string, file: string): string {
   return readFileSync(join(out, dirs[0]!, file), 'utf8');
 }
 
-/** Fails with an exit code 3 and one line, naming the problem: never a stack, never a report. */
+/** Fails with an exit code 3 and one line, naming the problem, never a stack; the reports say the same. */
 function expectCleanFailure(r: CliResult & { out: string }, pattern: RegExp): void {
   expect(r.code).toBe(3);
   const lines = r.stderr.trim().split('\n');
   expect(lines).toHaveLength(1);
   expect(lines[0]).toMatch(pattern);
-  expect(readdirSync(r.out)).toEqual([]);
+  const report = JSON.parse(reportText(r.out, 'report.json')) as { outcome: string; stopped?: { reason: string } };
+  expect(report.outcome).toBe('unreachable');
+  expect(report.stopped?.reason).toMatch(pattern);
 }
 
 describe('mistakes in the transport flags', () => {
@@ -160,6 +162,48 @@ describe('https with a private CA', () => {
     expect(har).toContain('$GATEWAY_KEY');
     const entry = (JSON.parse(har) as { log: { entries: Array<{ request: { headers: Array<{ name: string; value: string }> } }> } }).log.entries[0]!;
     expect(entry.request.headers).toEqual(expect.arrayContaining([{ name: 'x-gateway-key', value: '$GATEWAY_KEY' }, { name: 'x-tenant', value: 'acme' }]));
+  });
+});
+
+describe('a base_url with the other scheme than its port speaks', () => {
+  test('http:// to a TLS port: "did you mean https://", found by a handshake with the port (exit 3)', async () => {
+    const url = tlsFront.baseUrl.replace('https:', 'http:');
+    const r = await run(['--base-url', url]);
+    expect(r.code).toBe(3);
+    expect(r.stderr.trim()).toMatch(new RegExp(`^asi-conformance: target ${url} is unreachable: \\S+: .*\\(the port speaks TLS: did you mean ${tlsFront.baseUrl} \\?\\)$`));
+  });
+
+  test('https:// to a plain HTTP port: "did you mean http://" (exit 3)', async () => {
+    const url = reference.baseUrl.replace('http:', 'https:');
+    const r = await run(['--base-url', url]);
+    expect(r.code).toBe(3);
+    expect(r.stderr.trim()).toMatch(new RegExp(`^asi-conformance: target ${url} is unreachable: ERR_SSL_\\w+: .*\\(the port answers plain HTTP, not TLS: did you mean ${reference.baseUrl} \\?\\)$`));
+  });
+
+  test('http:// to a TLS front that answers plain HTTP with a page of its own (as nginx does): the same hint (exit 2)', async () => {
+    // TLS goes on to the https front; plain HTTP gets nginx's 400 page.
+    const front = new URL(tlsFront.baseUrl);
+    const sniffing = createNetServer((socket) =>
+      socket.once('data', (first: Buffer) => {
+        if (first[0] === 0x16) {
+          const upstream = connect(Number(front.port), front.hostname);
+          sockets.add(upstream).add(socket);
+          upstream.write(first);
+          socket.pipe(upstream).pipe(socket);
+          upstream.on('error', () => socket.destroy());
+          socket.on('error', () => upstream.destroy());
+          return;
+        }
+        const page = '<html><body><center><h1>400 Bad Request</h1></center><center>The plain HTTP request was sent to HTTPS port</center></body></html>';
+        socket.end(`HTTP/1.1 400 Bad Request\r\ncontent-type: text/html\r\ncontent-length: ${page.length}\r\nconnection: close\r\n\r\n${page}`);
+      }),
+    );
+    await new Promise<void>((r) => sniffing.listen(0, '127.0.0.1', r));
+    const port = (sniffing.address() as AddressInfo).port;
+    const r = await run(['--base-url', `http://127.0.0.1:${port}/v1`]);
+    await new Promise((done) => sniffing.close(done));
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toMatch(new RegExp(`answered 400 with a web page \\(text/html\\); the port speaks TLS: did you mean https://127\\.0\\.0\\.1:${port}/v1 \\?$`));
   });
 });
 
@@ -234,6 +278,24 @@ describe('the curl line of a failure', () => {
     expect(curl.stdout).toContain('auth.token_invalid');
     expect(defectiveFront.seen).toHaveLength(1);
     expect(defectiveFront.seen[0]!['x-gateway-key']).toBe(GATEWAY_KEY);
+    expect(tunnels.length).toBe(tunnelsOfRun + 1);
+  });
+});
+
+describe('the curl line of a failure through HTTP_PROXY', () => {
+  test.skipIf(!HAS_CURL)('to an http target tunnels as the run did (--proxytunnel): through a proxy that only tunnels', async () => {
+    tunnels.length = 0;
+    const env = { HTTP_PROXY: proxyUrl };
+    const r = await run(['--base-url', defective.baseUrl], env);
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    // The run reached the plain http target through CONNECT tunnels: the proxy answers nothing else.
+    expect(tunnels.length).toBeGreaterThan(0);
+    const line = /Reproduce: (curl .*)/.exec(r.stdout)?.[1];
+    expect(line).toContain('--proxy "$HTTP_PROXY" --proxytunnel');
+    const tunnelsOfRun = tunnels.length;
+    const curl = await promisify(execFile)('/bin/sh', ['-c', line!], { cwd: ROOT, env: { ...process.env, ...NO_PROXY_ENV, ...tokenEnv, ...env }, encoding: 'utf8', timeout: 20_000 });
+    expect(curl.stdout).toMatch(/^HTTP\/1\.1 200 Connection Established\r\n\r\nHTTP\/1\.1 401 /);
+    expect(curl.stdout).toContain('auth.token_invalid');
     expect(tunnels.length).toBe(tunnelsOfRun + 1);
   });
 });

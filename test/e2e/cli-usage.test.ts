@@ -1,8 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import type { Report } from '../../lib/report/report-model.ts';
 import { runCli } from '../support/cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'asi-cli-'));
@@ -36,6 +39,19 @@ describe('CLI usage errors', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--bogus');
     expectOneLine(r.stderr);
+  });
+
+  test.each([
+    [['run', '--basurl', 'http://x/v1'], 'run: unknown option --basurl; did you mean --base-url?'],
+    [['run', '--base', 'http://x/v1'], 'run: unknown option --base; did you mean --base-url or --baseline?'],
+    [['serve', '--prot', '0'], 'serve: unknown option --prot; did you mean --port?'],
+    [['diff', '--jsn'], 'diff: unknown option --jsn; did you mean --json?'],
+    [['run', '--bogus'], "run: unknown option --bogus; see 'asi-conformance run --help'"],
+    [['rnu'], 'unknown command "rnu"; did you mean run? expected one of run, serve, list, calibrate, fault, diff (see --help)'],
+  ])('%j is refused with the nearest name, when one is near', async (args, message) => {
+    const r = await runCli(args);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe(`asi-conformance: ${message}`);
   });
 
   test('an unknown command exits 2', async () => {
@@ -89,17 +105,27 @@ describe('CLI usage errors', () => {
     expect(r.stderr).toContain('ASI_TOKEN is set but empty');
   });
 
-  test('an unreachable target exits 3 with one line', async () => {
-    const r = await runCli(['run', '--base-url', 'http://127.0.0.1:9/v1'], { env: { ASI_TOKEN: 'asi_live_00' } });
+  test('an unreachable target exits 3 with one line, and writes every report saying so', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'asi-unreachable-'));
+    const r = await runCli(['run', '--base-url', 'http://127.0.0.1:9/v1', '--out', out], { env: { ASI_TOKEN: 'asi_live_00' } });
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/unreachable: ECONNREFUSED/);
     expect(r.stderr).not.toMatch(/\n\s+at /);
+    const [runDir] = readdirSync(out);
+    expect(r.stdout.trim()).toBe(`reports: ${join(out, runDir!)}/ (report.json, junit.xml, summary.md, report.html, transcript.har)`);
+    const report = JSON.parse(readFileSync(join(out, runDir!, 'report.json'), 'utf8')) as Report;
+    expect(report).toMatchObject({ outcome: 'unreachable', exitCode: 3, stopped: { at: 'preflight' } });
+    expect(report.stopped?.exchanges.map((e) => [e.request.url, e.error?.code])).toEqual([['http://127.0.0.1:9/v1/health', 'ECONNREFUSED']]);
+    expect(readFileSync(join(out, runDir!, 'junit.xml'), 'utf8')).toMatch(/<testcase name="preflight" classname="run"><failure message="target http:\/\/127\.0\.0\.1:9\/v1 is unreachable: ECONNREFUSED[^"]*" type="unreachable">/);
   });
 
   test('--help teaches the commands and exit codes', async () => {
     const r = await runCli(['--help']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Exit codes');
+    expect(r.stdout).toMatch(/^ {2}asi-conformance --version +print the version/m);
+    const version = await runCli(['--version']);
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
     const run = await runCli(['run', '--help']);
     expect(run.stdout).toContain('--base-url URL');
   });
@@ -129,3 +155,48 @@ describe('a token written into a profile the wrong way', () => {
     expect(r.stderr + r.stdout).not.toContain('5ec7e75e');
   });
 });
+
+/** Checked before the reference starts or the preflight sends: one line naming --out, exit 2, never a hang. */
+describe('a bad --out', () => {
+  const where = mkdtempSync(join(tmpdir(), 'asi-out-'));
+  const file = join(where, 'a-file');
+  writeFileSync(file, 'x');
+  const root = process.getuid?.() === 0;
+
+  test.each([
+    ['a file', file, `is a file; expected a folder`],
+    ['a path under a file', join(file, 'reports'), `cannot be made: ${file} is a file`],
+    ['a device', '/dev/null', 'is not a folder; expected a folder'],
+    ['a path under /proc (where a recursive mkdir never returns)', '/proc/self/asi-reports', 'is under /proc, a kernel file system; expected a folder on disk'],
+    ['a folder under /sys', '/sys/kernel', 'is under /sys, a kernel file system; expected a folder on disk'],
+  ])('%s', async (_what, out, problem) => {
+    // No -q: a reference that started would say so on stderr.
+    const r = await runCli(['run', '--out', out], { timeoutMs: 20_000 });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`asi-conformance: run: --out ${JSON.stringify(out)} ${problem}\n`);
+    expect(r.stdout).toBe('');
+  });
+
+  test('a folder this user cannot write (as root: run as nobody, whom permission bits do stop)', async () => {
+    // The folder around it is open to everyone (a temporary folder is the owner's alone).
+    chmodSync(where, 0o755);
+    const locked = join(where, 'locked');
+    mkdirSync(locked, { mode: 0o755 });
+    if (!root) chmodSync(locked, 0o555);
+    let hits = 0;
+    const target = createServer((_req, res) => {
+      hits += 1;
+      res.end('{}');
+    });
+    await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+    const out = join(locked, 'reports');
+    const args = ['run', '--base-url', `http://127.0.0.1:${(target.address() as AddressInfo).port}/v1`, '--out', out];
+    const r = await runCli(args, { env: { ASI_TOKEN: 'asi_live_00' }, ...(root ? { uid: 65534, gid: 65534 } : {}) });
+    target.close();
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`asi-conformance: run: --out ${JSON.stringify(out)} cannot be written: permission denied (EACCES at ${locked})\n`);
+    expect(hits).toBe(0);
+    expect(readdirSync(locked)).toEqual([]);
+  });
+});
+

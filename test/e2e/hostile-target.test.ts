@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { runCli, type CliResult } from '../support/cli.ts';
+import { outsideCode } from '../support/markdown-outside-code.ts';
 
 const TOKEN = 'asi_live_feedfacefeedfacefeedfacefeedface';
 
@@ -84,13 +85,18 @@ describe('a hostile target', () => {
     expect(report).toBeDefined();
   });
 
-  test('that accepts connections and never answers is reported unreachable (exit 3)', async () => {
-    const { result, seconds } = await certifyAgainst(() => {
+  test('that accepts connections and never answers is reported unreachable (exit 3), in every report too', async () => {
+    const { result, seconds, report, out } = await certifyAgainst(() => {
       /* never answers */
     });
     expect(result.code).toBe(3);
     expect(result.stderr).toMatch(/unreachable: ASI_DEADLINE/);
     expect(seconds).toBeLessThan(60);
+    expect(report?.outcome).toBe('unreachable');
+    const md = readFileSync(join(out, 'summary.md'), 'utf8');
+    expect(md).toMatch(/^## ⚠️ ASI v1: unreachable$/m);
+    expect(md).toMatch(/^#1 GET http:\/\/127\.0\.0\.1:\d+\/v1\/health → no response \(ASI_DEADLINE\) · \d+ ms$/m);
+    expect(md).toContain('< no response: ASI_DEADLINE: no response within the deadline of 1000 ms');
   });
 
   test('that answers /health but hangs on everything else is unreachable at the preflight (exit 3) within seconds', async () => {
@@ -104,7 +110,7 @@ describe('a hostile target', () => {
 
   test('that stops answering mid-run ends the run within seconds (exit 3), with a report that says so', async () => {
     let requests = 0;
-    const { result, report, seconds } = await certifyAgainst((res, req) => {
+    const { result, report, seconds, out } = await certifyAgainst((res, req) => {
       requests += 1;
       // The preflight and a few requests get answers; then the target is gone for good.
       if (requests > 6) return;
@@ -116,6 +122,18 @@ describe('a hostile target', () => {
     expect((report as { cutShort?: string } | undefined)?.cutShort).toMatch(/the target stopped answering/);
     expect(result.stdout).toMatch(/^INCOMPLETE: /m);
     expect(seconds).toBeLessThan(20);
+    // Every report shows the cause and the exchanges that went unanswered; junit fails a case for it.
+    const stopped = (report as { stopped?: { at: string; reason: string; exchanges: Array<{ response?: unknown; error?: { code: string } }> } } | undefined)?.stopped;
+    expect(stopped?.at).toBe('suites');
+    expect(stopped?.exchanges).toHaveLength(4);
+    for (const e of stopped?.exchanges ?? []) expect([e.response, e.error?.code]).toEqual([undefined, 'ASI_DEADLINE']);
+    const junit = readFileSync(join(out, 'junit.xml'), 'utf8');
+    expect(junit).toMatch(/<testcase name="run cut short" classname="run"><failure message="the target stopped answering \(4 requests in a row without a response: ASI_DEADLINE\); the run was cut short" type="cut-short">/);
+    expect(junit).toMatch(/→ no response \(ASI_DEADLINE\)/);
+    const md = readFileSync(join(out, 'summary.md'), 'utf8');
+    expect(md).toContain('### Cut short');
+    expect(md).toMatch(/→ no response \(ASI_DEADLINE\)/);
+    expect(readFileSync(join(out, 'report.html'), 'utf8')).toMatch(/<section id="stopped"><h2>Cut short<\/h2>.*→ no response \(ASI_DEADLINE\)/s);
   });
 
   test('that redirects the preflight is refused with one line (exit 2) and no request follows it', async () => {
@@ -400,22 +418,9 @@ describe('target text cannot act on a terminal, a CI log or a rendered summary',
     // Target text did reach the summary (its table cells are cut at 140 characters), escaped.
     expect(md).toContain('\\x1b]52;c;');
     // Outside fenced blocks and code spans, nothing of the target's text remains.
-    let fence: string | undefined;
-    for (const line of md.split('\n')) {
-      const opens = /^(`{3,})/.exec(line)?.[1];
-      if (fence !== undefined) {
-        if (line === fence) fence = undefined;
-        continue;
-      }
-      if (opens !== undefined) {
-        fence = opens;
-        continue;
-      }
-      // A code span: a backtick run, then text, then a run of the same length (CommonMark).
-      const outside = line.replace(/(?<!`)(`+)(?!`)[\s\S]*?(?<!`)\1(?!`)/g, '');
-      expect(outside).not.toMatch(/evil\.example|<img|<b>|@octocat|\\x1b/);
-    }
-    expect(fence).toBeUndefined();
+    const outside = outsideCode(md);
+    for (const line of outside.lines) expect(line).not.toMatch(/evil\.example|<img|<b>|@octocat|\\x1b/);
+    expect(outside.unclosed).toBe(false);
   });
 });
 

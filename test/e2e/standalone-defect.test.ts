@@ -62,3 +62,12 @@ describe('a standalone reference with a defect switch', () => {
     expect(r.stdout + r.stderr).not.toContain(env['ASI_TOKEN']!);
   });
 });
+
+describe('serve --print-env', () => {
+  test('prints the export lines of the running server without binding its port (it is taken)', async () => {
+    const port = new URL(baseUrl).port;
+    const r = await runCli(['serve', '--port', port, '--print-env']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim().split('\n')).toEqual(Object.entries(env).map(([name, value]) => `export ${name}=${value}`));
+  });
+});

@@ -5,6 +5,7 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import type { Report } from '../../lib/report/report-model.ts';
+import { PREFLIGHT_TIMEOUT_MS } from '../../lib/runner/preflight.ts';
 import { runCli, ROOT } from '../support/cli.ts';
 import { referenceTarget, type ReferenceTarget } from '../support/reference-target.ts';
 
@@ -51,6 +52,14 @@ describe('--only', () => {
     expect(report.outcome).toBe('not-conformant');
     expect(report.results.filter((x) => x.verdict !== 'not-run').map((x) => [x.requirement.id, x.verdict])).toEqual([[id, 'fail']]);
     expect(r.stdout).toContain(`× ${id}`);
+  });
+
+  test('prints the header of a suite only when a test of it runs', async () => {
+    const r = await runCli(['run', '--only', 'auth/5.1/bearer-accepted', '--out', mkdtempSync(join(tmpdir(), 'asi-headers-'))]);
+    expect(r.code, r.stderr).toBe(0);
+    // A suite header is a line of its own: the suite's name, nothing else.
+    expect(r.stderr.split('\n').filter((l) => /^[a-z-]+$/.test(l))).toEqual(['auth']);
+    expect(r.stderr).toMatch(/\nauth\n {2}✓ auth\/5\.1\/bearer-accepted /);
   });
 
   test('an unknown id is refused with the nearest ids (exit 2); --skip takes ids too', async () => {
@@ -118,10 +127,17 @@ describe('preflight', () => {
     });
     await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
     const { port } = page.address() as AddressInfo;
-    const r = await runCli(['run', '--base-url', `http://127.0.0.1:${port}/v1`, '-q'], { env: { ASI_TOKEN: 'asi_live_00' } });
+    const out = mkdtempSync(join(tmpdir(), 'asi-page-'));
+    const r = await runCli(['run', '--base-url', `http://127.0.0.1:${port}/v1`, '-q', '--out', out], { env: { ASI_TOKEN: 'asi_live_00' } });
     page.close();
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('does not look like an ASI v1 server: GET /me with tokens.primary ($ASI_TOKEN) answered 200 with a web page (text/html; charset=utf-8)');
+    const report = readReport(out);
+    expect(report.outcome).toBe('refused');
+    expect(report.stopped?.exchanges.map((e) => `${e.request.url} ${e.response?.headers['content-type']}`)).toEqual([
+      `http://127.0.0.1:${port}/v1/health text/html; charset=utf-8`,
+      `http://127.0.0.1:${port}/v1/me text/html; charset=utf-8`,
+    ]);
   });
 
   test('a firewall that blocks /me with a page, or a text refusal, is refused too (exit 2); a text payload of /me is not', async () => {
@@ -136,7 +152,7 @@ describe('preflight', () => {
       });
       await new Promise<void>((resolve) => waf.listen(0, '127.0.0.1', resolve));
       const { port } = waf.address() as AddressInfo;
-      const r = await runCli(['run', '--base-url', `http://127.0.0.1:${port}/v1`, '-q'], { env: { ASI_TOKEN: 'asi_live_00' } });
+      const r = await runCli(['run', '--base-url', `http://127.0.0.1:${port}/v1`, '-q', '--out', mkdtempSync(join(tmpdir(), 'asi-waf-'))], { env: { ASI_TOKEN: 'asi_live_00' } });
       waf.close();
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toContain(expected);
@@ -153,24 +169,89 @@ describe('preflight', () => {
     expect(r.stderr).not.toContain('does not look like an ASI v1 server');
   });
 
-  test('a rejected token ends the run within seconds with one line (exit 2)', async () => {
-    const t = await target();
+  test('a /health that never answers ends the run at the preflight deadline, however long --timeout is (exit 3)', async () => {
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as AddressInfo;
     const started = Date.now();
-    const r = await runCli(['run', '--config', t.profile, '-q'], { env: { ...t.env, ASI_TOKEN: 'asi_live_0000000000000000000000000000dead' } });
+    const out = mkdtempSync(join(tmpdir(), 'asi-silent-'));
+    const r = await runCli(['run', '--base-url', `http://127.0.0.1:${port}/v1`, '--timeout', '60', '-q', '--out', out], { env: { ASI_TOKEN: 'asi_live_00' }, timeoutMs: 60_000 });
+    const took = Date.now() - started;
+    silent.closeAllConnections();
+    silent.close();
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain(`within the deadline of ${PREFLIGHT_TIMEOUT_MS} ms`);
+    expect(took).toBeGreaterThanOrEqual(PREFLIGHT_TIMEOUT_MS);
+    expect(took).toBeLessThan(PREFLIGHT_TIMEOUT_MS + 10_000);
+    expect(readReport(out).outcome).toBe('unreachable');
+  }, 60_000);
+
+  test('a rejected token ends the run within seconds with one line (exit 2), and every report says so', async () => {
+    const t = await target();
+    const out = mkdtempSync(join(tmpdir(), 'asi-rejected-'));
+    const started = Date.now();
+    const r = await runCli(['run', '--config', t.profile, '-q', '--out', out], { env: { ...t.env, ASI_TOKEN: 'asi_live_0000000000000000000000000000dead' } });
     expect(r.code).toBe(2);
-    expect(r.stderr.trim()).toBe('asi-conformance: token rejected: 401 auth.token_invalid at GET /me; check tokens.primary ($ASI_TOKEN): it must be a live token of this server\'s workspace');
+    const cause = 'token rejected: 401 auth.token_invalid at GET /me; check tokens.primary ($ASI_TOKEN): it must be a live token of this server\'s workspace';
+    expect(r.stderr.trim()).toBe(`asi-conformance: ${cause}`);
     expect(Date.now() - started).toBeLessThan(10_000);
+    // Where the reports are, on stdout as after any run.
+    const dir = join(out, readdirSync(out)[0]!);
+    expect(r.stdout).toBe(`reports: ${dir}/ (report.json, junit.xml, summary.md, report.html, transcript.har)\n`);
+    expect(readdirSync(dir).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'summary.md', 'transcript.har']);
+    const report = readReport(out);
+    expect(report).toMatchObject({ outcome: 'refused', exitCode: 2, incomplete: [{ reason: cause }], stopped: { at: 'preflight', reason: cause } });
+    expect(report.counts['not-run']).toBe(report.results.length);
+    expect(report.stopped?.exchanges.map((e) => [e.seq, e.request.url, e.response?.status])).toEqual([
+      [1, `${t.reference.baseUrl}/health`, 200],
+      [2, `${t.reference.baseUrl}/me`, 401],
+    ]);
+    const text = (file: string): string => readFileSync(join(dir, file), 'utf8');
+    expect(text('junit.xml')).toContain(`<testcase name="preflight" classname="run"><failure message="${cause.replace(/'/g, '&#39;')}" type="refused">`);
+    expect(text('summary.md')).toContain(`### Stopped at the preflight\n\n\`\`\`\n${cause}\n\`\`\``);
+    expect(text('summary.md')).toContain('< 401 Unauthorized');
+    expect(text('report.html')).toContain('<section id="stopped"><h2>Stopped at the preflight</h2>');
+    const har = JSON.parse(text('transcript.har')) as { log: { entries: Array<{ request: { url: string; headers: Array<{ name: string; value: string }> } }> } };
+    expect(har.log.entries.map((e) => e.request.url)).toEqual([`${t.reference.baseUrl}/health`, `${t.reference.baseUrl}/me`]);
+    expect(har.log.entries[1]!.request.headers).toContainEqual({ name: 'authorization', value: 'Bearer $ASI_TOKEN' });
+    for (const f of readdirSync(dir)) expect(text(f)).not.toContain('0000dead');
+  });
+
+  test("the preflight's exchanges are in the run's record, numbered before the suites' and never twice", async () => {
+    const t = await target();
+    const out = mkdtempSync(join(tmpdir(), 'asi-record-'));
+    const r = await runCli(['run', '--config', t.profile, '--suite', 'unauthenticated', '-q', '--out', out], { env: t.env });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const dir = join(out, readdirSync(out)[0]!);
+    const har = JSON.parse(readFileSync(join(dir, 'transcript.har'), 'utf8')) as { log: { entries: Array<{ request: { url: string }; _asi: { seq: number; tokenRole: string | null } }> } };
+    const entries = har.log.entries;
+    expect(entries.slice(0, 2).map((e) => [e._asi.seq, e.request.url, e._asi.tokenRole])).toEqual([
+      [1, `${t.reference.baseUrl}/health`, null],
+      [2, `${t.reference.baseUrl}/me`, 'primary'],
+    ]);
+    const seqs = entries.map((e) => e._asi.seq);
+    expect(seqs.length).toBeGreaterThan(2);
+    expect(new Set(seqs).size).toBe(seqs.length);
+    // The request counts read the same record.
+    const report = readReport(out);
+    expect(report.meta.requests.reduce((n, c) => n + c.requests, 0)).toBe(entries.length);
   });
 
   test('a base_url without its version segment is refused with the URL tried and a hint (exit 2)', async () => {
     const t = await target();
     const origin = new URL(t.reference.baseUrl).origin;
-    const r = await runCli(['run', '--base-url', origin, '-q'], { env: t.env });
+    const out = mkdtempSync(join(tmpdir(), 'asi-version-'));
+    const r = await runCli(['run', '--base-url', origin, '-q', '--out', out], { env: t.env });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`GET ${origin}/health answered 404`);
     expect(r.stderr).toContain(`did you mean --base-url ${origin}/v1 ?`);
+    // The probe of the /v1 it suggests is part of the record too.
+    expect(readReport(out).stopped?.exchanges.map((e) => [e.seq, e.request.url, e.response?.status])).toEqual([
+      [1, `${origin}/health`, 404],
+      [2, `${origin}/v1/health`, 200],
+    ]);
     // Another version segment is replaced, not extended.
-    const v2 = await runCli(['run', '--base-url', `${origin}/v2`, '-q'], { env: t.env });
+    const v2 = await runCli(['run', '--base-url', `${origin}/v2`, '-q', '--out', mkdtempSync(join(tmpdir(), 'asi-version-'))], { env: t.env });
     expect(v2.code).toBe(2);
     expect(v2.stderr).toContain(`did you mean --base-url ${origin}/v1 ?`);
   });
@@ -233,14 +314,16 @@ describe('baselines (--baseline, diff)', () => {
     const same = await runCli(['run', '--config', before.profile, ...only, '--baseline', baselineFile, '--out', mkdtempSync(join(tmpdir(), 'asi-base-b-'))], { env: before.env });
     expect(same.code, same.stdout).toBe(0);
     expect(same.stdout).toContain('still failing: auth/5.3/missing-header');
-    expect(same.stdout).toContain('baseline: no regression (exit 0)');
+    // The headline and the gate say why a run that is not conformant exits 0.
+    expect(same.stdout).toMatch(/^NOT CONFORMANT \(baseline gate passes: exit 0\): /m);
+    expect(same.stdout).toMatch(/^baseline gate: exit 0: no regression against baseline run \S+: only known failures, 1 requirement failing as in the baseline$/m);
 
     // The same known failure under an expired waiver: the waiver ran out, so the gate fails.
     const waivers = join(mkdtempSync(join(tmpdir(), 'asi-expect-')), 'expectations.yaml');
     writeFileSync(waivers, 'expectations:\n  auth/5.3/missing-header:\n    status: fail\n    reason: old bug\n    expires: 2020-01-31\n');
     const lapsed = await runCli(['run', '--config', before.profile, ...only, '--baseline', baselineFile, '--expect', waivers, '--out', mkdtempSync(join(tmpdir(), 'asi-base-e-'))], { env: before.env });
     expect(lapsed.code, lapsed.stdout).toBe(1);
-    expect(lapsed.stdout).toContain('baseline: no regression (exit 1)');
+    expect(lapsed.stdout).toMatch(/^baseline gate: exit 1: no regression against baseline run \S+, but 1 waiver expired: auth\/5\.3\/missing-header \(renew the waiver or fix the failure\)$/m);
 
     const worse = await target({ defects: ['auth-missing-as-invalid', 'errors-category-unknown'] });
     const outC = mkdtempSync(join(tmpdir(), 'asi-base-c-'));
@@ -250,7 +333,8 @@ describe('baselines (--baseline, diff)', () => {
 
     const diff = await runCli(['diff', baselineFile, join(outC, readdirSync(outC)[0]!, 'report.json')]);
     expect(diff.code).toBe(1);
-    expect(diff.stdout).toContain('REGRESSED');
+    expect(diff.stdout).toContain('REGRESSED: 1 new failure');
+    expect(diff.stdout.trim().split('\n').at(-1)).toBe('exit 1: a regression');
     const back = await runCli(['diff', join(outC, readdirSync(outC)[0]!, 'report.json'), baselineFile]);
     expect(back.code).toBe(0);
     expect(back.stdout).toContain('fixed: errors/7/category-value (fail -> pass)');

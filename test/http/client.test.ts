@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { HttpClient, limitsForTimeout } from '../../lib/http/client.ts';
+import { ExchangeSequence, HttpClient, limitsForTimeout } from '../../lib/http/client.ts';
 import { Pacer } from '../../lib/http/pacer.ts';
 import type { Exchange } from '../../lib/model/exchange.ts';
 
@@ -185,6 +185,31 @@ describe('HttpClient', () => {
     const ex = await c.send({ method: 'POST', path: '/echo', query: { a: 1 }, json: { message: 'hi' }, misplacedToken });
     expect(holds(JSON.parse(ex.response!.body.split('$ASI_TOKEN').join(TOKEN)) as Record<string, string>)).toBe(true);
     expect(JSON.stringify(recorded)).not.toContain(TOKEN);
+    await c.close();
+  });
+
+  test('clients given one sequence number their exchanges in one run, from where it starts', async () => {
+    // The preflight's two clients in the main process, then the worker's going on after them.
+    const main = new ExchangeSequence();
+    const a = new HttpClient({ baseUrl: base, tokens: {}, sequence: main });
+    const b = new HttpClient({ baseUrl: base, tokens: {}, sequence: main });
+    const seqs = [(await a.send({ path: '/echo' })).seq, (await b.send({ path: '/echo' })).seq, (await a.send({ path: '/echo' })).seq];
+    const worker = new HttpClient({ baseUrl: base, tokens: {}, sequence: new ExchangeSequence(main.upcoming) });
+    seqs.push((await worker.send({ path: '/echo' })).seq);
+    expect(seqs).toEqual([1, 2, 3, 4]);
+    await Promise.all([a.close(), b.close(), worker.close()]);
+  });
+
+  test('destroy ends the exchange under way at once, recorded with its error; close after it is a no-op', async () => {
+    const { client: c, recorded } = client();
+    const started = Date.now();
+    const pending = c.send({ path: '/slow' });
+    setTimeout(() => void c.destroy(), 100);
+    const ex = await pending;
+    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(ex.response).toBeUndefined();
+    expect(ex.error?.code).toBe('UND_ERR_DESTROYED');
+    expect(recorded).toEqual([ex]);
     await c.close();
   });
 });

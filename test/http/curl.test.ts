@@ -38,6 +38,6 @@ test('the connection of a run behind infrastructure: CA, client certificate, pas
     }),
   );
   expect(line).toBe(
-    `curl -sS -i -g --cacert 'pki/ca'\\''s.pem' --cert 'pki/client.pem' --key 'pki/client.key' --pass "$KEY_PASS" --proxy "$https_proxy" -H 'x-gateway-key: '"$GATEWAY_KEY" -H 'x-tenant: acme' 'https://h/v1/me'`,
+    `curl -sS -i -g --cacert 'pki/ca'\\''s.pem' --cert 'pki/client.pem' --key 'pki/client.key' --pass "$KEY_PASS" --proxy "$https_proxy" --proxytunnel -H 'x-gateway-key: '"$GATEWAY_KEY" -H 'x-tenant: acme' 'https://h/v1/me'`,
   );
 });

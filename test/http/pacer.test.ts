@@ -135,6 +135,14 @@ describe('Pacer: 429s it did not provoke', () => {
     expect(waits[5]).toBeUndefined();
   });
 
+  test('refused twice while its own headers show points left, the 429 goes to the caller: waiting on that pool cannot help', () => {
+    const { pacer, clock } = fakePacer();
+    const refused = answer(429, { ...pool(60, 12, RESET_IN_10S(clock)), 'retry-after': '1' });
+    expect(pacer.after('primary', 'write', refused)).toBe(1000);
+    expect(pacer.after('primary', 'write', refused)).toBeUndefined();
+    expect(pacer.disbelieved).toMatchObject([{ role: 'primary', pool: 'write', header: 'x-ratelimit-remaining', value: '12' }]);
+  });
+
   test('without a usable Retry-After it waits a second', () => {
     const { pacer } = fakePacer();
     expect(pacer.after('primary', 'read', answer(429, { 'retry-after': 'Wed, 21 Oct 2015 07:28:00 GMT' }))).toBe(1000);

@@ -39,6 +39,7 @@ describe('connectionHint', () => {
     ['UND_ERR_SOCKET', undefined, /--cert-file and --key-file/],
     ['ECONNRESET', { headers: [], tls: { cert: 'c', key: 'k', files: {} } }, /may not accept this client certificate/],
     ['ECONNREFUSED', FULL, /proxy in HTTPS_PROXY/],
+    ['ERR_SSL_WRONG_VERSION_NUMBER', undefined, /^the port answers plain HTTP, not TLS: did you mean http:\/\/127\.0\.0\.1:1\/v1 \?$/],
   ] as Array<[string, TransportOptions | undefined, RegExp]>)('%s', (code, transport, hint) => {
     expect(connectionHint(code, https, transport)).toMatch(hint);
   });

@@ -68,8 +68,12 @@ describe('extra headers', () => {
     expect(err.message).toBe('p.yaml: headers: X-Key: the value holds a line break or NUL, which no header may');
   });
 
-  test('an unset or empty variable is an error naming it, from a flag and from the profile', () => {
+  test('an unset or empty variable is an error naming it and which of the two it is, from a flag and from the profile', () => {
     expect(errorOf(input({ flags: { headers: ['X-Key: $GW_KEY'] }, env: { GW_KEY: '' } })).message).toBe(
+      'run: --header X-Key: environment variable GW_KEY is set but empty (export GW_KEY=<value>)',
+    );
+    expect(errorOf(input({ flags: { headers: ['X-Key: $GW_KEY'] }, env: { GW_KEY: '  ' } })).message).toContain('GW_KEY is set but empty');
+    expect(errorOf(input({ flags: { headers: ['X-Key: $GW_KEY'] }, env: {} })).message).toBe(
       'run: --header X-Key: environment variable GW_KEY is not set (export GW_KEY=<value>)',
     );
     const err = errorOf(input({ profile: { file: 'p.yaml', headers: { 'X-Key': { env: 'GW_KEY' } } } }));
@@ -149,7 +153,8 @@ describe('TLS material', () => {
     const profile = (env: NodeJS.ProcessEnv): TransportInput =>
       input({ cwd: pki.dir, env, profile: { file: join(pki.dir, 't.yaml'), tls: { cert_file: 'client.pem', key_file: 'client-encrypted.key', passphrase: { env: 'PASS' } } } });
     expect(errorOf(profile({ PASS: 'not the passphrase' }), 'not the passphrase').message).toMatch(/t\.yaml: tls\.key_file: client-encrypted\.key: the passphrase does not open the key/);
-    expect(errorOf(profile({})).message).toMatch(/tls\.passphrase: environment variable PASS is not set/);
+    expect(errorOf(profile({})).message).toMatch(/tls\.passphrase: environment variable PASS is not set$/);
+    expect(errorOf(profile({ PASS: '' })).message).toMatch(/tls\.passphrase: environment variable PASS is set but empty$/);
   });
 
   test('with a plain http base_url the files are checked but not used, and a note says so', () => {

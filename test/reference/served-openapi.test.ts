@@ -4,6 +4,8 @@ import { readServedDocument, servedFinding, type ServedDocument } from '../../li
 import { ledgerOperationFindings } from '../../lib/checks/openapi-ledger-operation.ts';
 import { validOasFinding } from '../../lib/checks/openapi-validity.ts';
 import { versionFinding } from '../../lib/checks/openapi-version.ts';
+import { servedDescriptionOf } from '../../lib/checks/openapi-served-description.ts';
+import { judgeExchanges } from '../../lib/invariants/judge-record.ts';
 import type { Exchange } from '../../lib/model/exchange.ts';
 import type { Finding } from '../../lib/model/finding.ts';
 import { openapiDefects } from '../../lib/reference/defects/openapi.ts';
@@ -16,22 +18,50 @@ afterEach(async () => {
   running = undefined;
 });
 
-/** GET of a document without a token, recorded as an Exchange for the checkers. */
-async function fetchDocument(ref: RunningReference, format: 'json' | 'yaml'): Promise<ServedDocument> {
-  const url = `${ref.baseUrl}/openapi.${format}`;
-  const res = await fetch(url);
+let seq = 0;
+
+/** A request to the reference, recorded as the client records it (a role's token as `Bearer $VARIABLE`). */
+async function recorded(ref: RunningReference, path: string, role?: string): Promise<Exchange> {
+  const url = `${ref.baseUrl}${path}`;
+  const token = role === undefined ? undefined : ref.tokens[role];
+  const res = await fetch(url, token === undefined ? {} : { headers: { authorization: `Bearer ${token}` } });
   const body = await res.text();
-  const exchange: Exchange = {
-    seq: 1,
+  seq += 1;
+  return {
+    seq,
     startedAt: new Date().toISOString(),
-    request: { method: 'GET', url, headers: {} },
+    request: { method: 'GET', url, headers: role === undefined ? {} : { authorization: `Bearer $ASI_TOKEN_${role.toUpperCase()}` }, ...(role === undefined ? {} : { tokenRole: role }) },
     response: { status: res.status, headers: Object.fromEntries(res.headers), body, bodyBytes: Buffer.byteLength(body), truncated: false },
     timings: { totalMs: 0 },
   };
-  return readServedDocument(format, exchange);
 }
 
-/** Every openapi finding of the reference's two documents, by requirement id. */
+/** GET of a document without a token, recorded as an Exchange for the checkers. */
+async function fetchDocument(ref: RunningReference, format: 'json' | 'yaml'): Promise<ServedDocument> {
+  return readServedDocument(format, await recorded(ref, `/openapi.${format}`));
+}
+
+/**
+ * The run-wide rules on the served description over a handful of the reference's responses: the
+ * document, a last (empty) ledger page, a ledger 400 and a 401.
+ */
+async function runWideFindings(ref: RunningReference): Promise<Finding[]> {
+  const exchanges = [
+    await recorded(ref, '/openapi.json'),
+    await recorded(ref, '/credits/operations?from=2001-01-01&to=2001-01-02', 'primary'),
+    await recorded(ref, '/credits/operations?from=2001-01-02&to=2001-01-01', 'primary'),
+    await recorded(ref, '/me'),
+  ];
+  const context = {
+    baseUrl: ref.baseUrl,
+    messages: { routes: [] },
+    limits: { read: 600, write: 60, windowS: 60 },
+    servedDescription: servedDescriptionOf(exchanges, ref.baseUrl),
+  };
+  return judgeExchanges(exchanges, context, (id) => id.startsWith('openapi/'));
+}
+
+/** Every openapi finding of the reference's two documents and of the run-wide rules on a few responses, by requirement id. */
 async function findingsOf(defects: string[]): Promise<Map<string, Finding>> {
   running = await startReference({ defects });
   const json = await fetchDocument(running, 'json');
@@ -43,6 +73,7 @@ async function findingsOf(defects: string[]): Promise<Map<string, Finding>> {
     documentsAgreeFinding('openapi/9.3/documents-agree', json, yaml),
     validOasFinding('openapi/9.3/valid-oas', [json, yaml]),
     ...ledgerOperationFindings([json, yaml]),
+    ...(await runWideFindings(running)),
   ];
   return new Map(findings.map((f) => [f.requirement, f]));
 }

@@ -1,8 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import type { Exchange } from '../../lib/model/exchange.ts';
-import { diffReports, type ComparableReport } from '../../lib/report/baseline-diff.ts';
-import { Observer, routeOf } from '../../lib/report/observed.ts';
-import type { Observed } from '../../lib/report/report-model.ts';
+import { baselineGate, diffLines, diffReports, type ComparableReport } from '../../lib/report/baseline-diff.ts';
+import { routeOf } from '../../lib/checks/route-of.ts';
+import { Observer } from '../../lib/report/observed.ts';
+import type { Observed, Report } from '../../lib/report/report-model.ts';
 
 const profile = {
   baseUrl: 'http://h/api/v1',
@@ -86,5 +87,97 @@ describe('diffReports', () => {
     const d = diffReports(report({}, before), report({}, after));
     expect(d.fieldsGone).toEqual([{ kind: 'error', fields: ['request_id'] }]);
     expect(d.regressed).toBe(true);
+  });
+});
+
+describe('the comparison as people read it', () => {
+  test('a waived result reads waived: a failure the baseline did not have, waived now, is no regression', () => {
+    const before = report({ a: 'pass' });
+    const after = report({ a: 'fail' });
+    after.results[0]!.waiver = { state: 'waived' };
+    const d = diffReports(before, after);
+    expect(d.otherChanges).toEqual([{ id: 'a', before: 'pass', after: 'waived' }]);
+    expect(d.regressed).toBe(false);
+  });
+
+  test("what a partial run did not choose is counted per area on one line, not listed as changes", () => {
+    const ids = Array.from({ length: 90 }, (_, i) => `${['auth', 'ledger', 'errors'][i % 3]}/1/r${i}`);
+    const before = report(Object.fromEntries([...ids.map((id) => [id, 'pass']), ['auth/5.3/missing-header', 'pass']]));
+    const after = report(Object.fromEntries([...ids.map((id) => [id, 'not-run']), ['auth/5.3/missing-header', 'pass']]));
+    for (const r of after.results) if (r.requirement.id !== 'auth/5.3/missing-header') r.unchosen = true;
+    const d = diffReports(before, after);
+    expect(d.otherChanges).toEqual([]);
+    expect(d.removed).toEqual([]);
+    expect(d.notChosen).toHaveLength(90);
+    const lines = diffLines(d);
+    expect(lines).toContain('  not chosen in this partial run, not compared (90): auth 30, ledger 30, errors 30');
+    expect(lines.at(-1)).toBe('  no regression');
+  });
+
+  test('a long list is grouped by change and area, a few ids a line; new failures are listed whole', () => {
+    const ids = Array.from({ length: 12 }, (_, i) => `${i < 9 ? 'ledger' : 'auth'}/4/r${i}`);
+    const d = diffReports(report(Object.fromEntries(ids.map((id) => [id, 'pass']))), report(Object.fromEntries(ids.map((id, i) => [id, i % 2 === 0 ? 'fail' : 'inconclusive']))));
+    const lines = diffLines(d);
+    expect(lines.slice(1, 6)).toEqual([
+      '  new failures (6):',
+      '    pass -> fail (6):',
+      '      ledger (5):',
+      '        ledger/4/r0, ledger/4/r2, ledger/4/r4, ledger/4/r6',
+      '        ledger/4/r8',
+    ]);
+    expect(lines).toContain('      auth (1):');
+    expect(lines).toContain('  other changes (6):');
+    expect(lines).toContain('    pass -> inconclusive (6):');
+    expect(lines).toContain('      ledger (4): ledger/4/r1, ledger/4/r3, ledger/4/r5, ledger/4/r7');
+    expect(lines).toContain('      auth (2): auth/4/r9, auth/4/r11');
+    for (const line of lines) expect(line.split(', ').length).toBeLessThanOrEqual(4);
+    expect(lines.at(-1)).toBe('  REGRESSED: 6 new failures');
+    // A short list stays on one line.
+    expect(diffLines(diffReports(report({ a: 'pass' }), report({ a: 'fail' })))[1]).toBe('  new failures: a (pass -> fail)');
+  });
+
+  test('ten still failing, nine of one area, show a few ids and count the rest', () => {
+    const ids = Array.from({ length: 10 }, (_, i) => `${i < 9 ? 'ledger' : 'auth'}/4/r${i}`);
+    const failing = report(Object.fromEntries(ids.map((id) => [id, 'fail'])));
+    expect(diffLines(diffReports(failing, failing)).slice(3, 6)).toEqual([
+      '  still failing (10):',
+      '    ledger (9): ledger/4/r0, ledger/4/r1, ledger/4/r2, ledger/4/r3, … and 5 more',
+      '    auth (1): auth/4/r9',
+    ]);
+  });
+});
+
+describe('the baseline gate says what it decided and why, as the exit code has it', () => {
+  const gate = (outcome: 'conformant' | 'not-conformant' | 'incomplete', before: Record<string, string>, after: Record<string, string>, expired: string[] = []) => {
+    const now = report(after);
+    for (const r of now.results) if (expired.includes(r.requirement.id)) r.waiver = { state: 'expired' };
+    const results = now.results.map((r) => ({ ...r, requirement: { id: r.requirement.id } })) as unknown as Report['results'];
+    return baselineGate({ outcome, results, baselineDiff: diffReports(report(before), now) });
+  };
+
+  test('known failures only: exit 0, and it says so', () => {
+    expect(gate('not-conformant', { a: 'fail', b: 'pass' }, { a: 'fail', b: 'pass' })).toEqual({
+      exitCode: 0,
+      why: 'no regression against baseline run r: only known failures, 1 requirement failing as in the baseline',
+    });
+  });
+
+  test('an expired waiver: exit 1, never "no regression" alone', () => {
+    expect(gate('not-conformant', { a: 'fail' }, { a: 'fail' }, ['a'])).toEqual({
+      exitCode: 1,
+      why: 'no regression against baseline run r, but 1 waiver expired: a (renew the waiver or fix the failure)',
+    });
+  });
+
+  test('a regression: exit 1, even when the run is conformant otherwise (a code gone)', () => {
+    expect(gate('not-conformant', { a: 'pass' }, { a: 'fail' })).toEqual({ exitCode: 1, why: 'regressed against baseline run r: 1 new failure' });
+    const before: Observed = { errorCodes: { 'GET /me 401': ['auth.token_missing'] }, fields: {} };
+    const after: Observed = { errorCodes: { 'GET /me 401': ['auth.missing_token'] }, fields: {} };
+    const d = diffReports(report({ a: 'pass' }, before), report({ a: 'pass' }, after));
+    expect(baselineGate({ outcome: 'conformant', results: [], baselineDiff: d })).toEqual({ exitCode: 1, why: 'regressed against baseline run r: error codes gone in 1 situation' });
+  });
+
+  test('an incomplete run stays incomplete: exit 3', () => {
+    expect(gate('incomplete', { a: 'pass' }, { a: 'fail' }).exitCode).toBe(3);
   });
 });

@@ -1,7 +1,7 @@
 import type { Exchange } from '../../lib/model/exchange.ts';
 import type { Finding } from '../../lib/model/finding.ts';
 import type { Requirement } from '../../lib/model/requirement.ts';
-import type { Report, RequirementResult, RequirementVerdict, RunMetadata } from '../../lib/report/report-model.ts';
+import { stateCounts, type Report, type RequirementResult, type RequirementVerdict, type RunMetadata } from '../../lib/report/report-model.ts';
 
 /** A token value as a target would issue it; fixtures only ever carry its placeholder. */
 export const TOKEN_VALUE = 'asi_live_0123456789abcdef0123456789abcdef';
@@ -145,14 +145,32 @@ export function sampleReport(): Report {
     result(fx.warn, 'warn', [{ requirement: fx.warn.id, verdict: 'fail', expected: 'rows newest first', actual: 'row 2 is older than row 3', exchanges: [getExchange(5)] }]),
   ];
   return {
-    schemaVersion: 2,
+    schemaVersion: 3,
     meta: runMetadata(),
     outcome: 'not-conformant',
     exitCode: 1,
-    counts: { pass: 1, fail: 1, warn: 1, 'not-run': 1, inconclusive: 1, uncovered: 1 },
+    counts: { pass: 1, fail: 1, warn: 1, 'not-run': 1, inconclusive: 1, uncovered: 1, waived: 0 },
     results,
     incomplete: [],
     runErrors: [],
+  };
+}
+
+/**
+ * A run whose one failure was expected (--expect): a pass and a waived failure, conformant, not a
+ * certification. Each requirement must count once, the waived one as waived.
+ */
+export function waivedReport(): Report {
+  const sample = sampleReport();
+  const results = [sample.results[0]!, { ...sample.results[1]!, waiver: { status: 'fail', reason: 'known gateway bug', expires: '2030-01-01', state: 'waived' } } satisfies RequirementResult];
+  const because = ['1 result is waived by expectations.yaml'];
+  return {
+    ...sample,
+    meta: runMetadata({ certifying: false, notCertifyingBecause: because, expectations: 'expectations.yaml' }),
+    outcome: 'conformant',
+    exitCode: 0,
+    counts: stateCounts(results),
+    results,
   };
 }
 
@@ -163,4 +181,49 @@ export function sampleTranscript(): Exchange[] {
 
 export function transcriptJsonl(exchanges: readonly Exchange[]): string {
   return exchanges.map((e) => `${JSON.stringify(e)}\n`).join('');
+}
+
+/** An error code a target chose, with markup in it: the cause of a refusal quotes it. */
+export const HOSTILE_CODE = '<img src=https://evil.example/p.png> `x` | y';
+
+/** The preflight's two exchanges: /health answered, /me refused the token. */
+export function preflightExchanges(): Exchange[] {
+  const health = getExchange(1);
+  delete health.pool;
+  health.request = { method: 'GET', url: `${BASE_URL}/health`, headers: { 'user-agent': 'asi-conformance' } };
+  const me = getExchange(2);
+  delete me.pool;
+  const body = JSON.stringify({ error: { code: HOSTILE_CODE, category: 'permanent', message: 'no', request_id: 'r' } });
+  me.request = { method: 'GET', url: `${BASE_URL}/me`, headers: { 'user-agent': 'asi-conformance', authorization: 'Bearer $ASI_TOKEN' }, tokenRole: 'primary' };
+  me.response = { status: 401, headers: { 'content-type': 'application/json' }, body, bodyBytes: body.length, truncated: false };
+  return [health, me];
+}
+
+/** A run the preflight refused: every requirement not run, the cause quoting the target, its exchanges as evidence. */
+export function refusedReport(): Report {
+  const sample = sampleReport();
+  const reason = `token rejected: 401 ${HOSTILE_CODE} at GET /me; check tokens.primary ($ASI_TOKEN): it must be a live token of this server's workspace`;
+  return {
+    ...sample,
+    meta: runMetadata({ suites: [], requests: [{ role: 'none', pool: '-', requests: 1 }, { role: 'primary', pool: 'read', requests: 1 }] }),
+    outcome: 'refused',
+    exitCode: 2,
+    counts: { pass: 0, fail: 0, warn: 0, 'not-run': sample.results.length, inconclusive: 0, uncovered: 0, waived: 0 },
+    results: sample.results.map((r) => ({ requirement: r.requirement, verdict: 'not-run', findings: [], tests: [], reason: 'the run ended at the preflight, before any suite' })),
+    incomplete: [{ reason }],
+    stopped: { at: 'preflight', reason, exchanges: preflightExchanges() },
+  };
+}
+
+/** The sample run, cut short by a target that stopped answering: the four unanswered exchanges as evidence. */
+export function cutShortReport(): Report {
+  const cutShort = 'the target stopped answering (4 requests in a row without a response: ASI_DEADLINE); the run was cut short';
+  return {
+    ...sampleReport(),
+    outcome: 'incomplete',
+    exitCode: 3,
+    incomplete: [{ reason: cutShort }],
+    cutShort,
+    stopped: { at: 'suites', reason: cutShort, exchanges: [7, 8, 9, 10].map(failedExchange) },
+  };
 }

@@ -62,6 +62,30 @@ describe('verdicts', () => {
     expect(r.incomplete[0]).toEqual({ reason: 'interrupted by SIGINT' });
   });
 
+  test.each([
+    ['refused', 2],
+    ['unreachable', 3],
+    ['incomplete', 3],
+  ] as const)('a run the preflight ended is %s (exit %i): every requirement not run, the one cause, no waiver applied', (outcome, exitCode) => {
+    const id = 'auth/5.3/missing-header';
+    const stopped = { at: 'preflight' as const, outcome, reason: 'token rejected: 401', exchanges: [] };
+    const r = build([], { stopped, expectations: { [id]: { status: 'not-run', reason: 'known' } } });
+    expect(r.outcome).toBe(outcome);
+    expect(r.exitCode).toBe(exitCode);
+    expect(r.counts['not-run']).toBe(catalogue.length);
+    expect(r.results.every((x) => x.verdict === 'not-run' && x.reason === 'the run ended at the preflight, before any suite' && x.waiver === undefined)).toBe(true);
+    expect(r.incomplete).toEqual([{ reason: 'token rejected: 401' }]);
+    expect(r.stopped).toEqual({ at: 'preflight', reason: 'token rejected: 401', exchanges: [] });
+  });
+
+  test('a partial run the preflight ended still tells what it did not choose', () => {
+    const selection = { suites: [], only: ['auth/5.3/missing-header'], skip: [] };
+    const r = build([], { selection, stopped: { at: 'preflight', outcome: 'refused', reason: 'no ASI v1 server', exchanges: [] } });
+    expect(r.outcome).toBe('refused');
+    expect(r.results.find((x) => x.requirement.id === 'auth/5.3/missing-header')).toMatchObject({ verdict: 'not-run', reason: 'the run ended at the preflight, before any suite' });
+    expect(r.results.filter((x) => x.unchosen === true)).toHaveLength(catalogue.length - 1);
+  });
+
   test('a partial run says so, lists what was not chosen as not-run, and exits 0 when nothing it ran failed', () => {
     const selection = { suites: [], only: ['auth/5.3/missing-header'], skip: [] };
     const r = build([collected([pass('auth/5.3/missing-header'), pass('auth/5.1/bearer-accepted')])], { selection });
@@ -118,6 +142,14 @@ describe('waivers', () => {
     expect(r.outcome).toBe('conformant');
     expect(r.meta.certifying).toBe(false);
     expect(r.meta.notCertifyingBecause?.join(' ')).toMatch(/1 result is waived/);
+  });
+
+  test('counts a waived result once, as waived, and not under the verdict it had (report.json counts)', () => {
+    const r = withVerdict(fail(id, 'a', 'b', []));
+    expect(r.counts).toEqual({ pass: catalogue.length - 1, fail: 0, warn: 0, 'not-run': 0, inconclusive: 0, uncovered: 0, waived: 1 });
+    expect(Object.values(r.counts).reduce((a, b) => a + b, 0)).toBe(r.results.length);
+    // An expired waiver is no waiver: the failure counts as one.
+    expect(withVerdict(fail(id, 'a', 'b', []), '2026-11-22').counts).toMatchObject({ fail: 1, waived: 0 });
   });
 
   test('an unexpected pass is reported as fixed and does not fail the run', () => {

@@ -25,12 +25,15 @@ function peakRss(pid: number | undefined): number | undefined {
 }
 
 /** Runs the built CLI as a user would (`npm test` builds dist/ first), with a hard time limit. */
-export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; timeoutMs?: number; cwd?: string } = {}): Promise<CliResult> {
+export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; timeoutMs?: number; cwd?: string; uid?: number; gid?: number } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: options.cwd ?? ROOT,
       env: { ...process.env, ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
+      // Another user (a test run as root checks what an ordinary user may not write).
+      ...(options.uid === undefined ? {} : { uid: options.uid }),
+      ...(options.gid === undefined ? {} : { gid: options.gid }),
     });
     let stdout = '';
     let stderr = '';

@@ -4,8 +4,9 @@ import { openapiDefects } from './openapi.ts';
 import { ledgerDefects, ledgerVariants } from './ledger.ts';
 import { ratelimitDefects, ratelimitVariants } from './ratelimit.ts';
 import { conversationDefects, conversationVariants } from './conversation.ts';
+import { runWideDefects } from './run-wide.ts';
 
-export const DEFECTS: readonly DefectSwitch[] = [...foundationDefects, ...openapiDefects, ...ledgerDefects, ...ratelimitDefects, ...conversationDefects];
+export const DEFECTS: readonly DefectSwitch[] = [...foundationDefects, ...openapiDefects, ...ledgerDefects, ...ratelimitDefects, ...conversationDefects, ...runWideDefects];
 export const VARIANTS: readonly VariantSwitch[] = [...foundationVariants, ...ledgerVariants, ...ratelimitVariants, ...conversationVariants];
 
 export const DEFECT_NAMES = new Set(DEFECTS.map((d) => d.name));

@@ -40,14 +40,32 @@ export const openapiDefects: DefectSwitch[] = [
   },
   {
     name: 'openapi-ledger-operation-missing',
-    breaks: ['openapi/4.1/ledger-operation'],
+    breaks: ['openapi/4.1/ledger-details-stated'],
     suites: ['openapi'],
-    description: 'The served description has no /credits/operations path.',
+    description: 'The served description has no /credits/operations path (an omission: the MUST openapi/4.1/ledger-operation still passes).',
   },
   {
     name: 'openapi-ledger-bounds-omitted',
     breaks: ['openapi/4.1/ledger-details-stated'],
     suites: ['openapi'],
     description: 'The served description leaves out minLength and maxLength of the ledger feature parameter.',
+  },
+  {
+    name: 'openapi-next-cursor-string',
+    breaks: ['openapi/9.3/responses-match-description'],
+    suites: ['openapi', 'ledger-schema'],
+    description: 'The served description declares `next_cursor` a string (not nullable), while the last page carries null.',
+  },
+  {
+    name: 'openapi-error-closed',
+    breaks: ['openapi/9.3/responses-match-description'],
+    suites: ['openapi', 'auth'],
+    description: 'The served Error schema closes `error` (additionalProperties: false) without `request_id`, which every error carries.',
+  },
+  {
+    name: 'openapi-ledger-400-undescribed',
+    breaks: ['openapi/4.1/ledger-details-stated', 'openapi/9.3/responses-described'],
+    suites: ['openapi', 'ledger-bounds'],
+    description: 'The served description leaves the 400 of GET /credits/operations out (an omission: no MUST fails).',
   },
 ];

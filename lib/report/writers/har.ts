@@ -1,6 +1,6 @@
 import { open } from 'node:fs/promises';
 import { STATUS_CODES } from 'node:http';
-import { jsonStringBytes } from '../json-bytes.ts';
+import { jsonStringBytes } from '../../model/json-bytes.ts';
 import type { Exchange } from '../../model/exchange.ts';
 import type { Report } from '../report-model.ts';
 import { eachExchange, exchangeAt, type LinePlace } from './transcript.ts';

@@ -1,8 +1,7 @@
-import { STATUS_CODES } from 'node:http';
 import { curlOf } from '../../http/curl.ts';
 import type { Exchange, SseEventRecord } from '../../model/exchange.ts';
 import type { Finding } from '../../model/finding.ts';
-import type { Report, RequirementResult, RequirementVerdict } from '../report-model.ts';
+import { resultState, type Report, type RequirementResult, type ResultState } from '../report-model.ts';
 import {
   OUTCOME_LABEL,
   VERDICT_LABEL,
@@ -10,11 +9,17 @@ import {
   certificationText,
   durationText,
   evidenceOf,
+  exchangeSummary,
+  exitText,
   implementationText,
   outcomeReason,
   reasonOf,
   resultsByArea,
   runFacts,
+  shownStates,
+  statusLine,
+  stopConsequence,
+  stopTitle,
   type AreaResults,
 } from './run-facts.ts';
 import { escapeHtml as h, excerpt } from './text.ts';
@@ -29,7 +34,7 @@ const EVENTS_SHOWN = 60;
 const FINDINGS_SHOWN = 10;
 
 const STYLE = `
-:root { --pass: #1a7f37; --fail: #cf222e; --warn: #9a6700; --inconclusive: #8250df; --not-run: #57606a; --uncovered: #8c959f;
+:root { --pass: #1a7f37; --fail: #cf222e; --warn: #9a6700; --inconclusive: #8250df; --not-run: #57606a; --uncovered: #8c959f; --waived: #0969da;
   --line: #d0d7de; --soft: #f6f8fa; --ink: #1f2328; --muted: #59636e; }
 * { box-sizing: border-box; }
 body { margin: 0; font: 14px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; color: var(--ink); background: #fff; }
@@ -53,6 +58,8 @@ td.id code { background: none; border: 0; padding: 0; }
 .o-not-conformant { background: var(--fail); }
 .o-incomplete { background: var(--inconclusive); }
 .o-partial { background: #0969da; }
+.o-refused { background: var(--fail); }
+.o-unreachable { background: var(--inconclusive); }
 .waiver { font-size: 13px; margin: 2px 0 0; }
 .waiver b { font-weight: 600; }
 .counts { list-style: none; padding: 0; margin: 10px 0 0; display: flex; flex-wrap: wrap; gap: 6px; }
@@ -75,6 +82,7 @@ tr.evidence > td { padding-top: 0; background: #fff; }
 .badge.v-pass { background: var(--pass); } .badge.v-fail { background: var(--fail); } .badge.v-warn { background: var(--warn); }
 .badge.v-inconclusive { background: var(--inconclusive); } .badge.v-not-run { background: var(--not-run); }
 .badge.v-uncovered { background: #fff; color: var(--not-run); border: 1px dashed var(--uncovered); }
+.badge.v-waived { background: #fff; color: var(--waived); border: 1px solid var(--waived); }
 .level { font-size: 12px; font-weight: 600; }
 .reason, .note { color: var(--muted); font-size: 13px; margin: 2px 0 0; }
 details { margin: 4px 0; }
@@ -122,7 +130,7 @@ function prose(text: string): string {
   return h(text).replace(/`([^`]+)`/g, '<code>$1</code>');
 }
 
-function badge(verdict: RequirementVerdict): string {
+function badge(verdict: ResultState): string {
   return `<span class="badge v-${verdict}">${h(VERDICT_LABEL[verdict])}</span>`;
 }
 
@@ -166,16 +174,6 @@ function streamFacts(exchange: Exchange): string {
   return `<p class="note">${h(facts.join('; '))}.</p>`;
 }
 
-function statusLine(status: number): string {
-  return `${status} ${STATUS_CODES[status] ?? ''}`.trim();
-}
-
-function exchangeSummary(exchange: Exchange): string {
-  const req = exchange.request;
-  const outcome = exchange.response !== undefined ? statusLine(exchange.response.status) : `no response (${exchange.error?.code ?? 'error'})`;
-  return `#${exchange.seq} ${req.method} ${req.url} → ${outcome} · ${Math.round(exchange.timings.totalMs)} ms`;
-}
-
 function exchangeHtml(exchange: Exchange, open: boolean): string {
   const req = exchange.request;
   const res = exchange.response;
@@ -211,8 +209,10 @@ function exchangeHtml(exchange: Exchange, open: boolean): string {
 }
 
 function findingHtml(result: RequirementResult, finding: Finding, index: number, total: number): string {
-  // A SHOULD or INFO failure is a warning: the badge says what it does to the run.
-  const verdict = result.verdict === 'warn' && finding.verdict === 'fail' ? 'warn' : finding.verdict;
+  // A SHOULD or INFO failure is a warning, an expected one is waived: the badge says what it does to the run.
+  const state = resultState(result);
+  const verdict = state === 'waived' ? 'waived' : result.verdict === 'warn' && finding.verdict === 'fail' ? 'warn' : finding.verdict;
+  const why = state === 'waived' ? 'An expected result (waived): it does not fail the run.' : `A failed ${result.requirement.level} requirement: a warning, it does not fail the run.`;
   const rows: string[] = [];
   if (finding.expected !== undefined) rows.push(`<dt>Expected</dt><dd>${prose(finding.expected)}</dd>`);
   if (finding.actual !== undefined) rows.push(`<dt>Actual</dt><dd>${prose(finding.actual)}</dd>`);
@@ -227,7 +227,7 @@ function findingHtml(result: RequirementResult, finding: Finding, index: number,
   const exchanges = finding.exchanges.map((e, i) => exchangeHtml(e, i === finding.exchanges.length - 1)).join('');
   return [
     `<div class="finding"><h3>${h(title)}${badge(verdict)}</h3>`,
-    verdict === finding.verdict ? '' : `<p class="note">A failed ${h(result.requirement.level)} requirement: a warning, it does not fail the run.</p>`,
+    verdict === finding.verdict ? '' : `<p class="note">${h(why)}</p>`,
     rows.length === 0 ? '' : `<dl>${rows.join('')}</dl>`,
     finding.exchanges.length === 0 ? '<p class="note">No request shows this finding.</p>' : exchanges,
     '</div>',
@@ -266,15 +266,15 @@ function resultHtml(result: RequirementResult): string {
     `<td class="level">${h(req.level)}</td>`,
     `<td>§${h(req.section)}</td>`,
     `<td>${prose(req.statement)}${under}</td>`,
-    `<td>${badge(result.verdict)}</td>`,
+    `<td>${badge(resultState(result))}</td>`,
     '</tr>',
   ].join('');
   const findings = evidenceOf(result);
   const evidence = findings.length === 0 ? '' : `<tr class="evidence"><td colspan="5">${evidenceHtml(result, findings)}</td></tr>`;
-  return `<tbody class="v-${result.verdict}">${row}${evidence}</tbody>`;
+  return `<tbody class="v-${resultState(result)}">${row}${evidence}</tbody>`;
 }
 
-function countsText(counts: Record<RequirementVerdict, number>): string {
+function countsText(counts: Record<ResultState, number>): string {
   return VERDICT_ORDER.filter((v) => counts[v] > 0)
     .map((v) => `${counts[v]} ${VERDICT_LABEL[v]}`)
     .join(' · ');
@@ -301,27 +301,40 @@ function bannerHtml(report: Report): string {
     `<header class="banner o-${report.outcome}"><div>`,
     `<p class="kicker">Agents Service Interface v1 · conformance report · ${h(report.meta.target.baseUrl)}</p>`,
     `<h1>${h(OUTCOME_LABEL[report.outcome])}</h1>`,
-    `<p>${h(outcomeReason(report))} · ${h(certificationText(report.meta))} · exit code ${report.exitCode}</p>`,
+    `<p>${h(outcomeReason(report))} · ${h(certificationText(report.meta))} · ${h(exitText(report))}</p>`,
     report.meta.implementation === undefined ? '' : `<p>Implementation under test: <b>${h(implementationText(report.meta.implementation))}</b></p>`,
     problems.length === 0 ? '' : `<p class="ids">${links}${h(more)}</p>`,
-    `<ul class="counts">${VERDICT_ORDER.map((v) => `<li>${report.counts[v]} ${h(VERDICT_LABEL[v])}</li>`).join('')}</ul>`,
+    `<ul class="counts">${shownStates(report.counts).map((v) => `<li>${report.counts[v]} ${h(VERDICT_LABEL[v])}</li>`).join('')}</ul>`,
     '</div></header>',
   ].join('\n');
 }
 
-function areasOverview(groups: readonly AreaResults[]): string {
+/** Why the run ended early (target text: escaped), and the exchanges that led there, open. */
+function stopHtml(report: Report): string {
+  const stop = report.stopped;
+  if (stop === undefined) return '';
+  return [
+    `<section id="stopped"><h2>${h(stopTitle(stop))}</h2>`,
+    `<pre>${h(stop.reason)}</pre>`,
+    `<p class="note">${h(stopConsequence(stop))}</p>`,
+    stop.exchanges.map((e) => exchangeHtml(e, true)).join(''),
+    '</section>',
+  ].join('');
+}
+
+function areasOverview(groups: readonly AreaResults[], states: readonly ResultState[]): string {
   const rows = groups.map(
-    (g) => `<tr><td><a href="#area-${h(g.area)}">${h(g.area)}</a></td>${VERDICT_ORDER.map((v) => `<td class="num">${g.counts[v] || ''}</td>`).join('')}</tr>`,
+    (g) => `<tr><td><a href="#area-${h(g.area)}">${h(g.area)}</a></td>${states.map((v) => `<td class="num">${g.counts[v] || ''}</td>`).join('')}</tr>`,
   );
   return [
     '<section id="areas"><h2>Areas</h2><table>',
-    `<thead><tr><th>Area</th>${VERDICT_ORDER.map((v) => `<th class="num">${h(VERDICT_LABEL[v])}</th>`).join('')}</tr></thead>`,
+    `<thead><tr><th>Area</th>${states.map((v) => `<th class="num">${h(VERDICT_LABEL[v])}</th>`).join('')}</tr></thead>`,
     `<tbody>${rows.join('')}</tbody></table></section>`,
   ].join('');
 }
 
-function filtersHtml(): string {
-  const boxes = VERDICT_ORDER.map((v) => `<label><input type="checkbox" value="${v}" checked> ${badge(v)}</label>`).join('');
+function filtersHtml(states: readonly ResultState[]): string {
+  const boxes = states.map((v) => `<label><input type="checkbox" value="${v}" checked> ${badge(v)}</label>`).join('');
   return `<div class="filters" id="filters" hidden>Show: ${boxes}</div>`;
 }
 
@@ -354,12 +367,13 @@ export function reportHtml(report: Report): string {
     '<body>',
     bannerHtml(report),
     '<main>',
+    stopHtml(report),
     `<section id="run"><h2>Run<small>${h(durationText(meta.durationMs))}</small></h2><dl class="facts">${facts}</dl></section>`,
     runErrors,
     listSection,
     baseline,
-    areasOverview(groups),
-    filtersHtml(),
+    areasOverview(groups, shownStates(report.counts)),
+    filtersHtml(shownStates(report.counts)),
     groups.map(areaHtml).join('\n'),
     '</main>',
     `<script>${SCRIPT}</script>`,

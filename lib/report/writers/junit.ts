@@ -2,12 +2,14 @@ import type { Finding } from '../../model/finding.ts';
 import type { Report, RequirementResult } from '../report-model.ts';
 import { formatFailure } from '../format-failure.ts';
 import { escapeXmlAttribute as attr, escapeXmlText as text, shorten } from './text.ts';
-import { certificationText, evidenceOf, findingLine, reasonOf, resultsByArea } from './run-facts.ts';
+import { certificationText, evidenceOf, exchangeText, findingLine, reasonOf, resultsByArea, stopConsequence } from './run-facts.ts';
 import { notPassedLines } from '../console-summary.ts';
 import { waiverText } from '../expectations.ts';
 
 /** Longest failure message attribute: CI tools show it on one line. */
 const MESSAGE_CHARS = 300;
+/** Body characters shown per exchange of a run's stop. */
+const STOP_BODY_CHARS = 2000;
 
 function element(name: string, attributes: Record<string, string | number>, body?: string): string {
   const attrs = Object.entries(attributes)
@@ -82,6 +84,20 @@ function junitCounts(results: readonly RequirementResult[]): { failures: number;
   return { failures, errors, skipped };
 }
 
+/**
+ * A run that ended early is one failing case of its own, named after where it stopped, with the
+ * cause as its message and the exchanges that led there: a CI tool that shows only failures shows
+ * why nothing (or not everything) ran.
+ */
+function stopCase(report: Report): string | undefined {
+  const stop = report.stopped;
+  if (stop === undefined) return undefined;
+  const type = stop.at === 'preflight' ? (report.outcome === 'incomplete' ? 'interrupted' : report.outcome) : 'cut-short';
+  const body = [stop.reason, stopConsequence(stop), ...stop.exchanges.map((e) => exchangeText(e, STOP_BODY_CHARS))].join('\n\n');
+  const failure = element('failure', { message: shorten(stop.reason, MESSAGE_CHARS), type }, text(body));
+  return element('testcase', { name: stop.at === 'preflight' ? 'preflight' : 'run cut short', classname: 'run' }, failure);
+}
+
 /** junit.xml: one <testsuite> per area, in catalogue order, and a `summary` suite with the closing list. */
 export function junitXml(report: Report): string {
   const meta = report.meta;
@@ -104,13 +120,16 @@ export function junitXml(report: Report): string {
     const suiteAttributes = { name: group.area, tests: group.results.length, failures: c.failures, errors: c.errors, skipped: c.skipped, time: time.toFixed(3), timestamp };
     return `  ${element('testsuite', suiteAttributes, `\n    <properties>${properties}</properties>${cases}\n  `)}`;
   });
-  // Errors outside any test get a suite of their own, so that CI counts them as errors.
-  if (report.runErrors.length > 0) {
+  // A stop and errors outside any test get a suite of their own, so that CI counts them.
+  const stop = stopCase(report);
+  const stops = stop === undefined ? 0 : 1;
+  if (report.runErrors.length > 0 || stop !== undefined) {
     const cases = report.runErrors.map((e, i) => {
       const error = element('error', { message: shorten(e, MESSAGE_CHARS), type: 'run-error' }, text(e));
       return `\n    ${element('testcase', { name: `run error ${i + 1}`, classname: 'run' }, error)}`;
     });
-    const runAttributes = { name: 'run', tests: cases.length, failures: 0, errors: cases.length, skipped: 0, timestamp };
+    if (stop !== undefined) cases.unshift(`\n    ${stop}`);
+    const runAttributes = { name: 'run', tests: cases.length, failures: stops, errors: report.runErrors.length, skipped: 0, timestamp };
     suites.push(`  ${element('testsuite', runAttributes, `${cases.join('')}\n  `)}`);
   }
   // The closing list of what did not pass, as the console and summary.md show it.
@@ -122,8 +141,8 @@ export function junitXml(report: Report): string {
   const c = junitCounts(report.results);
   const rootAttributes = {
     name: `${meta.tool.name} ${meta.runId}`,
-    tests: report.results.length + report.runErrors.length,
-    failures: c.failures,
+    tests: report.results.length + report.runErrors.length + stops,
+    failures: c.failures + stops,
     errors: c.errors + report.runErrors.length,
     skipped: c.skipped,
     time: (meta.durationMs / 1000).toFixed(3),

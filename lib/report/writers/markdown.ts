@@ -1,16 +1,20 @@
 import { curlOf } from '../../http/curl.ts';
-import type { Report, RequirementResult } from '../report-model.ts';
+import type { Report, RequirementResult, RunStop } from '../report-model.ts';
 import {
   OUTCOME_LABEL,
   VERDICT_LABEL,
-  VERDICT_ORDER,
   certificationText,
   durationText,
   evidenceOf,
+  exchangeText,
+  exitText,
   implementationText,
   outcomeReason,
   resultsByArea,
   runFacts,
+  shownStates,
+  stopConsequence,
+  stopTitle,
 } from './run-facts.ts';
 import { codeCell, codeSpan, fencedBlock } from './markdown-text.ts';
 import { excerpt, visibleControls } from './text.ts';
@@ -24,8 +28,10 @@ const REPRODUCTIONS = 10;
 /** A curl line past this is cut: a step summary is no place for a 10 000-character body. */
 const CURL_CHARS = 4096;
 const CELL_CHARS = 140;
+/** Body characters shown per exchange of a stop: report.html shows more, transcript.har what was recorded. */
+const STOP_BODY_CHARS = 1000;
 
-const OUTCOME_MARK = { conformant: '✅', partial: '☑️', 'not-conformant': '❌', incomplete: '⚠️' } as const;
+const OUTCOME_MARK = { conformant: '✅', partial: '☑️', 'not-conformant': '❌', incomplete: '⚠️', refused: '⛔', unreachable: '⚠️' } as const;
 
 /**
  * The harness's own inline text (catalogue statements, run facts): its code spans stay as written;
@@ -91,6 +97,13 @@ function reproduction(result: RequirementResult): string[] {
   return [...lines, '', ...fenced('sh', curl.text), ...note, ''];
 }
 
+/** Why the run ended early and the exchanges that led there; the cause quotes the target, so it stays in a block. */
+function stopLines(stop: RunStop): string[] {
+  const lines = [`### ${stopTitle(stop)}`, '', ...fenced('', stop.reason), '', inline(stopConsequence(stop)), ''];
+  for (const e of stop.exchanges) lines.push(...fenced('', exchangeText(e, STOP_BODY_CHARS)), '');
+  return lines;
+}
+
 /**
  * summary.md: fits a CI step summary (GitHub's limit is 1 MiB; this stays far below by capping
  * every table and block). Verdict first, then what failed and how to reproduce it, then counts
@@ -102,10 +115,14 @@ export function summaryMarkdown(report: Report): string {
   const out: string[] = [];
   out.push(`## ${OUTCOME_MARK[report.outcome]} ASI v1: ${OUTCOME_LABEL[report.outcome].toLowerCase()}`, '');
   const impl = meta.implementation === undefined ? '' : ` · ${code(implementationText(meta.implementation))}`;
-  out.push(`**${inline(outcomeReason(report))}** · ${inline(certificationText(meta))}${impl} · target ${code(meta.target.baseUrl)} · ${durationText(meta.durationMs)} · exit code ${report.exitCode}`, '');
-  out.push(...table(VERDICT_ORDER.map((v) => VERDICT_LABEL[v]), [VERDICT_ORDER.map((v) => String(c[v]))]), '');
+  out.push(`**${inline(outcomeReason(report))}** · ${inline(certificationText(meta))}${impl} · target ${code(meta.target.baseUrl)} · ${durationText(meta.durationMs)} · ${inline(exitText(report))}`, '');
+  const states = shownStates(c);
+  out.push(...table(states.map((v) => VERDICT_LABEL[v]), [states.map((v) => String(c[v]))]), '');
 
-  const listed = notPassedResults(report);
+  if (report.stopped !== undefined) out.push(...stopLines(report.stopped));
+
+  // A run that ended at the preflight ran nothing: the stop says why, a table of every requirement would not.
+  const listed = report.stopped?.at === 'preflight' ? [] : notPassedResults(report);
   if (listed.length > 0) {
     out.push(`### Not passed (${listed.length})`, '');
     const rows = listed.slice(0, TABLE_ROWS).map((r) => [`\`${r.requirement.id}\``, r.requirement.level, stateOf(r), cell(oneLineReason(r))]);
@@ -133,8 +150,8 @@ export function summaryMarkdown(report: Report): string {
   }
 
   out.push('### Per area', '');
-  const areaRows = resultsByArea(report.results).map((g) => [g.area, ...VERDICT_ORDER.map((v) => String(g.counts[v]))]);
-  out.push(...table(['Area', ...VERDICT_ORDER.map((v) => VERDICT_LABEL[v])], areaRows), '');
+  const areaRows = resultsByArea(report.results).map((g) => [g.area, ...states.map((v) => String(g.counts[v]))]);
+  out.push(...table(['Area', ...states.map((v) => VERDICT_LABEL[v])], areaRows), '');
 
   out.push('### Run', '');
   for (const f of runFacts(meta)) out.push(`- **${f.label}:** ${inline(f.value)}`);

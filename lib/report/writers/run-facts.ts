@@ -1,30 +1,43 @@
+import { STATUS_CODES } from 'node:http';
+import { curlOf } from '../../http/curl.ts';
+import type { Exchange } from '../../model/exchange.ts';
 import type { Finding } from '../../model/finding.ts';
 import type { Area } from '../../model/requirement.ts';
 import { READ_LIMIT, WINDOW_SECONDS, WRITE_LIMIT } from '../../spec-constants.ts';
-import type { Outcome, Report, RequestCount, RequirementResult, RequirementVerdict, RunMetadata } from '../report-model.ts';
+import { gateOf } from '../baseline-diff.ts';
+import { resultState, type Outcome, type Report, type RequestCount, type RequirementResult, type ResultState, type RunMetadata, type RunStop } from '../report-model.ts';
+import { excerpt } from './text.ts';
 
 /**
  * The words every human-readable writer uses for a run, so that summary.md, report.html and
  * junit.xml say the same thing the same way.
  */
 
-/** Worst first: the order summaries list verdicts in. */
-export const VERDICT_ORDER: readonly RequirementVerdict[] = ['fail', 'inconclusive', 'warn', 'pass', 'not-run', 'uncovered'];
+/** Worst first: the order summaries list verdicts in; a waived result counts apart from any verdict. */
+export const VERDICT_ORDER: readonly ResultState[] = ['fail', 'inconclusive', 'warn', 'waived', 'pass', 'not-run', 'uncovered'];
 
-export const VERDICT_LABEL: Record<RequirementVerdict, string> = {
+export const VERDICT_LABEL: Record<ResultState, string> = {
   pass: 'pass',
   fail: 'fail',
   warn: 'warn',
   inconclusive: 'inconclusive',
   'not-run': 'not run',
   uncovered: 'uncovered',
+  waived: 'waived',
 };
+
+/** The states a run's tables show: every verdict, and `waived` when a waiver matched a result. */
+export function shownStates(counts: Record<ResultState, number>): ResultState[] {
+  return VERDICT_ORDER.filter((v) => v !== 'waived' || counts.waived > 0);
+}
 
 export const OUTCOME_LABEL: Record<Outcome, string> = {
   conformant: 'Conformant',
   partial: 'Partial run',
   'not-conformant': 'Not conformant',
   incomplete: 'Incomplete',
+  refused: 'Refused at the preflight',
+  unreachable: 'Unreachable',
 };
 
 function plural(n: number, one: string, many = `${one}s`): string {
@@ -35,7 +48,7 @@ function plural(n: number, one: string, many = `${one}s`): string {
 export function outcomeReason(report: Report): string {
   const c = report.counts;
   const expired = report.results.filter((r) => r.waiver?.state === 'expired').length;
-  const failing = report.results.filter((r) => r.verdict === 'fail' && r.waiver?.state !== 'waived').length;
+  const failing = c.fail;
   switch (report.outcome) {
     case 'not-conformant':
       return [failing > 0 ? plural(failing, 'requirement fails', 'requirements fail') : '', expired > 0 ? plural(expired, 'waiver has', 'waivers have') + ' expired' : '']
@@ -48,13 +61,22 @@ export function outcomeReason(report: Report): string {
       if (errors > 0) parts.push(plural(errors, 'run error'));
       return parts.filter((p) => p !== '').join('; ');
     }
+    // The cause quotes the target (a status, an error code, a content type): writers show it apart, as target text.
+    case 'refused':
+      return 'the preflight refused the target: no suite ran';
+    case 'unreachable':
+      return 'the target did not answer the preflight: no suite ran';
     case 'partial':
-      return `partial run, not a certification: nothing it ran failed${c.warn > 0 ? `, ${plural(c.warn, 'warning')}` : ''}`;
-    case 'conformant': {
-      const waived = report.results.filter((r) => r.waiver?.state === 'waived').length;
-      return `no requirement fails${c.warn > 0 ? `, ${plural(c.warn, 'warning')}` : ''}${waived > 0 ? `, ${plural(waived, 'result')} waived` : ''}`;
-    }
+      return `partial run, not a certification: nothing it ran failed${c.warn > 0 ? `, ${plural(c.warn, 'warning')}` : ''}${c.waived > 0 ? `, ${plural(c.waived, 'result')} waived` : ''}`;
+    case 'conformant':
+      return `no requirement fails${c.warn > 0 ? `, ${plural(c.warn, 'warning')}` : ''}${c.waived > 0 ? `, ${plural(c.waived, 'result')} waived` : ''}`;
   }
+}
+
+/** The run's exit code, and the baseline gate's reason when a gate decided it. */
+export function exitText(report: Report): string {
+  const gate = gateOf(report);
+  return `exit code ${report.exitCode}${gate === undefined ? '' : ` (baseline gate: ${gate.why})`}`;
 }
 
 /** Whether this run certifies, and why not when it does not. */
@@ -134,11 +156,11 @@ function selectionFacts(meta: RunMetadata): RunFact[] {
 export interface AreaResults {
   area: Area;
   results: RequirementResult[];
-  counts: Record<RequirementVerdict, number>;
+  counts: Record<ResultState, number>;
 }
 
-export function emptyCounts(): Record<RequirementVerdict, number> {
-  return { pass: 0, fail: 0, warn: 0, inconclusive: 0, 'not-run': 0, uncovered: 0 };
+export function emptyCounts(): Record<ResultState, number> {
+  return { pass: 0, fail: 0, warn: 0, inconclusive: 0, 'not-run': 0, uncovered: 0, waived: 0 };
 }
 
 /** Results grouped by area, areas in the order they first appear (the catalogue's). */
@@ -152,7 +174,7 @@ export function resultsByArea(results: readonly RequirementResult[]): AreaResult
       areas.set(area, group);
     }
     group.results.push(r);
-    group.counts[r.verdict] += 1;
+    group.counts[resultState(r)] += 1;
   }
   return [...areas.values()];
 }
@@ -191,4 +213,50 @@ export function findingLine(finding: Finding): string {
   if (finding.actual !== undefined) parts.push(`actual ${finding.actual}`);
   if (parts.length === 0 && finding.note !== undefined) parts.push(finding.note);
   return parts.join('; ');
+}
+
+/** A status code with its reason phrase (`401 Unauthorized`). */
+export function statusLine(status: number): string {
+  return `${status} ${STATUS_CODES[status] ?? ''}`.trim();
+}
+
+/** One exchange in one line: `#3 GET https://…/v1/me → 401 Unauthorized · 12 ms`. */
+export function exchangeSummary(exchange: Exchange): string {
+  const req = exchange.request;
+  const outcome = exchange.response !== undefined ? statusLine(exchange.response.status) : `no response (${exchange.error?.code ?? 'error'})`;
+  return `#${exchange.seq} ${req.method} ${req.url} → ${outcome} · ${Math.round(exchange.timings.totalMs)} ms`;
+}
+
+/**
+ * One exchange as text, the way `curl -v` shows one: the request (`>`), the response's status and
+ * headers (`<`), an excerpt of its body, or the transport error; then the curl line that sends it
+ * again. For the plain-text reports (summary.md, junit.xml); report.html shows the same in parts.
+ */
+export function exchangeText(exchange: Exchange, bodyChars: number): string {
+  const req = exchange.request;
+  const res = exchange.response;
+  const lines = [exchangeSummary(exchange), `> ${req.method} ${req.url}`, ...Object.entries(req.headers).map(([k, v]) => `> ${k}: ${v}`)];
+  if (res === undefined) lines.push(`< no response: ${exchange.error?.code ?? 'error'}: ${exchange.error?.message ?? ''}`);
+  else {
+    lines.push(`< ${statusLine(res.status)}`, ...Object.entries(res.headers).map(([k, v]) => `< ${k}: ${v}`));
+    const body = excerpt(res.body, bodyChars);
+    if (body.text !== '') lines.push('', body.text);
+    if (body.omitted > 0 || res.truncated) lines.push(`(body cut: ${res.bodyBytes} bytes in all; transcript.har keeps what was recorded)`);
+    if (exchange.error !== undefined) lines.push(`(${exchange.error.code}: ${exchange.error.message})`);
+  }
+  lines.push('', `Reproduce: ${curlOf(exchange)}`);
+  return lines.join('\n');
+}
+
+/** The heading of a run's stop: where it happened. */
+export function stopTitle(stop: RunStop): string {
+  return stop.at === 'preflight' ? 'Stopped at the preflight' : 'Cut short';
+}
+
+/** What a stop means for the verdicts, and where its exchanges are, after its cause. */
+export function stopConsequence(stop: RunStop): string {
+  const what = stop.at === 'preflight' ? 'No suite ran: every requirement is not run.' : 'Tests it did not get to are not run or inconclusive.';
+  if (stop.exchanges.length === 0) return `${what} No exchange was completed before it.`;
+  const which = stop.at === 'preflight' ? "The preflight's exchanges follow" : 'The last exchanges sent before it follow';
+  return `${what} ${which}; transcript.har has every exchange of the run.`;
 }

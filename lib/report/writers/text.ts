@@ -1,3 +1,5 @@
+import { BIDI_CONTROLS } from '../console-text.ts';
+
 /**
  * Text helpers every writer shares: characters XML 1.0 forbids made visible, markup escaping,
  * and excerpts that say how much they left out.
@@ -5,15 +7,16 @@
 
 /**
  * Characters XML 1.0 does not allow (C0 controls other than tab, LF and CR; U+FFFE, U+FFFF; lone
- * surrogates). A target may send any byte; the report must stay well-formed and show what came.
+ * surrogates): a target may send any byte, and the report must stay well-formed and show what
+ * came. And bidirectional controls (console-text.ts), which would reorder what a reader sees.
  */
-const NOT_XML_CHAR = /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const NOT_SHOWN_AS_IS = new RegExp(`[\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\uFFFE\\uFFFF${BIDI_CONTROLS}]|[\\uD800-\\uDBFF](?![\\uDC00-\\uDFFF])|(?<![\\uD800-\\uDBFF])[\\uDC00-\\uDFFF]`, 'g');
 
-/** Replaces each character XML 1.0 forbids by its escape as text (`\x00`, `\uFFFE`). */
+/** Replaces each character XML 1.0 forbids, and each bidirectional control, by its escape as text (`\x00`, `\uFFFE`, `\u202E`). */
 export function visibleControls(text: string): string {
-  return text.replace(NOT_XML_CHAR, (c) => {
+  return text.replace(NOT_SHOWN_AS_IS, (c) => {
     const code = c.charCodeAt(0);
-    return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).toUpperCase()}`;
+    return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).toUpperCase().padStart(4, '0')}`;
   });
 }
 

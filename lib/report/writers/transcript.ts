@@ -1,12 +1,23 @@
-import { createReadStream } from 'node:fs';
+import { appendFileSync, createReadStream } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { once } from 'node:events';
 import type { Exchange } from '../../model/exchange.ts';
+import { TRANSCRIPT_BUDGET, trimExchange, type RecordBudget } from '../../model/evidence-trim.ts';
 
 /**
  * The run's transcript: JSON lines, one redacted Exchange each, appended as requests complete.
  * It is read line by line, never whole: a long run's transcript does not fit in memory.
  */
+
+/**
+ * Appends one exchange as a transcript line, within TRANSCRIPT_BUDGET (or the budget given): a
+ * flood of events or a huge body costs the file a bounded line, and what was left out is counted.
+ * Every part of the harness that sends (the preflight, the suites' worker) records through here,
+ * as the exchange completes.
+ */
+export function appendExchange(file: string, exchange: Exchange, budget: RecordBudget = TRANSCRIPT_BUDGET): void {
+  appendFileSync(file, `${JSON.stringify(trimExchange(exchange, budget))}\n`);
+}
 
 /** Where one line sits in the transcript file, in bytes (its line end excluded). */
 export interface LinePlace {
@@ -68,12 +79,13 @@ async function* linesOf(file: string): AsyncGenerator<{ text: string; place: Lin
 /**
  * Calls `visit` with each exchange of the transcript and the place of its line, in the order
  * lines were written. Returns how many lines were not an exchange. A run that sent nothing
- * leaves no file: that is an empty transcript, not an error.
+ * leaves no file: that is an empty transcript, not an error. With `mentioning`, lines without
+ * that text are skipped unparsed (a search for a few exchanges need not parse them all).
  */
-export async function eachExchange(file: string, visit: (exchange: Exchange, place: LinePlace) => void): Promise<number> {
+export async function eachExchange(file: string, visit: (exchange: Exchange, place: LinePlace) => void, mentioning?: string): Promise<number> {
   let unreadable = 0;
   for await (const { text, place } of linesOf(file)) {
-    if (text.trim() === '') continue;
+    if (text.trim() === '' || (mentioning !== undefined && !text.includes(mentioning))) continue;
     const exchange = exchangeOf(text);
     if (exchange === undefined) unreadable += 1;
     else visit(exchange, place);

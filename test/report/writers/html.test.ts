@@ -1,8 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import { curlOf } from '../../../lib/http/curl.ts';
+import { diffReports } from '../../../lib/report/baseline-diff.ts';
 import { reportHtml } from '../../../lib/report/writers/html.ts';
 import { escapeHtml } from '../../../lib/report/writers/text.ts';
-import { requirementsOf, sampleReport, streamExchange } from '../report-fixtures.ts';
+import { cutShortReport, failedExchange, HOSTILE_CODE, preflightExchanges, refusedReport, requirementsOf, sampleReport, streamExchange, waivedReport } from '../report-fixtures.ts';
 
 describe('report.html', () => {
   const html = reportHtml(sampleReport());
@@ -91,4 +92,61 @@ test('a failed SHOULD requirement shows as a warning', () => {
   const html = reportHtml(sampleReport());
   const warn = html.slice(html.indexOf(`<tr id="r-${requirementsOf.warn.id}">`));
   expect(warn).toContain('<h3>Finding <span class="badge v-warn">warn</span></h3><p class="note">A failed SHOULD requirement: a warning, it does not fail the run.</p>');
+});
+
+describe('report.html of a run with a waived result', () => {
+  const html = reportHtml(waivedReport());
+  const id = requirementsOf.fail.id;
+
+  test('its row and badge say waived, never fail', () => {
+    expect(html).toContain(`<tbody class="v-waived"><tr id="r-${id}">`);
+    const row = html.slice(html.indexOf(`<tr id="r-${id}">`), html.indexOf('</tbody>', html.indexOf(`<tr id="r-${id}">`)));
+    expect(row).toMatch(/^[^]*?<td><span class="badge v-waived">waived<\/span><\/td><\/tr>/);
+    expect(row).toContain('<h3>Finding <span class="badge v-waived">waived</span></h3><p class="note">An expected result (waived): it does not fail the run.</p>');
+    expect(row).not.toContain('v-fail');
+  });
+
+  test('the banner, the areas table and its area count it as waived', () => {
+    expect(html).toContain('<ul class="counts"><li>0 fail</li><li>0 inconclusive</li><li>0 warn</li><li>1 waived</li><li>1 pass</li>');
+    expect(html).toContain('<h2>conversation<small>1 waived</small></h2>');
+    expect(html).toContain('<th class="num">waived</th>');
+    expect(html).toContain('<input type="checkbox" value="waived" checked>');
+    expect(html).toContain('<p>no requirement fails, 1 result waived · ');
+  });
+});
+
+test('a run without waivers shows no waived column', () => {
+  const html = reportHtml(sampleReport());
+  expect(html.slice(html.indexOf('</style>'))).not.toContain('waived');
+});
+
+test('the banner of a run with --baseline says what the gate decided and why, beside the exit code', () => {
+  const report = sampleReport();
+  report.exitCode = 0;
+  report.baselineDiff = diffReports({ ...report, schemaVersion: 2 }, report);
+  expect(reportHtml(report)).toContain('exit code 0 (baseline gate: no regression against baseline run 20250301-100000-7f3a: only known failures, 1 requirement failing as in the baseline)</p>');
+});
+
+describe('report.html of a run that ended early', () => {
+  test('the preflight: the outcome in the banner, the cause escaped, every exchange open with request, response and curl', () => {
+    const report = refusedReport();
+    const html = reportHtml(report);
+    expect(html).toContain('<header class="banner o-refused">');
+    expect(html).toContain('<h1>Refused at the preflight</h1>');
+    expect(html).toContain('exit code 2');
+    expect(html).toContain(`<section id="stopped"><h2>Stopped at the preflight</h2><pre>${escapeHtml(report.stopped!.reason)}</pre>`);
+    expect(html).not.toContain(HOSTILE_CODE);
+    for (const e of preflightExchanges()) {
+      expect(html).toContain(`<details class="exchange" open><summary class="mono">#${e.seq} GET ${e.request.url} → ${e.response!.status === 200 ? '200 OK' : '401 Unauthorized'} · 12 ms</summary>`);
+      expect(html).toContain(escapeHtml(curlOf(e)));
+    }
+    expect(html).toContain(escapeHtml(preflightExchanges()[1]!.response!.body));
+    expect(html).toContain('<pre>Not run (6): the run ended at the preflight, before any suite</pre>');
+  });
+
+  test('a run cut short: the cause and the unanswered exchanges before it', () => {
+    const html = reportHtml(cutShortReport());
+    expect(html).toContain('<section id="stopped"><h2>Cut short</h2><pre>the target stopped answering (4 requests in a row without a response: ASI_DEADLINE); the run was cut short</pre>');
+    for (const seq of [7, 8, 9, 10]) expect(html).toContain(`#${seq} GET ${escapeHtml(failedExchange(seq).request.url)} → no response (UND_ERR_HEADERS_TIMEOUT) · 15000 ms`);
+  });
 });

@@ -15,10 +15,11 @@ import type {
   RequestCount,
   RequirementResult,
   RunMetadata,
+  RunStop,
   VerdictChange,
 } from '../../../lib/report/report-model.ts';
 import { reportJson } from '../../../lib/report/writers/json.ts';
-import { requirementsOf, runMetadata, sampleReport, streamExchange } from '../report-fixtures.ts';
+import { cutShortReport, preflightExchanges, refusedReport, requirementsOf, runMetadata, sampleReport, streamExchange } from '../report-fixtures.ts';
 
 const schema = JSON.parse(readFileSync(new URL('../../../lib/report/report.schema.json', import.meta.url), 'utf8')) as {
   properties: Record<string, unknown>;
@@ -49,7 +50,7 @@ describe('report.json', () => {
     const f = requirementsOf.fail;
     const report = buildReport({
       meta: runMetadata(),
-      tests: [{ suite: 'conversation', title: `${f.id} streams`, state: 'failed', requirements: [f.id], findings: [], requests: 1, durationMs: 12 }],
+      tests: [{ title: `${f.id} streams`, requirements: [f.id], findings: [], durationMs: 12 }],
       runErrors: ['auth: boom'],
       expectations: { [f.id]: { status: 'fail', reason: 'known', issue: 'https://example.com/1', expires: '2999-01-01' } },
       cutShort: 'interrupted by SIGINT',
@@ -68,6 +69,26 @@ describe('report.json', () => {
       regressed: true,
     };
     expect(problems(JSON.parse(reportJson(report)))).toEqual([]);
+  });
+
+  test('a run the preflight ended validates, refused (exit 2), unreachable or interrupted (exit 3); so does a run cut short', () => {
+    expect(problems(JSON.parse(reportJson(refusedReport())))).toEqual([]);
+    expect(problems(JSON.parse(reportJson(cutShortReport())))).toEqual([]);
+    for (const outcome of ['refused', 'unreachable', 'incomplete'] as const) {
+      const report = buildReport({ meta: runMetadata(), tests: [], runErrors: [], stopped: { at: 'preflight', outcome, reason: 'why', exchanges: preflightExchanges() } });
+      expect(report.exitCode).toBe(outcome === 'refused' ? 2 : 3);
+      expect(problems(JSON.parse(reportJson(report)))).toEqual([]);
+    }
+  });
+
+  test('the schema version says what changed: 3 adds the outcomes a preflight gives', () => {
+    expect(sampleReport().schemaVersion).toBe(3);
+    expect(buildReport({ meta: runMetadata(), tests: [], runErrors: [] }).schemaVersion).toBe(3);
+    const version = schema.properties['schemaVersion'] as { const: number; description: string };
+    expect(version.const).toBe(3);
+    expect(version.description).toMatch(/^3: outcomes refused and unreachable/);
+    const outcome = schema.properties['outcome'] as { enum: string[] };
+    expect(outcome.enum).toEqual(expect.arrayContaining(['refused', 'unreachable']));
   });
 
   test('every optional field present validates', () => {
@@ -106,7 +127,7 @@ describe('report.schema.json follows the model', () => {
       '#',
       keys<Report>()({
         schemaVersion: true, meta: true, outcome: true, exitCode: true, counts: true, results: true, incomplete: true, runErrors: true, cutShort: true,
-        observed: true, baselineDiff: true,
+        stopped: true, observed: true, baselineDiff: true,
       }),
     ],
     [
@@ -121,19 +142,20 @@ describe('report.schema.json follows the model', () => {
     ['RequirementResult', keys<RequirementResult>()({ requirement: true, verdict: true, findings: true, tests: true, reason: true, unchosen: true, durationMs: true, waiver: true })],
     ['AppliedWaiver', keys<AppliedWaiver>()({ status: true, reason: true, issue: true, expires: true, state: true })],
     ['IncompleteItem', keys<IncompleteItem>()({ id: true, verdict: true, reason: true })],
+    ['RunStop', keys<RunStop>()({ at: true, reason: true, exchanges: true })],
     ['Observed', keys<Observed>()({ errorCodes: true, fields: true })],
     ['VerdictChange', keys<VerdictChange>()({ id: true, before: true, after: true })],
     [
       'BaselineDiff',
       keys<BaselineDiff>()({
-        baseline: true, newFailures: true, fixed: true, stillFailing: true, otherChanges: true, added: true, removed: true, codesGone: true, fieldsGone: true,
+        baseline: true, newFailures: true, fixed: true, stillFailing: true, otherChanges: true, notChosen: true, added: true, removed: true, codesGone: true, fieldsGone: true,
         regressed: true,
       }),
     ],
     ['Requirement', keys<Requirement>()({ id: true, level: true, area: true, section: true, statement: true, quote: true })],
-    ['Finding', keys<Finding>()({ requirement: true, verdict: true, expected: true, actual: true, note: true, exchanges: true, property: true })],
+    ['Finding', keys<Finding>()({ requirement: true, verdict: true, expected: true, actual: true, note: true, exchanges: true, property: true, judgement: true })],
     ['PropertyEvidence', keys<PropertyEvidence>()({ seed: true, path: true, numRuns: true, counterexample: true, requests: true, replay: true })],
-    ['Exchange', keys<Exchange>()({ seq: true, startedAt: true, request: true, response: true, error: true, timings: true, pool: true })],
+    ['Exchange', keys<Exchange>()({ seq: true, startedAt: true, request: true, response: true, error: true, timings: true, pool: true, faults: true })],
     ['RecordedRequest', keys<RecordedRequest>()({ method: true, url: true, headers: true, body: true, tokenRole: true, transport: true })],
     [
       'RecordedResponse',

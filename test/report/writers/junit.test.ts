@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { curlOf } from '../../../lib/http/curl.ts';
 import { junitXml } from '../../../lib/report/writers/junit.ts';
-import { requirementsOf, sampleReport, streamExchange } from '../report-fixtures.ts';
+import { cutShortReport, failedExchange, HOSTILE_CODE, preflightExchanges, refusedReport, requirementsOf, sampleReport, streamExchange } from '../report-fixtures.ts';
 import { childrenNamed, parseXml, type XmlElement } from '../xml-tree.ts';
 
 function testCases(root: XmlElement): XmlElement[] {
@@ -125,5 +125,53 @@ describe('junit.xml', () => {
     expect(r.attributes).toMatchObject({ tests: '7', errors: '2' });
     const run = childrenNamed(r, 'testsuite').find((s) => s.attributes['name'] === 'run')!;
     expect(childrenNamed(childrenNamed(run, 'testcase')[0]!, 'error')[0]!.attributes['message']).toBe('ledger-window: Cannot find module "x" & <y>');
+  });
+});
+
+describe('junit.xml of a run that ended early', () => {
+  function runSuite(root: XmlElement): XmlElement {
+    return childrenNamed(root, 'testsuite').find((s) => s.attributes['name'] === 'run')!;
+  }
+
+  test('the preflight is one failing case naming the cause, with its exchanges; every requirement is skipped as not run', () => {
+    const root = parseXml(junitXml(refusedReport()));
+    expect(root.attributes).toMatchObject({ tests: '7', failures: '1', errors: '0', skipped: '6' });
+    const cases = childrenNamed(runSuite(root), 'testcase');
+    expect(cases.map((c) => c.attributes['name'])).toEqual(['preflight']);
+    const failure = childrenNamed(cases[0]!, 'failure')[0]!;
+    expect(failure.attributes['type']).toBe('refused');
+    expect(failure.attributes['message']).toBe(`token rejected: 401 ${HOSTILE_CODE} at GET /me; check tokens.primary ($ASI_TOKEN): it must be a live token of this server's workspace`);
+    const [health, me] = preflightExchanges();
+    expect(failure.text).toContain(`#1 GET ${health!.request.url} → 200 OK · 12 ms`);
+    expect(failure.text).toContain(`#2 GET ${me!.request.url} → 401 Unauthorized · 12 ms\n> GET ${me!.request.url}\n> user-agent: asi-conformance\n> authorization: Bearer $ASI_TOKEN\n< 401 Unauthorized\n< content-type: application/json\n\n${me!.response!.body}`);
+    expect(failure.text).toContain(`Reproduce: ${curlOf(me!)}`);
+    expect(childrenNamed(caseOf(root, requirementsOf.fail.id), 'skipped')[0]!.attributes['message']).toBe('not-run: the run ended at the preflight, before any suite');
+    const summary = childrenNamed(root, 'testsuite').find((s) => s.attributes['name'] === 'summary')!;
+    expect(childrenNamed(summary, 'system-out')[0]!.text).toBe('Not run (6): the run ended at the preflight, before any suite');
+  });
+
+  test('an unreachable target and an interrupt at the preflight are named so', () => {
+    const unreachable = { ...refusedReport(), outcome: 'unreachable', exitCode: 3 } as const;
+    const interrupted = { ...refusedReport(), outcome: 'incomplete', exitCode: 3 } as const;
+    for (const [report, type] of [[unreachable, 'unreachable'], [interrupted, 'interrupted']] as const) {
+      const failure = childrenNamed(childrenNamed(runSuite(parseXml(junitXml(report))), 'testcase')[0]!, 'failure')[0]!;
+      expect(failure.attributes['type']).toBe(type);
+    }
+  });
+
+  test('a run cut short is a failing case of its own, with the exchanges that went unanswered; run errors stay errors', () => {
+    const report = cutShortReport();
+    report.runErrors = ['ledger-window: boom'];
+    const root = parseXml(junitXml(report));
+    expect(root.attributes).toMatchObject({ tests: '8', failures: '2', errors: '2' });
+    const run = runSuite(root);
+    expect(run.attributes).toMatchObject({ tests: '2', failures: '1', errors: '1' });
+    const [cut, error] = childrenNamed(run, 'testcase');
+    expect(cut!.attributes['name']).toBe('run cut short');
+    const failure = childrenNamed(cut!, 'failure')[0]!;
+    expect(failure.attributes).toMatchObject({ type: 'cut-short', message: report.cutShort });
+    for (const seq of [7, 8, 9, 10]) expect(failure.text).toContain(`#${seq} GET ${failedExchange(seq).request.url} → no response (UND_ERR_HEADERS_TIMEOUT) · 15000 ms`);
+    expect(failure.text).toContain('< no response: UND_ERR_HEADERS_TIMEOUT: Headers Timeout Error');
+    expect(childrenNamed(error!, 'error')).toHaveLength(1);
   });
 });

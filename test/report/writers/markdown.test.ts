@@ -1,8 +1,10 @@
 import { describe, expect, test } from 'vitest';
 import { curlOf } from '../../../lib/http/curl.ts';
-import type { RequirementResult } from '../../../lib/report/report-model.ts';
+import { stateCounts, type RequirementResult } from '../../../lib/report/report-model.ts';
+import { diffReports } from '../../../lib/report/baseline-diff.ts';
 import { summaryMarkdown } from '../../../lib/report/writers/markdown.ts';
-import { requirementsOf, runMetadata, sampleReport, streamExchange } from '../report-fixtures.ts';
+import { outsideCode } from '../../support/markdown-outside-code.ts';
+import { cutShortReport, failedExchange, HOSTILE_CODE, preflightExchanges, refusedReport, requirementsOf, runMetadata, sampleReport, streamExchange, waivedReport } from '../report-fixtures.ts';
 
 describe('summary.md', () => {
   const md = summaryMarkdown(sampleReport());
@@ -66,7 +68,7 @@ describe('summary.md', () => {
     report.outcome = 'conformant';
     report.exitCode = 0;
     report.results = report.results.filter((r) => r.verdict === 'pass');
-    report.counts = { pass: 1, fail: 0, warn: 0, 'not-run': 0, inconclusive: 0, uncovered: 0 };
+    report.counts = stateCounts(report.results);
     const text = summaryMarkdown(report);
     expect(text.split('\n')[0]).toBe('## ✅ ASI v1: conformant');
     expect(text).toContain("not a certification: the profile's limits (100/10 per 60 s) differ from the spec's (600/60 per 60 s)");
@@ -105,5 +107,61 @@ describe('why a run is not a certification', () => {
     const because = ['only chosen suites or requirements ran (--suite, --only or --skip): a certification runs them all'];
     expect(certificationText(runMetadata({ limits: spec, certifying: false, notCertifyingBecause: because }))).toContain('only chosen suites');
     expect(certificationText(runMetadata({ limits: { ...spec, read: 30 }, certifying: false }))).toContain('differ from the spec');
+  });
+});
+
+describe('summary.md of a run with a waived result', () => {
+  const md = summaryMarkdown(waivedReport());
+
+  test('counts it as waived, in the run and per area, never as a failure', () => {
+    expect(md).toContain('| fail | inconclusive | warn | waived | pass | not run | uncovered |\n|---|---|---|---|---|---|---|\n| 0 | 0 | 0 | 1 | 1 | 0 | 0 |');
+    expect(md).toContain('| Area | fail | inconclusive | warn | waived | pass | not run | uncovered |');
+    expect(md).toContain('| conversation | 0 | 0 | 0 | 1 | 0 | 0 | 0 |');
+  });
+
+  test('says it in the headline and lists it as waived; no reproduction is offered for it', () => {
+    expect(md).toMatch(/^\*\*no requirement fails, 1 result waived\*\* · /m);
+    expect(md).toContain(`| \`${requirementsOf.fail.id}\` | MUST | waived (fail) |`);
+    expect(md).not.toContain('### Reproduce');
+  });
+});
+
+test('a run with --baseline says what the gate decided and why, beside the exit code', () => {
+  const report = sampleReport();
+  report.exitCode = 0;
+  report.baselineDiff = diffReports({ ...report, schemaVersion: 2 }, report);
+  const md = summaryMarkdown(report);
+  expect(md).toContain('· exit code 0 (baseline gate: no regression against baseline run 20250301-100000-7f3a: only known failures, 1 requirement failing as in the baseline)');
+  expect(md).toContain('### Compared with the baseline');
+  expect(md).toContain('  still failing: conversation/6/single-terminal-event');
+});
+
+describe('summary.md of a run that ended early', () => {
+  test('the preflight: the outcome, its cause and its exchanges (request, status, headers, body, curl); no list of every requirement', () => {
+    const report = refusedReport();
+    const md = summaryMarkdown(report);
+    const [headline, , line] = md.split('\n');
+    expect(headline).toBe('## ⛔ ASI v1: refused at the preflight');
+    expect(line).toMatch(/^\*\*the preflight refused the target: no suite ran\*\* · .* · exit code 2$/);
+    expect(md).toContain(`### Stopped at the preflight\n\n\`\`\`\n${report.stopped!.reason}\n\`\`\``);
+    expect(md).toContain("No suite ran: every requirement is not run. The preflight's exchanges follow; transcript.har has every exchange of the run.");
+    const me = preflightExchanges()[1]!;
+    expect(md).toContain(`\`\`\`\n#2 GET ${me.request.url} → 401 Unauthorized · 12 ms\n> GET ${me.request.url}\n`);
+    expect(md).toContain(`< 401 Unauthorized\n< content-type: application/json\n\n${me.response!.body}\n\nReproduce: ${curlOf(me)}\n\`\`\``);
+    expect(md).not.toContain('### Not passed');
+    // The target's error code is quoted, but only inside code.
+    expect(md).toContain(HOSTILE_CODE.split(' ')[0]!);
+    const outside = outsideCode(md);
+    for (const l of outside.lines) expect(l).not.toMatch(/evil\.example|<img/);
+    expect(outside.unclosed).toBe(false);
+  });
+
+  test('a run cut short: the cause and the last exchanges, unanswered, beside the usual lists', () => {
+    const md = summaryMarkdown(cutShortReport());
+    expect(md.split('\n')[0]).toBe('## ⚠️ ASI v1: incomplete');
+    expect(md).toContain('### Cut short\n\n```\nthe target stopped answering (4 requests in a row without a response: ASI_DEADLINE); the run was cut short\n```');
+    expect(md).toContain('The last exchanges sent before it follow');
+    for (const seq of [7, 8, 9, 10]) expect(md).toContain(`#${seq} GET ${failedExchange(seq).request.url} → no response (UND_ERR_HEADERS_TIMEOUT) · 15000 ms`);
+    expect(md).toContain('### Not passed (5)');
   });
 });

@@ -48,3 +48,7 @@ describe('excerpt and shorten', () => {
     expect(shorten('abcdefghij', 5)).toBe('abcd…');
   });
 });
+
+test('bidirectional controls become visible, as on the console', () => {
+  expect(visibleControls('abc\u202Etxt.exe \u2066x\u2069\u200f\u061c')).toBe('abc\\u202Etxt.exe \\u2066x\\u2069\\u200F\\u061C');
+});

@@ -29,6 +29,16 @@ describe('the transcript, read line by line', () => {
     }
   });
 
+  test('with a text to look for, lines without it are skipped unparsed', async () => {
+    const [first, second] = sampleTranscript();
+    const file = join(work, 'search.jsonl');
+    const wanted = { ...second!, request: { ...second!.request, url: 'http://127.0.0.1:1/v1/openapi.json' } };
+    writeFileSync(file, [JSON.stringify(first), 'not json', JSON.stringify(wanted), '/openapi.json, but not JSON'].join('\n'));
+    const seen: number[] = [];
+    expect(await eachExchange(file, (exchange) => seen.push(exchange.seq), '/openapi.json')).toBe(1);
+    expect(seen).toEqual([wanted.seq]);
+  });
+
   test('a run that sent nothing has no transcript: no exchange, nothing unreadable', async () => {
     expect(await eachExchange(join(work, 'none.jsonl'), () => expect.unreachable())).toBe(0);
   });

@@ -1,6 +1,6 @@
-import type { Exchange, RecordedResponse, SseEventRecord } from '../model/exchange.ts';
-import type { Finding } from '../model/finding.ts';
-import { jsonStringBytes, prefixWithinJsonBytes } from '../report/json-bytes.ts';
+import type { Exchange, RecordedResponse, SseEventRecord } from './exchange.ts';
+import type { Finding } from './finding.ts';
+import { jsonStringBytes, prefixWithinJsonBytes } from './json-bytes.ts';
 
 /** How much of one exchange a record keeps; what is left out is counted, never silently lost. */
 export interface RecordBudget {

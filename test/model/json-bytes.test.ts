@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { jsonStringBytes, prefixWithinJsonBytes } from '../../lib/report/json-bytes.ts';
+import { jsonStringBytes, prefixWithinJsonBytes } from '../../lib/model/json-bytes.ts';
 
 /** What a JSON file holds of `text`: its string literal without the quotes, in UTF-8. */
 function written(text: string): number {

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import type { Exchange } from '../../lib/model/exchange.ts';
-import { EVIDENCE_BUDGET, TRANSCRIPT_BUDGET, keptForDocumentChecks, trimExchange } from '../../lib/suite/evidence-trim.ts';
+import { EVIDENCE_BUDGET, TRANSCRIPT_BUDGET, keptForDocumentChecks, trimExchange } from '../../lib/model/evidence-trim.ts';
 
 function streamed(events: number, dataChars: number): Exchange {
   return {

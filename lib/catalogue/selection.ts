@@ -1,5 +1,6 @@
-import { catalogue } from '../catalogue/index.ts';
+import { catalogue } from './index.ts';
 import { UsageError } from '../errors.ts';
+import { nearestNames } from '../nearest-names.ts';
 
 /**
  * What a run was asked to cover. A run with any of these is deliberately partial: it checks what
@@ -20,29 +21,11 @@ export function isPartial(selection: Selection): boolean {
   return selection.suites.length > 0 || selection.only.length > 0 || selection.skip.length > 0;
 }
 
-/** Edit distance, for suggestions: small inputs only (ids are under 60 characters). */
-function distance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
-}
-
 /** The catalogue ids closest to `wrong`, best first: same slug in another section, then by edit distance. */
 export function didYouMean(wrong: string, ids: readonly string[] = catalogue.map((r) => r.id)): string[] {
   const slug = wrong.split('/').pop() ?? wrong;
   const sameSlug = ids.filter((id) => id.endsWith(`/${slug}`));
-  const near = ids
-    .map((id) => ({ id, d: distance(wrong, id) }))
-    .filter((x) => x.d <= Math.max(3, Math.floor(wrong.length / 4)))
-    .sort((x, y) => x.d - y.d)
-    .map((x) => x.id);
-  return [...new Set([...sameSlug, ...near])].slice(0, 3);
+  return [...new Set([...sameSlug, ...nearestNames(wrong, ids)])].slice(0, 3);
 }
 
 /**

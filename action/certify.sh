@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# The certify step of the GitHub Action (action.yml at the top of the repository): runs
+# `asi-conformance run` with the action's inputs and hands the verdict to the workflow: the step
+# outputs exit-code, outcome, report-dir and junit, and summary.md appended to the step summary.
+#
+# Inputs arrive as ASI_ACTION_* variables, never spliced into a script, so no input can become
+# shell code. It exits 0 whatever the verdict: the reports are uploaded first, and the action's
+# last step exits with the harness's code. The step runs it with `exec`, so the signals of a
+# cancelled job (SIGINT, then SIGTERM) reach this script, which passes them on to the harness:
+# it switches its fault hooks off and writes its reports before it exits.
+set -euo pipefail
+
+: "${GITHUB_OUTPUT:=/dev/null}" "${GITHUB_STEP_SUMMARY:=/dev/null}"
+cli="${GITHUB_ACTION_PATH:?is not set: the folder of the action}/bin/asi-conformance.js"
+out="${ASI_ACTION_OUT:-reports}"
+
+# A token input that is set becomes the harness's conventional variable; one left empty keeps
+# whatever the job's environment holds, so tokens may come from `env:` instead.
+pass_token() {
+  local value="${!2:-}"
+  if [ -n "$value" ]; then export "$1=$value"; fi
+  unset "$2"
+}
+pass_token ASI_TOKEN ASI_ACTION_TOKEN
+pass_token ASI_TOKEN_2 ASI_ACTION_TOKEN_2
+pass_token ASI_TOKEN_WS2 ASI_ACTION_TOKEN_WS2
+pass_token ASI_TOKEN_REVOKED ASI_ACTION_TOKEN_REVOKED
+pass_token ASI_TOKEN_EXPIRED ASI_ACTION_TOKEN_EXPIRED
+
+# `--flag=value` in one word: a value that starts with a dash stays a value.
+args=(run "--out=$out")
+add() {
+  if [ -n "$2" ]; then args+=("$1=$2"); fi
+}
+# A list input: one flag per item, items apart by spaces, commas or new lines.
+add_each() {
+  local -a items=()
+  local item
+  IFS=$' \t\n,' read -r -d '' -a items < <(printf '%s' "$2") || true
+  # ${a[@]+...}: an empty array is "unbound" to the bash 3.2 of macOS runners under set -u.
+  for item in ${items[@]+"${items[@]}"}; do args+=("$1=$item"); done
+}
+add --config "${ASI_ACTION_CONFIG:-}"
+add --base-url "${ASI_ACTION_BASE_URL:-}"
+add --fail-on "${ASI_ACTION_FAIL_ON:-}"
+add --expect "${ASI_ACTION_EXPECT:-}"
+add --baseline "${ASI_ACTION_BASELINE:-}"
+add_each --suite "${ASI_ACTION_SUITE:-}"
+add_each --only "${ASI_ACTION_ONLY:-}"
+add_each --skip "${ASI_ACTION_SKIP:-}"
+# Further arguments, one a line, as they are (a value may hold spaces: --label=Acme preview).
+while IFS= read -r line; do
+  line="${line#"${line%%[![:space:]]*}"}"
+  line="${line%"${line##*[![:space:]]}"}"
+  if [ -n "$line" ]; then args+=("$line"); fi
+done <<< "${ASI_ACTION_ARGS:-}"
+
+# The run's folder is the one that appears under --out: run ids are unique.
+runs() {
+  local d
+  for d in "$out"/*/; do
+    if [ -d "$d" ]; then
+      d="${d%/}"
+      printf '%s\n' "${d##*/}"
+    fi
+  done | LC_ALL=C sort
+}
+before="$(runs)"
+
+harness=
+interrupted=
+forward() {
+  if [ -n "$harness" ] && kill -s "$1" "$harness" 2>/dev/null; then interrupted=1; fi
+}
+trap 'forward INT' INT
+trap 'forward TERM' TERM
+node "$cli" "${args[@]}" &
+harness=$!
+code=0
+wait "$harness" || code=$?
+# A signal ends `wait` early: wait again for the harness's own exit code.
+while [ -n "$interrupted" ]; do
+  interrupted=
+  code=0
+  wait "$harness" || code=$?
+done
+trap - INT TERM
+
+name="$(LC_ALL=C comm -13 <(printf '%s\n' "$before") <(runs) | tail -n 1)"
+dir=
+if [ -n "$name" ]; then dir="$(cd "$out" && pwd)/$name"; fi
+outcome=no-report
+if [ -n "$dir" ] && [ -f "$dir/report.json" ]; then
+  outcome="$(node -e 'process.stdout.write(JSON.parse(require("node:fs").readFileSync(process.argv[1], "utf8")).outcome)' "$dir/report.json")"
+fi
+junit=
+if [ -n "$dir" ] && [ -f "$dir/junit.xml" ]; then junit="$dir/junit.xml"; fi
+{
+  echo "exit-code=$code"
+  echo "outcome=$outcome"
+  echo "report-dir=$dir"
+  echo "junit=$junit"
+} >> "$GITHUB_OUTPUT"
+
+if [ -n "$dir" ] && [ -f "$dir/summary.md" ]; then
+  cat "$dir/summary.md" >> "$GITHUB_STEP_SUMMARY"
+else
+  case "$code" in
+    2) why='a usage, profile or expectations error, or an --out that cannot be written' ;;
+    3) why='the harness failed before it wrote a report' ;;
+    *) why='no summary.md among the formats written' ;;
+  esac
+  printf '**asi-conformance** exited %s without a summary (%s): the log of the step says why.\n' "$code" "$why" >> "$GITHUB_STEP_SUMMARY"
+fi

@@ -1,0 +1,19 @@
+import { appendFileSync } from 'node:fs';
+import type { RecordContext } from '../invariants/exchange-facts.ts';
+import type { Finding } from '../model/finding.ts';
+import { JudgementEncoder } from './codec.ts';
+import { RUN_WIDE_JUDGEMENT, type JudgementLine } from './judgement-line.ts';
+
+/**
+ * Records the run-wide rules' judgement of the whole record (lib/invariants/): the context and the
+ * requirements it judged, and its findings, which then cite it. Offline verification re-runs the
+ * rules over the recorded exchanges, in the order the record holds them.
+ */
+export function recordRunWideJudgement(file: string, context: RecordContext, requirements: readonly string[], findings: Finding[], redact: (text: string) => string): void {
+  const write = (line: JudgementLine): void => appendFileSync(file, `${redact(JSON.stringify(line))}\n`);
+  const encoder = new JudgementEncoder((value, data) => write({ value, data }));
+  write({ judgement: RUN_WIDE_JUDGEMENT, checker: RUN_WIDE_JUDGEMENT, args: [encoder.encode(context), encoder.encode(requirements)], output: encoder.encode(findings) });
+  findings.forEach((f, index) => {
+    f.judgement = { id: RUN_WIDE_JUDGEMENT, index };
+  });
+}

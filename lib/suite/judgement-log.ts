@@ -1,0 +1,33 @@
+import { appendFileSync } from 'node:fs';
+import { recordJudgements } from '../checks/judged.ts';
+import { JudgementEncoder } from '../judgement/codec.ts';
+import type { CallLine, JudgementLine } from '../judgement/judgement-line.ts';
+
+let current: string | undefined;
+
+/** The test whose body runs now (judgements record it for a reader). */
+export function judgingFor(test: string | undefined): void {
+  current = test;
+}
+
+/**
+ * Records every judgement the worker makes into `file`, a JSON line each: the checker, its inputs
+ * and its output, as lib/judgement/codec.ts encodes them. Lines go through `redact` like every
+ * other record of the run.
+ */
+export function startJudgementLog(file: string, redact: (text: string) => string): void {
+  let n = 0;
+  const write = (line: JudgementLine): void => appendFileSync(file, `${redact(JSON.stringify(line))}\n`);
+  const encoder = new JudgementEncoder((value, data) => write({ value, data }));
+  recordJudgements({
+    record(checker, args, output) {
+      const id = `j${++n}`;
+      encoder.opaque = false;
+      const line: CallLine = { judgement: id, checker, args: args.map((a) => encoder.encode(a)), output: encoder.encode(output) };
+      if (current !== undefined) line.test = current;
+      if (encoder.opaque) line.opaque = true;
+      write(line);
+      return id;
+    },
+  });
+}

@@ -1,0 +1,147 @@
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, sep } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import type { Report } from '../../lib/report/report-model.ts';
+import { ROOT } from '../support/cli.ts';
+import { actionInputs, actionStep, readAction, runnerEnv, startStep, type StepRun } from '../support/github-actions.ts';
+import { referenceTarget, type ReferenceTarget } from '../support/reference-target.ts';
+
+/**
+ * The action's run steps, run as the runner runs them (bash with -eo pipefail, the step's env
+ * evaluated from the inputs) in a workspace of their own; `uses:` steps are GitHub's and are only
+ * checked as written (action-metadata.test.ts).
+ */
+
+const action = readAction();
+const certifyStep = actionStep(action, 'certify');
+const gateStep = action.runs.steps.at(-1)!;
+const targets: ReferenceTarget[] = [];
+// Workspaces, the runner's temporary files and the bare checkout (with its node_modules) live here.
+const scratch = mkdtempSync(join(tmpdir(), 'asi-action-'));
+const runnerTemp = join(scratch, 'runner-temp');
+mkdirSync(runnerTemp);
+afterAll(async () => {
+  for (const t of targets) await t.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+const newWorkspace = (): string => mkdtempSync(join(scratch, 'workspace-'));
+
+const TOKEN_INPUT: Record<string, string> = { ASI_TOKEN: 'token', ASI_TOKEN_2: 'token-2', ASI_TOKEN_WS2: 'token-ws2', ASI_TOKEN_REVOKED: 'token-revoked', ASI_TOKEN_EXPIRED: 'token-expired' };
+
+interface Certified {
+  certify: StepRun;
+  gate: StepRun;
+  workspace: string;
+}
+
+/** The certify step with these inputs, then the gate step with its outputs, as the action runs them. */
+async function certifyThenGate(given: Record<string, string>, env: NodeJS.ProcessEnv = {}, actionPath = ROOT): Promise<Certified> {
+  const workspace = newWorkspace();
+  const inputs = actionInputs(action, given);
+  const context = { inputs, actionPath };
+  const certify = await startStep(certifyStep, context, { workspace, runnerTemp, env: runnerEnv(env), summaryBefore: 'an earlier step wrote this\n' }).done;
+  const gate = await startStep(gateStep, { ...context, steps: { certify: certify.outputs } }, { workspace, runnerTemp, env: runnerEnv() }).done;
+  return { certify, gate, workspace };
+}
+
+function reportOf(run: StepRun): Report {
+  return JSON.parse(readFileSync(join(run.outputs['report-dir']!, 'report.json'), 'utf8')) as Report;
+}
+
+describe('the certify and gate steps', () => {
+  test('against the embedded reference: outputs set, summary appended, lists and args passed, exit code 0 passed through', async () => {
+    const { certify, gate, workspace } = await certifyThenGate({ suite: 'auth', args: '  -q\n\n--label=Acme preview  \n--seed=7' });
+    expect(certify.code, certify.stderr).toBe(0);
+    const { outputs } = certify;
+    expect(outputs['exit-code']).toBe('0');
+    expect(outputs['outcome']).toBe('partial');
+    expect(dirname(outputs['report-dir']!)).toBe(join(workspace, 'reports'));
+    expect(readdirSync(outputs['report-dir']!).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'summary.md', 'transcript.har']);
+    expect(outputs['junit']).toBe(join(outputs['report-dir']!, 'junit.xml'));
+    const summaryMd = readFileSync(join(outputs['report-dir']!, 'summary.md'), 'utf8');
+    expect(certify.summary).toBe(`an earlier step wrote this\n${summaryMd}`);
+    const report = reportOf(certify);
+    expect(report.meta.seed).toBe(7);
+    expect(report.meta.argv).toEqual(['run', '--out=reports', '--fail-on=must', '--suite=auth', '-q', '--label=Acme preview', '--seed=7']);
+    expect(gate.code).toBe(0);
+    expect(gate.stdout).not.toContain('::error');
+  });
+
+  test('against a target that fails a MUST, tokens given as inputs: exit code 1 passed through, no token printed', async () => {
+    const t = await referenceTarget({ defects: ['auth-missing-as-invalid'] });
+    targets.push(t);
+    const tokens = Object.fromEntries(Object.entries(t.env).map(([variable, value]) => [TOKEN_INPUT[variable]!, value]));
+    const { certify, gate } = await certifyThenGate({ 'base-url': t.reference.baseUrl, suite: 'auth', ...tokens });
+    expect(certify.code, certify.stderr).toBe(0);
+    expect(certify.outputs['exit-code']).toBe('1');
+    expect(certify.outputs['outcome']).toBe('not-conformant');
+    expect(certify.summary).toContain('auth/5.3/missing-header');
+    expect(reportOf(certify).meta.target.baseUrl).toBe(t.reference.baseUrl);
+    expect(gate.code).toBe(1);
+    expect(gate.stdout).toContain('::error title=ASI conformance::not-conformant (exit code 1)');
+    const printed = [certify.stdout, certify.stderr, certify.summary, JSON.stringify(certify.outputs), gate.stdout].join('\n');
+    for (const value of Object.values(t.env)) expect(printed).not.toContain(value);
+  });
+
+  test('a token input left empty keeps the variable of the job\'s environment', async () => {
+    const t = await referenceTarget();
+    targets.push(t);
+    const { certify, gate } = await certifyThenGate({ 'base-url': t.reference.baseUrl, only: 'auth/5.3/missing-header, auth/5.4/unknown-token' }, t.env);
+    expect(certify.outputs['exit-code'], certify.stderr).toBe('0');
+    expect(certify.outputs['outcome']).toBe('partial');
+    expect(reportOf(certify).meta.argv).toEqual(expect.arrayContaining(['--only=auth/5.3/missing-header', '--only=auth/5.4/unknown-token']));
+    expect(gate.code).toBe(0);
+  });
+
+  test('a usage error: exit code 2, no report, the summary says so, the gate fails', async () => {
+    const { certify, gate } = await certifyThenGate({ 'fail-on': 'sometimes' });
+    expect(certify.code, certify.stderr).toBe(0);
+    expect(certify.stderr).toContain('--fail-on expects must or should, got "sometimes"');
+    expect(certify.outputs).toEqual({ 'exit-code': '2', outcome: 'no-report', 'report-dir': '', junit: '' });
+    expect(certify.summary).toBe('an earlier step wrote this\n**asi-conformance** exited 2 without a summary (a usage, profile or expectations error, or an --out that cannot be written): the log of the step says why.\n');
+    expect(gate.code).toBe(2);
+  });
+
+  // The runner signals a cancelled step's own process (SIGINT, then SIGTERM 7.5 s later); the step
+  // execs the script, which passes the signal on to the harness.
+  test('cancelled: SIGINT to the step reaches the harness, which writes its reports and exits 3', async () => {
+    const run = startStep(certifyStep, { inputs: actionInputs(action, { suite: 'ratelimit' }), actionPath: ROOT }, { workspace: newWorkspace(), runnerTemp, env: runnerEnv() });
+    let stderr = '';
+    run.child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+    const started = Date.now();
+    while (!stderr.includes(' done, ')) {
+      if (Date.now() - started > 20_000) throw new Error(`the run did not start: ${stderr}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    run.child.kill('SIGINT');
+    const certify = await run.done;
+    expect(certify.code, certify.stderr).toBe(0);
+    expect(certify.stderr).toContain('SIGINT: stopping the run');
+    expect(certify.outputs['exit-code']).toBe('3');
+    expect(certify.outputs['outcome']).toBe('incomplete');
+    expect(certify.summary).toBe(readFileSync(join(certify.outputs['report-dir']!, 'summary.md'), 'utf8'));
+    expect(Date.now() - started).toBeLessThan(25_000);
+  });
+});
+
+describe('the install step', () => {
+  // What the action's ref holds: the repository's files without anything built or installed.
+  test('builds a working harness in a bare checkout of the action, from its lockfile', async () => {
+    const checkout = join(scratch, 'asi-conformance');
+    const skipped = new Set(['node_modules', 'dist', 'reports', '.git']);
+    cpSync(ROOT, checkout, { recursive: true, filter: (src) => !skipped.has(relative(ROOT, src).split(sep)[0]!) });
+    expect(existsSync(join(checkout, 'dist'))).toBe(false);
+    const install = await startStep(action.runs.steps[1]!, { inputs: actionInputs(action, {}), actionPath: checkout }, {
+      workspace: newWorkspace(),
+      runnerTemp,
+      // The registry is reachable; the local npm cache makes this a few seconds.
+      env: runnerEnv({ npm_config_prefer_offline: 'true' }),
+    }).done;
+    expect(install.code, install.stderr).toBe(0);
+    const { certify } = await certifyThenGate({ only: 'auth/5.3/missing-header' }, {}, checkout);
+    expect(certify.outputs['exit-code'], certify.stderr).toBe('0');
+    expect(reportOf(certify).meta.tool.name).toBe('asi-conformance');
+  }, 120_000);
+});
