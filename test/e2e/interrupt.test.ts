@@ -140,5 +140,26 @@ describe('a run interrupted at the preflight', () => {
     ]);
     expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toContain('<failure message="interrupted by SIGINT during the preflight" type="interrupted">');
   });
+
+  test('Ctrl-C twice, 50 ms apart, at the preflight: the second is said, the reports are written all the same, exit 3', async () => {
+    let meAsked = false;
+    const target = createServer((req, res) => {
+      if (req.url === '/v1/health') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
+      meAsked = true;
+    });
+    await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+    const baseUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}/v1`;
+    const out = mkdtempSync(join(tmpdir(), 'asi-interrupt-preflight-'));
+    const run = launch(process.execPath, [BIN, 'run', '--base-url', baseUrl, '-q', '--out', out], { cwd: ROOT, env: { ...process.env, ASI_TOKEN: 'asi_live_00' } });
+    await until(() => meAsked, 10_000, 'the preflight asking GET /me');
+    run.signal(['SIGINT', 'SIGINT'], 'group');
+    const r = await run.ended;
+    target.closeAllConnections();
+    target.close();
+    expect(r.code, r.stdout + r.stderr).toBe(3);
+    expect(r.stderr).toContain('SIGINT again: the run is already stopping');
+    const dir = join(out, readdirSync(out)[0]!);
+    expect(readdirSync(dir).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'summary.md', 'transcript.har']);
+  });
 });
 
