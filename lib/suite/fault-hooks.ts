@@ -4,6 +4,11 @@ import { hookEnvironment } from '../hooks/hook-environment.ts';
 import type { FaultName } from '../profile/resolved-profile.ts';
 import { faultsOn, session } from './session.ts';
 
+/** A drill the stopping run leaves out: it reads as not run, like the tests the cancel leaves out. */
+export class RunStopping extends Error {
+  override name = 'RunStopping';
+}
+
 export function hasFault(name: FaultName): boolean {
   return session().context.profile.faults[name] !== undefined;
 }
@@ -21,7 +26,7 @@ export async function withFault<T>(name: FaultName, body: () => Promise<T>): Pro
   if (hook === undefined) throw new Error(`faults.${name} is not configured`);
   const transcript = context.transcriptFile;
   const env = hookEnvironment(context.baseUrl);
-  const stopping = new Error(`the run is stopping: faults.${name} was not switched on`);
+  const stopping = new RunStopping(`the run is stopping: faults.${name} was not switched on`);
   if (isStopping(transcript)) throw stopping;
   forgetFault(transcript, name);
   writeFaultState(transcript, name, { phase: 'enabling' });
@@ -34,8 +39,9 @@ export async function withFault<T>(name: FaultName, body: () => Promise<T>): Pro
   faultsOn.add(name);
   let failure: Error | undefined;
   try {
+    // First: an enable command the stopping run cut off did not fail on its own.
+    if (isStopping(transcript)) throw new RunStopping(`the run is stopping: faults.${name} is switched off by the run`);
     if (on.exitCode !== 0) throw new Error(`faults.${name}.enable ${client.redact(hookOutcome(on))}`);
-    if (isStopping(transcript)) throw new Error(`the run is stopping: faults.${name} is switched off by the run`);
     return await body();
   } catch (err) {
     failure = err as Error;
