@@ -1,36 +1,23 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Report } from '../../lib/report/report-model.ts';
 import { BIN, ROOT, runCli } from '../support/cli.ts';
+import { serveStandalone, stopServe, type Served } from '../support/standalone-serve.ts';
 
 /** A standalone reference as `serve --port 0` starts it, and what it prints. */
-let server: ChildProcess;
-let printed = '';
+let served: Served | undefined;
 let baseUrl = '';
-const tokens: Record<string, string> = {};
+let tokens: Record<string, string> = {};
 
 beforeAll(async () => {
-  server = spawn(process.execPath, [BIN, 'serve', '--port', '0'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve printed no base_url: ${printed}`)), 20_000);
-    server.stdout!.on('data', (d: Buffer) => {
-      printed += d.toString();
-      if (printed.includes('Ctrl-C')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-  });
-  baseUrl = /base_url\s+(\S+)/.exec(printed)![1]!;
-  for (const m of printed.matchAll(/export (\w+)=(\S+)/g)) tokens[m[1]!] = m[2]!;
+  served = await serveStandalone(process.execPath, [BIN, 'serve', '--port', '0'], { cwd: ROOT });
+  ({ baseUrl, tokens } = served);
 });
 
-afterAll(() => {
-  server.kill('SIGTERM');
-});
+afterAll(() => stopServe(served));
 
 function reportIn(out: string): Report {
   const [run] = readdirSync(out).filter((f) => f !== 'profile.yaml');
@@ -50,7 +37,7 @@ function shell(command: string, env: NodeJS.ProcessEnv): Promise<{ code: number 
 
 describe('serve --port 0', () => {
   test('prints a run command that works: its fault drills reach this server, whatever BASE_URL the shell holds', async () => {
-    const then = /^Then: (.*)$/m.exec(printed)![1]!;
+    const then = served!.then;
     expect(then).toBe(`node bin/asi-conformance.js run --config config/reference.yaml --base-url ${baseUrl}`);
     const out = mkdtempSync(join(tmpdir(), 'asi-serve-'));
     // The hooks take the run's base_url, never a variable of the same name in the environment.

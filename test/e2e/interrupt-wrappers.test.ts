@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from 'vitest';
-import { aftermath, FAULT, launch, linkedProject, ROOT, scene, until, userEnv, type Scene } from '../support/interrupted-run.ts';
+import { aftermath, FAULT, launch, linkedProject, ROOT, scene, until, userEnv, type Ended, type Scene } from '../support/interrupted-run.ts';
 
 /**
  * The documented wrappers, as npm 11 runs them: `npm start` runs `exec node bin/asi-conformance.js run`
@@ -22,6 +22,20 @@ afterAll(async () => {
   for (const s of scenes) await s.target.close();
 });
 
+/** Runs the wrapped command against a fresh scene and sends the signal once the fault is on. */
+async function interrupted(wrapper: (s: Scene) => [string, string[], string], signal: NodeJS.Signals, to: 'process' | 'group'): Promise<{ s: Scene; r: Ended }> {
+  const s = await scene();
+  scenes.push(s);
+  const [command, args, cwd] = wrapper(s);
+  const run = launch(command, args, { cwd, env: userEnv(s.target.env) });
+  await until(() => s.target.reference.state.faults.has(FAULT), 30_000, 'the fault switched on');
+  run.signal([signal], to);
+  return { s, r: await run.ended };
+}
+
+// --ignore-scripts skips prestart's build (the tests run on the build npm test made), not start itself.
+const npmStart = (s: Scene): [string, string[], string] => ['npm', ['start', '--ignore-scripts', '--', ...s.args], ROOT];
+
 function expectCleanedUp(s: Scene, cause: string, output: string): void {
   const { calls, report, runFiles } = aftermath(s);
   expect(s.target.reference.state.faults.has(FAULT), output).toBe(false);
@@ -38,13 +52,7 @@ describe('npm start (exec: npm forwards the signal and waits)', () => {
     ['Ctrl-C: SIGINT to the process group', 'SIGINT', 'group'],
     ['SIGTERM to npm alone', 'SIGTERM', 'process'],
   ] as const)('%s: npm returns the harness\'s 3 after its cleanup', async (_what, signal, to) => {
-    const s = await scene();
-    scenes.push(s);
-    // --ignore-scripts skips prestart's build (the tests run on the build npm test made), not start itself.
-    const run = launch('npm', ['start', '--ignore-scripts', '--', ...s.args], { cwd: ROOT, env: userEnv(s.target.env) });
-    await until(() => s.target.reference.state.faults.has(FAULT), 30_000, 'the fault switched on');
-    run.signal([signal], to);
-    const r = await run.ended;
+    const { s, r } = await interrupted(npmStart, signal, to);
     expect(r.code, r.stdout + r.stderr).toBe(3);
     expect(r.groupOutlivedIt).toBe(false);
     expectCleanedUp(s, signal, r.stdout + r.stderr);
@@ -53,14 +61,10 @@ describe('npm start (exec: npm forwards the signal and waits)', () => {
 
 describe('npx asi-conformance (npm exec runs it under /bin/sh)', () => {
   const project = linkedProject();
+  const npx = (s: Scene): [string, string[], string] => ['npx', ['--no-install', 'asi-conformance', 'run', ...s.args], project];
 
   test('Ctrl-C (SIGINT to the process group): npx returns 130 after the harness has finished its cleanup', async () => {
-    const s = await scene();
-    scenes.push(s);
-    const run = launch('npx', ['--no-install', 'asi-conformance', 'run', ...s.args], { cwd: project, env: userEnv(s.target.env) });
-    await until(() => s.target.reference.state.faults.has(FAULT), 30_000, 'the fault switched on');
-    run.signal(['SIGINT'], 'group');
-    const r = await run.ended;
+    const { s, r } = await interrupted(npx, 'SIGINT', 'group');
     expect(r.code === 130 || r.signal === 'SIGINT', `npx ended with ${r.code ?? r.signal}\n${r.stderr}`).toBe(true);
     expect(r.groupOutlivedIt).toBe(false);
     expectCleanedUp(s, 'SIGINT', r.stdout + r.stderr);
@@ -70,12 +74,7 @@ describe('npx asi-conformance (npm exec runs it under /bin/sh)', () => {
     ['SIGTERM to the process group', 'group', 'SIGTERM'],
     ['SIGTERM to npx alone', 'process', 'the end of npm or npx, which started the run'],
   ] as const)('%s: npx ends at once; the orphaned harness still switches the fault off once and writes its reports', async (_what, to, cause) => {
-    const s = await scene();
-    scenes.push(s);
-    const run = launch('npx', ['--no-install', 'asi-conformance', 'run', ...s.args], { cwd: project, env: userEnv(s.target.env) });
-    await until(() => s.target.reference.state.faults.has(FAULT), 30_000, 'the fault switched on');
-    run.signal(['SIGTERM'], to);
-    const r = await run.ended;
+    const { s, r } = await interrupted(npx, 'SIGTERM', to);
     // npx dies of the signal it re-raises: 143 to a shell.
     expect(r.signal === 'SIGTERM' || r.code === 143, `npx ended with ${r.code ?? r.signal}\n${r.stderr}`).toBe(true);
     expect(r.groupOutlivedIt).toBe(true);

@@ -1,5 +1,5 @@
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -107,19 +107,23 @@ describe('a signal before the suites start', () => {
   });
 });
 
+/** /health answers, /me never does: the preflight waits on it when the signal comes. */
+async function meNeverAnswered(): Promise<{ target: Server; baseUrl: string; meAsked: () => boolean }> {
+  let asked = false;
+  const target = createServer((req, res) => {
+    if (req.url === '/v1/health') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
+    asked = true;
+  });
+  await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+  return { target, baseUrl: `http://127.0.0.1:${(target.address() as AddressInfo).port}/v1`, meAsked: () => asked };
+}
+
 describe('a run interrupted at the preflight', () => {
   test('stops the exchange under way at once, writes every report with the exchanges so far, and exits 3', async () => {
-    // /health answers, /me never does: the preflight waits on it when the signal comes.
-    let meAsked = false;
-    const target = createServer((req, res) => {
-      if (req.url === '/v1/health') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
-      meAsked = true;
-    });
-    await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
-    const baseUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}/v1`;
+    const { target, baseUrl, meAsked } = await meNeverAnswered();
     const out = mkdtempSync(join(tmpdir(), 'asi-interrupt-preflight-'));
     const run = startCli(['run', '--base-url', baseUrl, '-q', '--out', out], { env: { ASI_TOKEN: 'asi_live_00' } });
-    await until(() => meAsked, 10_000, 'the preflight asking GET /me');
+    await until(meAsked, 10_000, 'the preflight asking GET /me');
     const signalled = Date.now();
     run.child.kill('SIGINT');
     const r = await run.done;
@@ -142,16 +146,10 @@ describe('a run interrupted at the preflight', () => {
   });
 
   test('Ctrl-C twice, 50 ms apart, at the preflight: the second is said, the reports are written all the same, exit 3', async () => {
-    let meAsked = false;
-    const target = createServer((req, res) => {
-      if (req.url === '/v1/health') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
-      meAsked = true;
-    });
-    await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
-    const baseUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}/v1`;
+    const { target, baseUrl, meAsked } = await meNeverAnswered();
     const out = mkdtempSync(join(tmpdir(), 'asi-interrupt-preflight-'));
     const run = launch(process.execPath, [BIN, 'run', '--base-url', baseUrl, '-q', '--out', out], { cwd: ROOT, env: { ...process.env, ASI_TOKEN: 'asi_live_00' } });
-    await until(() => meAsked, 10_000, 'the preflight asking GET /me');
+    await until(meAsked, 10_000, 'the preflight asking GET /me');
     run.signal(['SIGINT', 'SIGINT'], 'group');
     const r = await run.ended;
     target.closeAllConnections();

@@ -1,10 +1,11 @@
-import { execFile, spawn, spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { Report } from '../../lib/report/report-model.ts';
 import { ROOT } from '../support/cli.ts';
+import { serveStandalone, stopServe, type Served } from '../support/standalone-serve.ts';
 
 /**
  * The package as CI users get it: `npm pack`, then `npm install <tarball>` into an empty project,
@@ -108,32 +109,18 @@ describe('installed from the tarball into an empty project', () => {
 
 describe('the fault hooks, installed', () => {
   test('serve prints a run command that works from the project; the sample profile\'s hooks switch the faults of that server', async () => {
-    const serve = spawn('npx', ['--no', '--', 'asi-conformance', 'serve', '--port', '0'], { cwd: project, env: userEnv(), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    let served: Served | undefined;
     try {
-      let printed = '';
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`serve printed nothing: ${printed}`)), 60_000);
-        serve.stdout.on('data', (d: Buffer) => {
-          printed += d.toString();
-          if (printed.includes('Ctrl-C')) {
-            clearTimeout(timer);
-            resolve();
-          }
-        });
-      });
-      const baseUrl = /base_url\s+(\S+)/.exec(printed)![1]!;
-      const then = /^Then: (.*)$/m.exec(printed)![1]!;
-      expect(then).toBe(`npx asi-conformance run --config node_modules/asi-conformance/config/reference.yaml --base-url ${baseUrl}`);
-      const tokens: Record<string, string> = {};
-      for (const m of printed.matchAll(/export (\w+)=(\S+)/g)) tokens[m[1]!] = m[2]!;
+      served = await serveStandalone('npx', ['--no', '--', 'asi-conformance', 'serve', '--port', '0'], { cwd: project, env: userEnv(), timeoutMs: 60_000 });
+      expect(served.then).toBe(`npx asi-conformance run --config node_modules/asi-conformance/config/reference.yaml --base-url ${served.baseUrl}`);
       const out = join(work, 'reports-hooks');
-      const r = await exec('/bin/sh', ['-c', `${then} --suite conversation-faults -q --out ${out}`], project, userEnv(tokens));
+      const r = await exec('/bin/sh', ['-c', `${served.then} --suite conversation-faults -q --out ${out}`], project, userEnv(served.tokens));
       expect(r.code, r.stdout + r.stderr).toBe(0);
       const [runDir] = readdirSync(out);
       const report = JSON.parse(readFileSync(join(out, runDir!, 'report.json'), 'utf8')) as Report;
       for (const id of ['conversation/7/upstream-503', 'conversation/8.2/spend-cap-refused']) expect(report.results.find((x) => x.requirement.id === id)?.verdict, id).toBe('pass');
     } finally {
-      process.kill(-serve.pid!, 'SIGTERM');
+      stopServe(served);
     }
   }, 120_000);
 });

@@ -1,14 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { hookOutcome, runHook, stopHook } from '../../lib/hooks/hook-command.ts';
-
-function groupAlive(pid: number): boolean {
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { groupAlive } from '../support/interrupted-run.ts';
 
 /** True once no process of the group is left; an orphan of it is reaped by init, which may take a moment. */
 async function groupEnds(pid: number): Promise<boolean> {

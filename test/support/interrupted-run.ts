@@ -83,7 +83,8 @@ export function launch(command: string, args: string[], options: { cwd: string; 
   };
 }
 
-function groupAlive(pgid: number): boolean {
+/** Whether any process of the group is left, a zombie included. */
+export function groupAlive(pgid: number): boolean {
   try {
     process.kill(-pgid, 0);
     return true;
