@@ -5,7 +5,10 @@
 // vendor's staging system: a page cap of 25, background writers, 150 ms latency.
 //
 // Bounds (issue 10): across the ledger sizes, requests within 10% of each other and wall time
-// within 1.10 x the 60 s window floor; every run conformant with no unplanned 429.
+// within 1.10 x the 60 s window floor; every run conformant with no unplanned 429. Each run writes
+// every report and its certification bundle, as `npm start` does: what the bundle adds to the run
+// must stay within 1 s, and `asi-conformance verify` of it, in a process of its own as a reviewer
+// runs it (the start of the CLI included), within 5 s.
 //
 // Run with `npm run bench` (which builds first); `-- --sizes` runs the size table only, `-- --seed N`
 // fixes another seed. Each run is killed after HARD_STOP_MS.
@@ -21,6 +24,8 @@ const WALL_BOUND_S = 1.1 * WINDOW_S;
 const REQUESTS_SPREAD = 0.1;
 const HARD_STOP_MS = 300_000;
 const DEFAULT_SEED = 20261122;
+const BUNDLE_BOUND_MS = 1_000;
+const VERIFY_BOUND_MS = 5_000;
 
 /** The runs: ledger size in generated rows, and the staging shape on top. */
 const SIZES = [
@@ -53,22 +58,25 @@ async function child(spec, seed) {
   const { certify } = await import(dist('runner/certify.js'));
   const { embeddedTarget } = await import(dist('runner/embedded-target.js'));
   const { allSuiteFiles } = await import(dist('runner/suite-files.js'));
+  const { REPORT_FORMATS } = await import(dist('report/write-reports.js'));
   const reference = await startReference({ ledger: spec.ledger, ...(spec.latencyMs === undefined ? {} : { latencyMs: spec.latencyMs }) });
   const out = mkdtempSync(join(tmpdir(), 'asi-bench-'));
   let report;
   let dir;
+  let bundle;
   try {
-    ({ report, dir } = await certify({
+    ({ report, dir, bundle } = await certify({
       target: embeddedTarget(reference),
       embedded: true,
       files: allSuiteFiles(),
       outDir: out,
-      formats: ['json'],
+      formats: REPORT_FORMATS,
       seed,
       failOn: 'must',
       replayPaths: {},
       progress: () => {},
       argv: ['bench', JSON.stringify(spec)],
+      bundle: {},
     }));
   } finally {
     await reference.close();
@@ -76,7 +84,6 @@ async function child(spec, seed) {
   const notPassed = report.results
     .filter((r) => r.verdict !== 'pass' && r.verdict !== 'warn')
     .map((r) => `${r.requirement.id}: ${r.verdict} ${r.reason ?? r.findings.find((f) => f.verdict !== 'pass')?.actual ?? ''}`.trimEnd());
-  if (report.outcome === 'conformant') rmSync(out, { recursive: true, force: true });
   const line = {
     outcome: report.outcome,
     certifying: report.meta.certifying,
@@ -86,6 +93,9 @@ async function child(spec, seed) {
     pacingWaitMs: report.meta.pacingWaitMs ?? 0,
     wallMs: Date.now() - started,
     notPassed,
+    bundleMs: bundle.ms,
+    bundlePath: bundle.path,
+    out,
     kept: report.outcome === 'conformant' ? undefined : dir,
   };
   process.stdout.write(`${JSON.stringify(line)}\n`);
@@ -109,6 +119,18 @@ function runChild(spec, seed) {
   });
 }
 
+/** `asi-conformance verify` of a run's bundle, as a reviewer runs it: its own process, timed from spawn to exit. */
+function verifyBundle(path) {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const proc = spawn(process.execPath, [join(ROOT, 'bin', 'asi-conformance.js'), 'verify', path, '--require-certification'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    proc.stdout.on('data', (d) => (output += d));
+    proc.stderr.on('data', (d) => (output += d));
+    proc.on('close', (code) => resolve({ code, ms: Date.now() - started, output }));
+  });
+}
+
 function row(cells, widths) {
   return cells.map((c, i) => String(c).padEnd(widths[i])).join('  ').trimEnd();
 }
@@ -122,17 +144,25 @@ async function main() {
     process.exit(0);
   }
   const specs = args.includes('--sizes') ? SIZES : [...SIZES, ...VARIANTS];
-  const widths = [11, 19, 9, 13, 9, 14, 12, 14];
-  const lines = [row(['ledger rows', 'variant', 'requests', 'primary reads', 'wall', 'unplanned 429', 'pacer waits', 'verdict'], widths)];
+  const widths = [11, 19, 9, 13, 9, 14, 12, 8, 8, 14];
+  const lines = [row(['ledger rows', 'variant', 'requests', 'primary reads', 'wall', 'unplanned 429', 'pacer waits', 'bundle', 'verify', 'verdict'], widths)];
   process.stdout.write(
     `certifying the embedded reference (600/60 per ${WINDOW_S} s), seed ${seed}, one run per line; ledger rows: generated over the last 30 days, on top of the seeded ledger (about 1,240 rows over 120 days)\n${lines[0]}\n`,
   );
   const results = [];
   for (const spec of specs) {
     const r = await runChild(spec, seed);
+    if (r.bundlePath !== undefined) {
+      const v = await verifyBundle(r.bundlePath);
+      r.verifyMs = v.ms;
+      if (v.code !== 0) r.notPassed = [...(r.notPassed ?? []), `verify exit ${v.code}: ${v.output.trim().split('\n').slice(-3).join(' / ')}`];
+      if (r.outcome === 'conformant' && v.code === 0) rmSync(r.out, { recursive: true, force: true });
+      else r.kept ??= r.out;
+    }
     results.push({ spec, r });
+    const seconds = (ms) => (ms === undefined ? '?' : `${(ms / 1000).toFixed(1)} s`);
     const line = row(
-      [spec.label, spec.variant ?? '-', r.requests, r.primaryReads ?? '?', `${(r.wallMs / 1000).toFixed(1)} s`, r.unplanned ?? '?', `${((r.pacingWaitMs ?? 0) / 1000).toFixed(1)} s`, r.outcome],
+      [spec.label, spec.variant ?? '-', r.requests, r.primaryReads ?? '?', seconds(r.wallMs), r.unplanned ?? '?', seconds(r.pacingWaitMs ?? 0), seconds(r.bundleMs), seconds(r.verifyMs), r.outcome],
       widths,
     );
     process.stdout.write(`${line}\n`);
@@ -155,7 +185,12 @@ async function main() {
     const name = `${spec.label}${spec.variant === undefined ? '' : ` ${spec.variant}`}`;
     if (r.outcome !== 'conformant') missed.push(`${name}: ${r.outcome}`);
     if (r.unplanned !== 0) missed.push(`${name}: ${r.unplanned ?? 'unknown'} unplanned 429s`);
+    if (!(r.bundleMs <= BUNDLE_BOUND_MS)) missed.push(`${name}: bundle written in ${r.bundleMs ?? '?'} ms`);
+    if (!(r.verifyMs <= VERIFY_BOUND_MS)) missed.push(`${name}: verify took ${r.verifyMs ?? '?'} ms`);
   }
+  const slowestBundle = Math.max(...results.map((x) => x.r.bundleMs ?? Infinity));
+  const slowestVerify = Math.max(...results.map((x) => x.r.verifyMs ?? Infinity));
+  process.stdout.write(`bundles: slowest written in ${(slowestBundle / 1000).toFixed(2)} s (bound ${BUNDLE_BOUND_MS / 1000} s), slowest verify ${(slowestVerify / 1000).toFixed(2)} s (bound ${VERIFY_BOUND_MS / 1000} s)\n`);
   process.stdout.write(missed.length === 0 ? 'bounds met\n' : `bounds missed: ${missed.join('; ')}\n`);
   process.exitCode = missed.length === 0 ? 0 : 1;
 }

@@ -94,3 +94,24 @@ export class SecretInReportError extends HarnessError {
     this.file = file;
   }
 }
+
+/**
+ * A file given as a certification bundle that cannot be read as one: missing, not a gzip'd ustar
+ * archive or a bundle folder, an entry that is a link or escapes the bundle, past the size bounds,
+ * or without a manifest (exit 2). A bundle that opens but whose contents disagree is no usage
+ * error: verify reports that as a problem (exit 1).
+ */
+export class BundleError extends HarnessError {
+  readonly source: string;
+  constructor(source: string, message: string) {
+    super('ASI_BUNDLE', `${source}: ${message}`, 2);
+    this.source = source;
+  }
+}
+
+/** A signing or public key file (--sign-key, --public-key, keygen) that cannot be used; never quotes key material (exit 2). */
+export class SigningKeyError extends HarnessError {
+  constructor(file: string, message: string) {
+    super('ASI_SIGNING_KEY', `${file}: ${message}`, 2);
+  }
+}

@@ -2,8 +2,10 @@ import { describe } from 'vitest';
 import { failClosedFinding, limiterDownFinding, limiterRecoversFinding, type FaultRows } from '../lib/checks/rate-limit-limiter-down.ts';
 import { spanMs, type LedgerCount } from '../lib/checks/rate-limit-ledger.ts';
 import type { Exchange } from '../lib/model/exchange.ts';
-import { LEDGER_PATH, ME_PATH } from '../lib/spec-constants.ts';
+import { ME_PATH } from '../lib/spec-constants.ts';
+import { authenticatedRoutes, probeRequest } from '../lib/suite/authenticated-routes.ts';
 import { hasFault, withFault } from '../lib/suite/fault-hooks.ts';
+import { finishedProbeJobId, probeJobId } from '../lib/suite/probe-job.ts';
 import { probesSettled } from '../lib/suite/rate-limit-state.ts';
 import { countLedgerRows, measureBackground } from '../lib/suite/ledger-snapshot.ts';
 import { requirementTest } from '../lib/suite/requirement-test.ts';
@@ -20,21 +22,25 @@ describe('§7 the limiter store down (faults.limiter_store_down)', () => {
   // > When the limiter store is unavailable the response is 503 with `system.rate_limit_unavailable`.
   requirementTest(
     ['ratelimit/7/limiter-down-503', 'ratelimit/7/limiter-down-fail-closed', 'ratelimit/7/limiter-down-recovers'],
-    'GET /me, GET /credits/operations and a message POST with the store down, then GET /me with it back',
+    'every authenticated route in every form (GET /me, the ledger, each message route as REST, streamed both ways and in the job mode, a job poll) with the store down, then GET /me with it back',
     async (kit) => {
       if (!hasFault('limiter_store_down')) return kit.notRun('the profile gives no faults.limiter_store_down hook');
       const { client } = kit;
       const route = kit.context.profile.messages.routes[0];
-      // The exhaustion's timed probes must not meet the store down (they would misread its 503s).
+      // A job created before the fault (its poll is an authenticated GET like the others), while
+      // the exhaustion's timed probes settle: they must not meet the store down (they would
+      // misread its 503s). It must have finished, so that its ledger row is in before the count.
+      // (A failure to create it surfaces below, where it is awaited.)
+      probeJobId().catch(() => undefined);
       await probesSettled();
+      const pollJobId = await finishedProbeJobId();
+      const routes = authenticatedRoutes(kit.context.profile, pollJobId === undefined ? {} : { pollJobId });
       const before: LedgerCount | undefined = route === undefined ? undefined : await countLedgerRows(client);
       // Unpaced: during the drill the answers carry no pool headers, and nothing here may be retried.
+      // > When the limiter store is unavailable the response is 503 with `system.rate_limit_unavailable`.
       const during = await withFault('limiter_store_down', async () => {
-        const sent: Exchange[] = [
-          await client.send({ path: ME_PATH, token: 'primary', unpaced: true }),
-          await client.send({ path: LEDGER_PATH, token: 'primary', unpaced: true }),
-        ];
-        if (route !== undefined) sent.push(await client.send({ method: 'POST', path: route.path, json: route.body, token: 'primary', unpaced: true }));
+        const sent: Exchange[] = [];
+        for (const r of routes) sent.push(await client.send({ ...probeRequest(r), token: 'primary', unpaced: true }));
         return sent;
       });
       // > `transient`: retry with backoff.

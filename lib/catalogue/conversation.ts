@@ -19,9 +19,16 @@ export const conversationRequirements = requirements('conversation', [
     id: 'conversation/1/rest-finished',
     level: 'MUST',
     section: '1',
+    statement: 'The blocking REST response carries the finished turn: the body shows no pending state (`status` or `state` queued, pending, running, in_progress, processing).',
+    quote: 'REST blocking (default): the request returns when the agent finishes.',
+  },
+  {
+    id: 'conversation/2.4/rest-messages-non-empty',
+    level: 'SHOULD',
+    section: '2.4',
     statement:
-      'The blocking REST response carries the finished turn: its `messages` hold at least one message, and the body shows no pending state (`status` or `state` queued, running, ...).',
-    quote: 'REST blocking (default): the request returns when the agent finishes. The response is an object with `conversation_id` and `messages` (array).',
+      'The `messages` of the blocking REST response hold at least one message: a finished turn has messages of its own. A SHOULD: the spec fixes `messages` only as an array, and `done` carries the same shape.',
+    quote: 'messages | array | Messages of the turn.',
   },
   {
     id: 'conversation/2.4/response-fields',

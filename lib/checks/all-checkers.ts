@@ -9,6 +9,7 @@ import './conversation-rest.ts';
 import './conversation-stream.ts';
 import './disbelieved-headers.ts';
 import './error-envelope.ts';
+import './generated-message.ts';
 import './ledger-acceptance.ts';
 import './ledger-additivity.ts';
 import './ledger-bound-forms.ts';

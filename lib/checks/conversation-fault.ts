@@ -48,13 +48,20 @@ export function refusalOf(exchange: Exchange): Refusal {
     }
     return { kind: 'served', how: `HTTP ${res.status}: a stream of ${events.length} events ending ${events.at(-1)?.event ?? 'empty'}, no error event` };
   }
-  return { kind: 'served', how: `HTTP ${res.status}: ${describeResponse(exchange).slice(0, 160)}` };
+  return { kind: 'served', how: `HTTP ${describeResponse(exchange).slice(0, 160)}` };
 }
 
 export interface FaultProbe {
   exchange: Exchange;
   /** The request was under way before the fault was switched on (a stream that had started). */
   startedBeforeFault?: boolean;
+  /** What was sent, for the report (`POST /deal-agents/{agent_id}/messages (stream: true)`). */
+  label?: string;
+  /**
+   * A job-mode POST: the turn runs after the answer, so accepting the job under the fault (a
+   * 2xx) is legal and only noted; a refusal is judged like any other.
+   */
+  job?: boolean;
 }
 
 function describeRefusal(r: Refusal): string {
@@ -72,39 +79,51 @@ function describeRefusal(r: Refusal): string {
   }
 }
 
+function whatWasSent({ exchange, startedBeforeFault, label }: FaultProbe): string {
+  if (startedBeforeFault === true) return `${label ?? 'a stream'} started before the fault`;
+  if (label !== undefined) return label;
+  return (exchange.request.headers['accept'] ?? '').includes('text/event-stream') ? 'a stream asked for under the fault' : 'a REST message under the fault';
+}
+
+/** What each probe met, the same outcome said once with the requests that met it. */
+function outcomes(seen: ReadonlyArray<{ what: string; outcome: string }>): string {
+  const byOutcome = new Map<string, string[]>();
+  for (const { what, outcome } of seen) byOutcome.set(outcome, [...(byOutcome.get(outcome) ?? []), what]);
+  return [...byOutcome].map(([outcome, whats]) => `${outcome}: ${whats.join(', ')}`).join('; ');
+}
+
 /**
  * Findings of the message POSTs made while `fault` was on. A request sent under the fault must be
  * refused; one that was already streaming may end with an `error` event or, when the turn was over
- * before the fault took hold, with `done` (then it only adds a note).
+ * before the fault took hold, with `done` (then it only adds a note); a job-mode POST may accept
+ * the job (noted). Every refusal is judged: its status, envelope or event, and its category.
  */
 export const faultFindings = judged('conversation-fault/faultFindings', function faultFindings(fault: MessageFaultName, probes: readonly FaultProbe[]): Finding[] {
   const findings: Finding[] = [];
-  const seen: string[] = [];
+  const seen: Array<{ what: string; outcome: string }> = [];
   const main = fault === 'upstream_unavailable' ? UPSTREAM_503 : SPEND_CAP_REFUSED;
-  for (const { exchange, startedBeforeFault } of probes) {
+  for (const probe of probes) {
+    const { exchange, startedBeforeFault, job } = probe;
     const ex = [exchange];
     const r = refusalOf(exchange);
-    const streamed = (exchange.request.headers['accept'] ?? '').includes('text/event-stream');
-    const what = startedBeforeFault === true ? 'stream started before the fault' : streamed ? 'stream asked for under the fault' : 'REST message under the fault';
-    seen.push(`${what}: ${describeRefusal(r)}`);
+    const what = whatWasSent(probe);
+    seen.push({ what, outcome: describeRefusal(r) });
     if (r.kind === 'no-response') {
-      findings.push(inconclusive(main, `no response under ${fault}: ${r.why}`, ex));
+      findings.push(inconclusive(main, `no response under ${fault} to ${what}: ${r.why}`, ex));
       continue;
     }
-    if (r.kind === 'served' && startedBeforeFault === true) continue;
+    if (r.kind === 'served' && (startedBeforeFault === true || (job === true && (exchange.response?.status ?? 0) < 300))) continue;
     if (fault === 'upstream_unavailable') {
       // > 503 | (upstream unavailable) | | An upstream dependency is unavailable
       // > All error responses use this envelope
       const ok = (r.kind === 'envelope' && r.status === 503) || r.kind === 'error-event';
-      findings.push(
-        ok ? pass(main, ex) : fail(main, '503 with the §7 envelope, or an error event on a stream already started', describeRefusal(r), ex),
-      );
+      findings.push(ok ? pass(main, ex) : fail(main, '503 with the §7 envelope, or an error event on a stream already started', `${what}: ${describeRefusal(r)}`, ex));
       // > `transient`: retry with backoff.
       if (r.kind === 'envelope' || r.kind === 'error-event') {
         findings.push(
           r.category === 'transient'
             ? pass(UPSTREAM_TRANSIENT, ex)
-            : fail(UPSTREAM_TRANSIENT, 'category transient for an unavailable upstream', `category ${r.category}`, ex),
+            : fail(UPSTREAM_TRANSIENT, 'category transient for an unavailable upstream', `${what}: category ${r.category}`, ex),
         );
       } else {
         findings.push(inconclusive(UPSTREAM_TRANSIENT, `no error category to read: ${describeRefusal(r)}`, ex));
@@ -113,8 +132,8 @@ export const faultFindings = judged('conversation-fault/faultFindings', function
       // > When a spend cap is reached, requests can fail with HTTP 503 (upstream unavailable).
       // §8.2 leaves "the exact response on reaching the cap" open: any error in the envelope refuses.
       const ok = r.kind === 'envelope' || r.kind === 'error-event';
-      findings.push(ok ? pass(main, ex) : fail(main, 'the message refused with an error in the §7 envelope (or an error event)', describeRefusal(r), ex));
-      if (ok) findings.push(notRateLimitFinding(r, ex));
+      findings.push(ok ? pass(main, ex) : fail(main, 'the message refused with an error in the §7 envelope (or an error event)', `${what}: ${describeRefusal(r)}`, ex));
+      if (ok) findings.push(notRateLimitFinding(r, what, ex));
     }
   }
   if (!findings.some((f) => f.requirement === main)) {
@@ -127,7 +146,7 @@ export const faultFindings = judged('conversation-fault/faultFindings', function
     findings.push(inconclusive(UPSTREAM_TRANSIENT, 'no refusal to read a category from', probes.map((p) => p.exchange)));
   }
   // The spec names no code for these 503s: the report shows what came.
-  findings.push(pass(FAULT_CODE, probes.map((p) => p.exchange).slice(0, 1), `${fault}: ${seen.join('; ')}`));
+  findings.push(pass(FAULT_CODE, probes.map((p) => p.exchange).slice(0, 1), `${fault}: ${outcomes(seen)}`));
   return findings;
 });
 
@@ -136,10 +155,10 @@ export const faultFindings = judged('conversation-fault/faultFindings', function
  * A spend-cap refusal dressed as the rate-limit one (§7: `429 | rate_limit.exceeded | rate_limited`)
  * sends a client to sleep Retry-After and try again, against a cap that lasts the month.
  */
-function notRateLimitFinding(r: Extract<Refusal, { kind: 'envelope' | 'error-event' }>, ex: Exchange[]): Finding {
+function notRateLimitFinding(r: Extract<Refusal, { kind: 'envelope' | 'error-event' }>, what: string, ex: Exchange[]): Finding {
   const asRateLimit = r.code === 'rate_limit.exceeded' || (r.category === 'rate_limited' && (r.kind === 'error-event' || r.status === 429));
   return asRateLimit
-    ? fail(SPEND_CAP_NOT_RATE_LIMIT, 'a refusal other than the rate limit: not rate_limit.exceeded, not a 429 of category rate_limited', describeRefusal(r), ex)
+    ? fail(SPEND_CAP_NOT_RATE_LIMIT, 'a refusal other than the rate limit: not rate_limit.exceeded, not a 429 of category rate_limited', `${what}: ${describeRefusal(r)}`, ex)
     : pass(SPEND_CAP_NOT_RATE_LIMIT, ex);
 }
 

@@ -9,6 +9,7 @@ export const REST_DEFAULT = 'conversation/1/rest-default';
 export const RESPONSE_FIELDS = 'conversation/2.4/response-fields';
 export const MESSAGE_WRITE_POOL = 'conversation/8.1/message-write-pool';
 export const REST_FINISHED = 'conversation/1/rest-finished';
+export const REST_MESSAGES_NON_EMPTY = 'conversation/2.4/rest-messages-non-empty';
 
 /** The write pool as the run knows it (the profile's limits). */
 export interface WritePool {
@@ -47,15 +48,16 @@ export const restTurnFindings = judged('conversation-rest/restTurnFindings', fun
   findings.push(why === undefined ? pass(REST_DEFAULT, ex) : fail(REST_DEFAULT, 'a 2xx JSON response (the blocking REST transport)', why, ex));
   const body = jsonBody(exchange);
   if (why !== undefined || !body.ok) {
-    findings.push(inconclusive(RESPONSE_FIELDS, 'no REST response to judge', ex));
+    findings.push(...[RESPONSE_FIELDS, REST_FINISHED, REST_MESSAGES_NON_EMPTY].map((id) => inconclusive(id, 'no REST response to judge', ex)));
   } else {
     // > The response is an object with `conversation_id` and `messages` (array).
     const problems = conversationResponseProblems(body.value);
     findings.push(
       problems.length === 0 ? pass(RESPONSE_FIELDS, ex) : fail(RESPONSE_FIELDS, '`conversation_id` (string) and `messages` (array)', problems.join('; '), ex),
+      finishedTurnFinding(exchange, body.value),
+      messagesFinding(exchange, body.value),
     );
   }
-  findings.push(why !== undefined || !body.ok ? inconclusive(REST_FINISHED, 'no REST response to judge', ex) : finishedTurnFinding(exchange, body.value));
   findings.push(writePoolFinding(exchange, pool));
   return findings;
 });
@@ -68,8 +70,7 @@ const UNDER_WAY = new Set(['queued', 'pending', 'running', 'in_progress', 'proce
 
 /**
  * > REST blocking (default): the request returns when the agent finishes.
- * So the answer is the finished turn: no state word saying it is under way (`status: running`, ...)
- * and the turn's messages. A turn that finished has at least one (§2.4: "Messages of the turn").
+ * So the answer is the finished turn: no state word saying it is under way (`status: running`, ...).
  */
 function finishedTurnFinding(exchange: Exchange, value: unknown): Finding {
   const ex = [exchange];
@@ -78,9 +79,19 @@ function finishedTurnFinding(exchange: Exchange, value: unknown): Finding {
     const word = isObject(value) ? value[key] : undefined;
     if (typeof word === 'string' && UNDER_WAY.has(word.toLowerCase())) problems.push(`the body says ${key} "${word}": the turn was still under way`);
   }
+  return problems.length === 0 ? pass(REST_FINISHED, ex) : fail(REST_FINISHED, 'the finished turn: no pending state', problems.join('; '), ex);
+}
+
+/**
+ * > messages | array | Messages of the turn.
+ * A finished turn has messages; but §1 and §2.4 fix `messages` only as an array (and `done`, "the
+ * same shape", is judged the same way), so an empty one is a SHOULD. A missing or non-array
+ * `messages` is `conversation/2.4/response-fields`' to judge.
+ */
+function messagesFinding(exchange: Exchange, value: unknown): Finding {
   const messages = isObject(value) ? value['messages'] : undefined;
-  if (Array.isArray(messages) && messages.length === 0) problems.push('`messages` is empty: the turn has no message yet');
-  return problems.length === 0 ? pass(REST_FINISHED, ex) : fail(REST_FINISHED, 'the finished turn: its messages, and no pending state', problems.join('; '), ex);
+  if (!Array.isArray(messages)) return inconclusive(REST_MESSAGES_NON_EMPTY, 'no `messages` array to count', [exchange]);
+  return messages.length > 0 ? pass(REST_MESSAGES_NON_EMPTY, [exchange]) : fail(REST_MESSAGES_NON_EMPTY, 'at least one message in `messages`', '`messages` is an empty array', [exchange]);
 }
 
 /** §8.1: a message POST is a write; its response carries the write pool's headers. */

@@ -132,3 +132,16 @@ export const expectError = judged('error-envelope/expectError', function expectE
   if (expected.category !== undefined && category !== expected.category) return fail(requirement, want, `HTTP ${status}, code ${code}, category ${category}`, ex);
   return pass(requirement, ex);
 });
+
+/**
+ * One requirement's finding for an answer the spec leaves to one of several errors (which of two
+ * steps a server takes first, say): it holds when any expectation does. A failure says what each
+ * would have been, and what came.
+ */
+export const expectOneOfErrors = judged('error-envelope/expectOneOfErrors', function expectOneOfErrors(requirement: string, exchange: Exchange, expected: readonly ErrorExpectation[]): Finding {
+  const findings = expected.map((e) => expectError(requirement, exchange, e));
+  const held = findings.find((f) => f.verdict === 'pass');
+  if (held !== undefined || findings.length === 0) return held ?? pass(requirement, [exchange]);
+  const closest = findings.find((_, i) => expected[i]!.status === exchange.response?.status) ?? findings[0]!;
+  return { ...closest, expected: findings.map((f) => f.expected).join('; or ') };
+});

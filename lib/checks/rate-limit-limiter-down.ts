@@ -7,12 +7,17 @@ import { judged } from './judged.ts';
 
 const STORE_DOWN = { status: 503, code: 'system.rate_limit_unavailable', category: 'transient' } as const;
 
-/** §7 "503 | system.rate_limit_unavailable | transient | The rate-limiter store is down." for every request sent during the fault. */
+/**
+ * §7 "503 | system.rate_limit_unavailable | transient | The rate-limiter store is down." for every
+ * request sent during the fault: the first that differs is quoted, and how many others did.
+ */
 export const limiterDownFinding = judged('rate-limit-limiter-down/limiterDownFinding', function limiterDownFinding(requirement: string, during: readonly Exchange[]): Finding {
   if (during.length === 0) return inconclusive(requirement, 'no request was sent while the limiter store was down');
-  for (const exchange of during) {
-    const finding = expectError(requirement, exchange, STORE_DOWN);
-    if (finding.verdict !== 'pass') return { ...finding, actual: `${exchangeLabel(exchange)}: ${finding.actual ?? ''}` };
+  const wrong = during.map((exchange) => ({ exchange, finding: expectError(requirement, exchange, STORE_DOWN) })).filter((w) => w.finding.verdict !== 'pass');
+  const first = wrong[0];
+  if (first !== undefined) {
+    const more = wrong.length > 1 ? ` (and ${wrong.length - 1} more: ${wrong.slice(1).map((w) => exchangeLabel(w.exchange)).join(', ')})` : '';
+    return { ...first.finding, actual: `${exchangeLabel(first.exchange)}: ${first.finding.actual ?? ''}${more}`, exchanges: wrong.map((w) => w.exchange) };
   }
   return pass(requirement, during.slice(0, 1), `${during.length} authenticated requests answered 503 system.rate_limit_unavailable`);
 });

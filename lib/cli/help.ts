@@ -11,6 +11,12 @@ Usage
                                        compare two reports: new failures, fixed, codes gone (exit 1 on regression)
   asi-conformance fault NAME on|off --base-url URL
                                        switch a fault of a standalone reference (profile hooks)
+  asi-conformance verify BUNDLE        check a run's certification bundle offline: digests, signature,
+                                       every verdict derived again from its evidence
+  asi-conformance keygen --out DIR     write an Ed25519 key pair for signing bundles (run --sign-key)
+  asi-conformance badge BUNDLE         write an SVG badge from a bundle that verifies
+  asi-conformance replay BUNDLE --only ID --base-url URL
+                                       send a requirement's recorded requests again, then and now
   asi-conformance --version            print the version (-v)
   asi-conformance --help               this text (-h)
 
@@ -64,6 +70,15 @@ Reports
   --out DIR            parent folder of the run's report folder (default: reports); a file, a folder
                        this user cannot write or a path under /proc or /sys is refused before the run
   --format LIST        comma-separated, any of ${REPORT_FORMATS.join(',')} (default: all)
+
+Certification bundle (see 'asi-conformance verify --help')
+                       every run writes <run folder>/bundle.tar.gz: the five reports (all of them,
+                       whatever --format says), the exchange record, the profile with secrets replaced
+                       and a manifest (in-toto Statement) with the SHA-256 of every file
+  --bundle-dir DIR     write the bundle's files into this new or empty folder instead of the archive
+  --sign-key FILE      sign the manifest (a DSSE envelope) with this Ed25519 private key in PEM
+                       (asi-conformance keygen); its passphrase, if any, from ASI_SIGN_KEY_PASSPHRASE
+  --no-bundle          write no bundle
 
 Replay
   --seed N             seed of every property test (default: random; printed in the report)
@@ -171,3 +186,110 @@ grouped by change and area. Exit 1 only on a regression: a new failure, a code g
 0 otherwise (the last line says which); 2 when a file is not a report.
 
   --json               print the comparison as JSON`;
+
+export const REPLAY_HELP = `asi-conformance replay: send a requirement's recorded requests again, judge them the same way
+
+Usage
+  asi-conformance replay BUNDLE --only ID --base-url URL [--config FILE] [--timeout S]
+
+  The loop from "fixed" to "proved fixed" without a full run. For each judgement that gave the
+  requirement a finding in the bundle's run (a checker call, recorded with its inputs), the
+  exchanges it judged are sent again, in their recorded order, below URL; the same checker judges
+  the answers in their place; then and now are printed side by side. The bundle must verify.
+  Tokens come from this shell's environment, under the variables the run named ($ASI_TOKEN, ...),
+  or from --config's profile: never from the bundle. Judgements that rest on requests in time (a
+  pool spent, a window healing, rows added between walks) are named, not replayed: run the
+  requirement with 'run --only ID' instead.
+
+  --only ID          the requirement to replay (repeatable)
+  --base-url URL     the server to send to (its base_url, ending in /v1)
+  --config FILE      a profile: its base_url and tokens (--base-url wins)
+  --timeout S        deadline of one exchange in seconds (default 15 for the headers, 30 in all)
+  -h, --help         this text
+
+Exit codes
+  0  every replayed judgement finds no failure now
+  1  a replayed judgement still finds one
+  2  usage: no such bundle, an unknown id, no URL; or the bundle does not verify
+  3  nothing could be replayed`;
+
+export const VERIFY_HELP = `asi-conformance verify: check a certification bundle offline
+
+Usage
+  asi-conformance verify BUNDLE [--public-key FILE] [--require-certification] [--json]
+
+  BUNDLE is the bundle.tar.gz a run wrote, or a bundle folder (run --bundle-dir, or the archive
+  unpacked). Nothing is sent anywhere: the server is not contacted. Verify checks
+    - every file against the SHA-256 the manifest (an in-toto Statement) lists: a byte changed, a
+      file removed or added is named;
+    - the signature (a DSSE envelope, Ed25519) with --public-key: the wrong key, or a manifest
+      changed after signing, is named;
+    - the harness that made the run against this one: the same requirement catalogue (else it says
+      which version to verify with), the same build (package digest: a locally modified harness is
+      named), the same spec text and contract;
+    - the manifest against report.json: run, selection, limits, waivers, outcome;
+    - every judgement of the run (record/judgements.jsonl: each checker call with its inputs and
+      output) re-run by the same pure checker on the recorded exchanges, the run-wide rules over
+      the whole record, and every finding of report.json traced to the judgement that gave it: a
+      verdict the evidence does not support names the requirement and the difference;
+    - every verdict re-derived from the findings by the harness's own functions, and the counts,
+      outcome and exit code from the verdicts;
+    - every exchange a finding cites against the exchange record: a missing or altered exchange is
+      named;
+    - junit.xml, summary.md, report.html and transcript.har against what this harness writes from
+      report.json and the record (same build only).
+  It then says whether the run is a certification: the spec's limits, every requirement selected
+  (no --suite, --only or --skip), every requirement judged (none not run, inconclusive or
+  uncovered), no waiver, the outcome conformant, and an unmodified harness of this build.
+
+  --public-key FILE          the signer's Ed25519 public key in PEM (asi-signing-key.pub.pem)
+  --require-certification    exit 1 when the bundle is intact but the run is not a certification
+  --json                     print the verification as JSON
+  -h, --help                 this text
+
+Exit codes
+  0 the bundle is intact and every verdict re-derives (a certification or not: the last line says)
+  1 something does not verify: a file changed, added or removed, the wrong key or a bad signature,
+    a verdict or a cited exchange the evidence does not support, another requirement catalogue;
+    or, with --require-certification, the run is not a certification
+  2 usage: no such file, not a bundle (not a gzip'd tar or a folder with a manifest.json, a link or
+    a path out of the bundle, past the size bounds), a key file that is no Ed25519 public key
+
+Examples
+  asi-conformance verify reports/2026-11-25T21-53-06Z-3b91/bundle.tar.gz
+  asi-conformance verify submission.tar.gz --public-key vendor.pub.pem --require-certification`;
+
+export const KEYGEN_HELP = `asi-conformance keygen: write an Ed25519 key pair for signing bundles
+
+Usage
+  asi-conformance keygen --out DIR
+
+  --out DIR            folder for asi-signing-key.pem (private, mode 0600) and asi-signing-key.pub.pem
+                       (public: hand it to whoever verifies); created if missing. An existing key is
+                       never overwritten (exit 2).
+  -h, --help           this text
+
+  With ASI_SIGN_KEY_PASSPHRASE set, the private key is encrypted with it (PKCS#8, AES-256-CBC);
+  'run --sign-key' then reads the same variable. Keys are made by node:crypto: no network.
+
+Examples
+  ASI_SIGN_KEY_PASSPHRASE=... asi-conformance keygen --out keys
+  asi-conformance run --config target.yaml --sign-key keys/asi-signing-key.pem
+  asi-conformance verify reports/<run-id>/bundle.tar.gz --public-key keys/asi-signing-key.pub.pem`;
+
+export const BADGE_HELP = `asi-conformance badge: an SVG badge from a certification bundle
+
+Usage
+  asi-conformance badge BUNDLE [--out FILE] [--public-key FILE]
+
+  Verifies the bundle first, as 'verify' does; only a bundle that verifies gets a badge (exit 1
+  with the reason otherwise). The badge shows the status (certified, conformant, partial, not
+  conformant, incomplete), the requirements passed, the date of the run, and in its title the
+  harness version and the run id.
+
+  --out FILE           where to write it (default: badge.svg beside the bundle)
+  --public-key FILE    the signer's public key: the signature is checked too
+  -h, --help           this text
+
+Exit codes
+  0 badge written   1 the bundle does not verify   2 usage, not a bundle, a bad key file`;

@@ -4,13 +4,17 @@ import { HarnessError } from '../errors.ts';
 import { nearestNames } from '../nearest-names.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
 import { consoleText } from '../report/console-text.ts';
+import { badgeCommand } from './badge-command.ts';
 import { calibrateCommand } from './calibrate-command.ts';
 import { diffCommand } from './diff-command.ts';
 import { faultCommand } from './fault-command.ts';
 import { MAIN_HELP } from './help.ts';
+import { keygenCommand } from './keygen-command.ts';
 import { listCommand } from './list-command.ts';
 import { runCommand } from './run-command.ts';
 import { serveCommand } from './serve-command.ts';
+import { verifyCommand } from './verify-command.ts';
+import { replayCommand } from './replay-command.ts';
 
 const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   run: runCommand,
@@ -19,6 +23,10 @@ const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   calibrate: calibrateCommand,
   fault: faultCommand,
   diff: diffCommand,
+  verify: verifyCommand,
+  replay: replayCommand,
+  keygen: keygenCommand,
+  badge: badgeCommand,
 };
 
 /**

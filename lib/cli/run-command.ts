@@ -19,6 +19,7 @@ import { embeddedTarget } from '../runner/embedded-target.ts';
 import { Interrupts } from '../runner/interrupts.ts';
 import { requirementIds } from '../catalogue/selection.ts';
 import { selectSuiteFiles } from '../runner/suite-files.ts';
+import { BUNDLE_OPTIONS, bundleLine, bundleRequest } from './bundle-flags.ts';
 import { RUN_HELP } from './help.ts';
 import { integerOption, parseOptions } from './parse-options.ts';
 import { TRANSPORT_OPTIONS, transportFlags } from './transport-flags.ts';
@@ -81,6 +82,7 @@ export async function runCommand(args: string[]): Promise<number> {
     'fail-on': { type: 'string' },
     replay: { type: 'string', multiple: true },
     timeout: { type: 'string' },
+    ...BUNDLE_OPTIONS,
     ...TRANSPORT_OPTIONS,
     quiet: { type: 'boolean', short: 'q' },
     help: { type: 'boolean', short: 'h' },
@@ -105,6 +107,7 @@ export async function runCommand(args: string[]): Promise<number> {
   const outDir = values.out ?? 'reports';
   // Before any reference starts or request goes: a run that cannot write its reports does not start.
   checkWritableFolder(outDir, (message) => new UsageError(`run: --out ${JSON.stringify(outDir)} ${message}`));
+  const bundle = await bundleRequest(values);
 
   let reference: RunningReference | undefined;
   let target: ResolvedTarget | undefined;
@@ -145,7 +148,7 @@ export async function runCommand(args: string[]): Promise<number> {
       ...(values.label === undefined ? {} : { label: values.label }),
       ...(values['impl-version'] === undefined ? {} : { version: values['impl-version'] }),
     };
-    const { report, dir, files: written, stoppedBy } = await certify({
+    const { report, dir, files: written, stoppedBy, bundle: certified } = await certify({
       target,
       embedded: reference !== undefined,
       files,
@@ -164,16 +167,18 @@ export async function runCommand(args: string[]): Promise<number> {
       notice,
       interrupts,
       argv: ['run', ...args],
+      ...(bundle === undefined ? {} : { bundle }),
     });
     const near = relative(process.cwd(), dir);
     const shown = near === '' || near.startsWith('..') || isAbsolute(near) ? dir : near;
     const reportsLine = `reports: ${shown}/ (${written.map((f) => basename(f)).join(', ')})`;
+    const bundleText = certified === undefined ? '' : `\n${bundleLine(certified)}`;
     if (stoppedBy !== undefined) {
       // The preflight ended the run: its one line (and exit code) as ever, once the reports say where they are.
-      process.stdout.write(`${redactor.redact(reportsLine)}\n`);
+      process.stdout.write(`${redactor.redact(reportsLine)}${bundleText}\n`);
       throw stoppedBy;
     }
-    process.stdout.write(`${redactor.redact(consoleSummary(report, reportsLine))}\n`);
+    process.stdout.write(`${redactor.redact(consoleSummary(report, reportsLine))}${bundleText}\n`);
     return report.exitCode;
   } catch (err) {
     // The CLI prints an unexpected error's message; it must not carry a token either.

@@ -1,5 +1,5 @@
 import { isAbsolute, join, relative, sep } from 'node:path';
-import { shellQuote } from '../http/curl.ts';
+import { quote } from '../http/curl.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
 import { DEFAULT_TOKEN_ENV, TOKEN_ROLES } from '../profile/profile-file.ts';
 import { DEFECTS, VARIANTS } from '../reference/defects/index.ts';
@@ -17,7 +17,7 @@ function exportLines(tokens: Record<string, string>): string[] {
 }
 
 function shellWord(s: string): string {
-  return /^[\w./:@=-]+$/.test(s) ? s : shellQuote(s);
+  return /^[\w./:@=-]+$/.test(s) ? s : quote(s);
 }
 
 /** A path as typed from the working folder: relative below it, absolute elsewhere. */

@@ -19,7 +19,7 @@ const EVENTS_ID = 'https://asi-conformance.invalid/contract/events.schema.json';
 // ajv-formats is CommonJS: Node hands the plugin over as the default import, while its types
 // describe the module object; take whichever is callable.
 type FormatsPlugin = (ajv: Ajv2020) => Ajv2020;
-const addFormats = ((addFormatsModule as unknown as { default?: FormatsPlugin }).default ?? addFormatsModule) as unknown as FormatsPlugin;
+export const addFormats = ((addFormatsModule as unknown as { default?: FormatsPlugin }).default ?? addFormatsModule) as unknown as FormatsPlugin;
 
 interface Validators {
   component: Record<ComponentName, ValidateFunction>;

@@ -4,7 +4,7 @@ import type { Exchange, RequestTransport } from '../model/exchange.ts';
 const OMITTED = new Set(['user-agent', 'content-length', 'host', 'connection']);
 
 /** Single-quotes a shell word. */
-export function shellQuote(text: string): string {
+export function quote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
@@ -16,7 +16,7 @@ function quoteWithPlaceholders(text: string): string {
   const parts = text.split(/(\$[A-Z_][A-Z0-9_]*)/);
   return parts
     .filter((p) => p !== '')
-    .map((p) => (/^\$[A-Z_][A-Z0-9_]*$/.test(p) ? `"${p}"` : shellQuote(p)))
+    .map((p) => (/^\$[A-Z_][A-Z0-9_]*$/.test(p) ? `"${p}"` : quote(p)))
     .join('');
 }
 
@@ -30,9 +30,9 @@ function quoteWithPlaceholders(text: string): string {
 function transportArgs(t: RequestTransport | undefined): string[] {
   if (t === undefined) return [];
   const args: string[] = [];
-  if (t.cacert !== undefined) args.push('--cacert', shellQuote(t.cacert));
-  if (t.cert !== undefined) args.push('--cert', shellQuote(t.cert));
-  if (t.key !== undefined) args.push('--key', shellQuote(t.key));
+  if (t.cacert !== undefined) args.push('--cacert', quote(t.cacert));
+  if (t.cert !== undefined) args.push('--cert', quote(t.cert));
+  if (t.key !== undefined) args.push('--key', quote(t.key));
   if (t.pass !== undefined) args.push('--pass', `"${t.pass}"`);
   if (t.proxy !== undefined) args.push('--proxy', `"${t.proxy}"`, '--proxytunnel');
   return args;

@@ -14,15 +14,19 @@ export interface StreamBudget {
    */
   maxEvents?: number;
   /**
-   * After a terminal event (§6 `done` or `error`), how long to wait for the server to close before
-   * reading stops anyway. Default AFTER_TERMINAL_MS.
+   * After `done` (§6 "Final state"), how long to wait for the server to close before reading stops
+   * anyway. Default AFTER_TERMINAL_MS.
    */
   afterTerminalMs?: number;
 }
 
-/** §6: the events after which nothing more is expected ("done: Final state", "error: Failure"). */
-export const TERMINAL_EVENTS: readonly string[] = ['done', 'error'];
-/** Default grace for the close after a terminal event: a prompt close is a matter of milliseconds. */
+/**
+ * §6 "done | Final state": the event after which nothing more is expected. An `error` ("Failure")
+ * is terminal only when nothing follows it, and an agent may report a failure and go on (the
+ * register): after an `error` the stream is read on within its idle budget, never cut by the grace.
+ */
+export const FINAL_EVENT = 'done';
+/** Default grace for the close after `done`: a prompt close is a matter of milliseconds. */
 export const AFTER_TERMINAL_MS = 2_000;
 /** Default cap on events per stream: far more than a turn sends, far less than a flood. */
 export const MAX_EVENTS = 10_000;
@@ -38,8 +42,8 @@ export interface StreamReading {
   /** The server closed the stream within the budget. */
   closed: boolean;
   /**
-   * Reading stopped because the stream stayed open `afterTerminalMs` past a terminal event (not a
-   * budget cut: the events were complete).
+   * Reading stopped because the stream stayed open past its terminal event (not a budget cut: the
+   * events were complete): `afterTerminalMs` past `done`, or the idle budget past a last `error`.
    */
   openAfterTerminal?: boolean;
   /** The `too-large` cut came from the event count (StreamBudget.maxEvents), not the bytes. */
@@ -64,8 +68,8 @@ async function nextWithin(iterator: AsyncIterator<Buffer>, ms: number): Promise<
 /**
  * Reads an event stream as it arrives: decodes UTF-8 incrementally (the decoder drops a leading
  * BOM, which eventsource-parser would not do for decoded text), feeds the WHATWG parser, and
- * stamps each event with its arrival time. Never waits longer than the budget; once a terminal
- * event has arrived it waits only `afterTerminalMs` more for the close.
+ * stamps each event with its arrival time. Never waits longer than the budget; once `done` has
+ * arrived it waits only `afterTerminalMs` more for the close.
  */
 export async function readEventStream(
   body: AsyncIterable<Buffer> & { destroy?: (err?: Error) => unknown },
@@ -86,8 +90,8 @@ export async function readEventStream(
       const record: SseEventRecord = { event: message.event ?? 'message', data: message.data, atMs: Date.now() - startedAt };
       if (message.id !== undefined) record.id = message.id;
       events.push(record);
-      // The grace runs from the first terminal event; any later event shows the stream went on.
-      terminalAt = TERMINAL_EVENTS.includes(record.event) ? (terminalAt ?? Date.now()) : undefined;
+      // The grace runs from the first `done`; any later event shows the stream went on.
+      terminalAt = record.event === FINAL_EVENT ? (terminalAt ?? Date.now()) : undefined;
     },
   });
   const afterTerminalMs = budget.afterTerminalMs ?? AFTER_TERMINAL_MS;
@@ -111,7 +115,10 @@ export async function readEventStream(
     const wait = Math.min(left, budget.idleMs, graceLeft);
     const next = await nextWithin(iterator, wait);
     if (next === 'timeout') {
-      if (wait === graceLeft) openAfterTerminal = true;
+      // Silent for the idle budget after an `error`: the failure was the stream's last word, and
+      // the server left the stream open after it.
+      const afterError = wait === budget.idleMs && events.at(-1)?.event === 'error';
+      if (wait === graceLeft || afterError) openAfterTerminal = true;
       else cutShort = wait === left ? 'total-timeout' : 'idle-timeout';
       break;
     }

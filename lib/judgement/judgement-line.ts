@@ -1,3 +1,4 @@
+import { dirname, join } from 'node:path';
 import type { Encoded } from './codec.ts';
 
 /** A line of the judgement record: a large value cited by digest, or one checker call. */
@@ -23,3 +24,8 @@ export interface CallLine {
 
 /** The judgement of the run-wide rules over the whole record (lib/invariants/): its id and checker name. */
 export const RUN_WIDE_JUDGEMENT = 'run-wide';
+
+/** The run's working file of judgements, beside its transcript; the bundle carries it as record/judgements.jsonl. */
+export function judgementsFile(transcriptFile: string): string {
+  return join(dirname(transcriptFile), '.judgements.jsonl');
+}

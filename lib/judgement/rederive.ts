@@ -137,14 +137,14 @@ export function rederiveVerdicts(record: RunRecord, report: Pick<Report, 'result
       const ref = finding.judgement;
       if (ref === undefined) {
         if (finding.verdict === 'pass' || finding.verdict === 'fail' || finding.verdict === 'warn') {
-          problems.push({ requirement: id, message: `${id}: the report holds a ${finding.verdict} finding that no recorded judgement gave` });
+          problems.push({ requirement: id, message: `the report holds a ${finding.verdict} finding that no recorded judgement gave` });
         }
         continue;
       }
       const call = source.calls.get(ref.id);
       const cited = call === undefined ? undefined : citedFinding(call, ref.index, source);
       if (cited === undefined) {
-        problems.push({ requirement: id, judgement: ref.id, message: `${id}: the report cites judgement ${ref.id} #${ref.index}, which the record does not hold` });
+        problems.push({ requirement: id, judgement: ref.id, message: `the report cites judgement ${ref.id} #${ref.index}, which the record does not hold` });
         continue;
       }
       findingsTraced += 1;
@@ -154,7 +154,7 @@ export function rederiveVerdicts(record: RunRecord, report: Pick<Report, 'result
         const said = finding[field];
         const recorded = cited[field];
         if ((said ?? null) !== (recorded ?? null)) {
-          problems.push({ requirement: id, judgement: ref.id, message: `${id}: the report says ${field} ${JSON.stringify(said)}, judgement ${ref.id} #${ref.index} says ${JSON.stringify(recorded)}` });
+          problems.push({ requirement: id, judgement: ref.id, message: `the report says ${field} ${JSON.stringify(said)}, judgement ${ref.id} #${ref.index} says ${JSON.stringify(recorded)}` });
           break;
         }
       }

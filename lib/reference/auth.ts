@@ -1,7 +1,10 @@
 import type { ExchangeContext } from './exchange-context.ts';
 import type { TokenRecord } from './tokens.ts';
 
-export type AuthOutcome = { ok: true; token: TokenRecord } | { ok: false; code: 'auth.token_missing' | 'auth.token_invalid'; message: string };
+export type AuthOutcome =
+  | { ok: true; token: TokenRecord }
+  /** `inactive`: the token is one of the workspace's, revoked or expired. */
+  | { ok: false; code: 'auth.token_missing' | 'auth.token_invalid'; message: string; inactive?: 'revoked' | 'expired' };
 
 /**
  * §5: bearer authentication. The reference's choices where the spec is silent: a header that
@@ -35,10 +38,10 @@ export function authenticate(ctx: ExchangeContext): AuthOutcome {
   }
   if (token === undefined) return { ok: false, code: 'auth.token_invalid', message: 'The bearer token is invalid.' };
   if (token.state === 'revoked' && !defects.has('auth-accepts-revoked')) {
-    return { ok: false, code: 'auth.token_invalid', message: 'The bearer token has been revoked.' };
+    return { ok: false, code: 'auth.token_invalid', message: 'The bearer token has been revoked.', inactive: 'revoked' };
   }
   if (token.state === 'expired' && !defects.has('auth-accepts-expired')) {
-    return { ok: false, code: 'auth.token_invalid', message: 'The bearer token has expired.' };
+    return { ok: false, code: 'auth.token_invalid', message: 'The bearer token has expired.', inactive: 'expired' };
   }
   return { ok: true, token };
 }

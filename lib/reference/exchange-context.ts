@@ -19,6 +19,8 @@ export class ExchangeContext {
   params: Record<string, string> = {};
   /** The JSON body's `access_token` field (defect `auth-body-token-accepted` only). */
   bodyFieldToken: string | undefined;
+  /** The `request_id` an error body carries instead of the X-Request-Id (set by defects only). */
+  errorRequestId: string | undefined;
 
   constructor(
     readonly req: IncomingMessage,
@@ -30,6 +32,11 @@ export class ExchangeContext {
     readonly state: ReferenceState,
   ) {
     this.headers['x-request-id'] = requestId;
+  }
+
+  /** Leaves the X-RateLimit-* headers out of whatever is sent (defects only). */
+  dropPoolHeaders(): void {
+    for (const name of Object.keys(this.headers)) if (name.startsWith('x-ratelimit-')) delete this.headers[name];
   }
 
   get method(): string {
@@ -58,7 +65,7 @@ export class ExchangeContext {
     const defects = this.state.defects;
     const routeError = status === 404 || status === 405;
     const wireCategory = routeError && defects.has('errors-category-unknown') ? 'client_error' : category;
-    const requestId = defects.has('errors-request-id-mismatch') ? `${this.requestId}-body` : this.requestId;
+    const requestId = this.errorRequestId ?? (defects.has('errors-request-id-mismatch') ? `${this.requestId}-body` : this.requestId);
     const wireStatus = code === 'auth.token_missing' && defects.has('auth-token-missing-403') ? 403 : status;
     const error: Record<string, unknown> = { code, category: wireCategory, message, request_id: requestId };
     if (details !== undefined) error['details'] = details;

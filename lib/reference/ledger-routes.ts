@@ -56,19 +56,22 @@ function cursorTable(state: ReferenceState): ServerSideCursors {
 function refuse(ctx: ExchangeContext, error: ParameterError, b: LedgerBehaviour): void {
   const message = `Invalid ${error.parameter}: ${error.reason}.`;
   const details = { parameter: error.parameter, reason: error.reason };
-  if (b.refusalRequestIdMismatch) {
-    // Defect: the ledger's own refusals carry a request_id of their own, not the X-Request-Id.
-    ctx.sendJson(400, { error: { code: 'request.validation_failed', category: 'permanent', message, request_id: `${ctx.requestId}-ledger`, details } });
-    return;
-  }
+  // Defect: the ledger's own refusals carry a request_id of their own, not the X-Request-Id.
+  if (b.refusalRequestIdMismatch) ctx.errorRequestId = `${ctx.requestId}-ledger`;
   ctx.sendError(400, 'request.validation_failed', 'permanent', message, details);
 }
 
+/** The page a web server shows for its own failure: what defect `ledger-upstream-500-html` answers. */
+const SERVER_ERROR_PAGE = '<!doctype html>\n<html><head><title>500 Internal Server Error</title></head><body><h1>Internal Server Error</h1></body></html>\n';
+
 function listOperations(ctx: ExchangeContext): void {
-  const b = ledgerBehaviour(ctx.state);
-  if (b.rateLimitHeadersDropped) {
-    for (const name of Object.keys(ctx.headers)) if (name.startsWith('x-ratelimit-')) delete ctx.headers[name];
+  // The reference's ledger does not depend on the agents' upstream (docs/reference.md); the defect
+  // makes it depend on it and fail with the server's own error page.
+  if (ctx.state.faults.has('upstream_unavailable') && ctx.state.defects.has('ledger-upstream-500-html')) {
+    return ctx.send(500, SERVER_ERROR_PAGE, { 'content-type': 'text/html; charset=utf-8' });
   }
+  const b = ledgerBehaviour(ctx.state);
+  if (b.rateLimitHeadersDropped) ctx.dropPoolHeaders();
   const parsed = parseLedgerParameters(ctx.url.searchParams, b);
   if (!parsed.ok) return refuse(ctx, parsed.error, b);
   const p = parsed.parameters;

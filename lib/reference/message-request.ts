@@ -7,6 +7,9 @@
 /** Longest message the reference accepts, in Unicode code points (the reference's choice). */
 export const MESSAGE_MAX_CHARS = 10_000;
 
+/** Longest text variant `conversation-plain-texts-only` takes. */
+export const PLAIN_TEXT_MAX_CHARS = 200;
+
 export type Transport = 'rest' | 'sse' | 'async';
 
 export interface MessageRequest {
@@ -76,4 +79,29 @@ export function parseMessageRequest(text: string, accept: string | undefined): M
     ok: true,
     request: { message, streamFlag: fields['stream'] === true, acceptsStream: acceptsEventStream(accept), asyncFlag: fields['async'] === true },
   };
+}
+
+/**
+ * Variant `conversation-plain-texts-only`: a message a strict agent takes, printable ASCII (spaces
+ * included) of at most PLAIN_TEXT_MAX_CHARS characters. The spec fixes no rule for a message's
+ * content, so refusing anything else is legal.
+ */
+export function isPlainText(message: string): boolean {
+  return message.length <= PLAIN_TEXT_MAX_CHARS && /^[\x20-\x7e]*$/.test(message);
+}
+
+/** The fields of a message body the reference reads. */
+const MESSAGE_FIELDS: ReadonlySet<string> = new Set(['message', 'stream', 'async']);
+
+/**
+ * Variant `auth-body-validated-first`: the fields of a JSON object body that a message POST does
+ * not take (an `access_token` among them); none for any other body, left to the route to refuse.
+ */
+export function unknownMessageFields(text: string): string[] {
+  try {
+    const body: unknown = JSON.parse(text);
+    return typeof body === 'object' && body !== null && !Array.isArray(body) ? Object.keys(body).filter((k) => !MESSAGE_FIELDS.has(k)) : [];
+  } catch {
+    return [];
+  }
 }

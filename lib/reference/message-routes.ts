@@ -1,8 +1,8 @@
 import type { ExchangeContext, Route } from './exchange-context.ts';
 import { jobsOf } from './job-store.ts';
-import { activeMessageFault } from './message-faults.ts';
+import { messageFaultFor } from './message-faults.ts';
 import { nextMessageId } from './message-ids.ts';
-import { parseMessageRequest, transportOf, type MessageRequest, type Transport } from './message-request.ts';
+import { isPlainText, parseMessageRequest, PLAIN_TEXT_MAX_CHARS, transportOf, type MessageRequest, type Transport } from './message-request.ts';
 import { streamTurn } from './message-stream.ts';
 import { DEMO_AGENTS, planTurn, type AgentKind } from './message-turn.ts';
 
@@ -41,11 +41,17 @@ async function postMessage(ctx: ExchangeContext, kind: AgentKind): Promise<void>
   if (!parsed.ok) {
     return ctx.sendError(400, 'request.validation_failed', 'permanent', parsed.message, { field: parsed.field, reason: parsed.reason });
   }
-  const fault = activeMessageFault(ctx.state);
+  if (ctx.state.variants.has('conversation-plain-texts-only') && !isPlainText(parsed.request.message)) {
+    const message = `The field "message" must be printable ASCII of at most ${PLAIN_TEXT_MAX_CHARS} characters.`;
+    return ctx.sendError(400, 'request.validation_failed', 'permanent', message, { field: 'message', reason: 'unsupported_text' });
+  }
+  const post = { kind, request: parsed.request };
+  const fault = messageFaultFor(ctx.state, post);
   if (fault !== undefined) {
     if (fault.code === 'upstream.unavailable' && ctx.state.defects.has('conversation-upstream-plain-text')) {
       return ctx.send(503, 'Service Unavailable', { 'content-type': 'text/plain; charset=utf-8' });
     }
+    if (fault.withoutPoolHeaders === true) ctx.dropPoolHeaders();
     return ctx.sendError(fault.status, fault.code, fault.category, fault.message, undefined, fault.headers);
   }
 
@@ -64,7 +70,7 @@ async function postMessage(ctx: ExchangeContext, kind: AgentKind): Promise<void>
     ctx.state.now(),
   );
 
-  if (transport === 'sse') return streamTurn(ctx, turn);
+  if (transport === 'sse') return streamTurn(ctx, turn, post);
   if (transport === 'async') {
     const view = jobsOf(ctx.state).create(nextMessageId(ctx.state, 'job'), token.workspace, turn.response, ctx.state.now());
     return ctx.sendJson(202, view);
@@ -73,6 +79,8 @@ async function postMessage(ctx: ExchangeContext, kind: AgentKind): Promise<void>
   if (ctx.state.defects.has('conversation-rest-without-conversation-id')) delete response['conversation_id'];
   // Defect: the blocking answer goes out before the agent has done anything.
   if (ctx.state.defects.has('conversation-rest-returns-early')) Object.assign(response, { messages: [], status: 'running' });
+  // Defect: the finished turn's answer lists none of its messages.
+  if (ctx.state.defects.has('conversation-rest-empty-messages')) response['messages'] = [];
   ctx.sendJson(200, response);
 }
 
@@ -82,7 +90,7 @@ function pollJob(ctx: ExchangeContext): void {
   const view = ctx.state.defects.has('conversation-job-not-found') ? undefined : jobsOf(ctx.state).view(id, ctx.token!.workspace, ctx.state.now());
   if (view === undefined) return ctx.sendError(404, 'message_job.not_found', 'permanent', `No message job "${id}" in this workspace.`);
   if (ctx.state.defects.has('conversation-job-poll-500')) return ctx.sendError(500, 'system.internal', 'transient', 'Internal error.');
-  if (ctx.state.defects.has('conversation-job-poll-no-pool-headers')) for (const name of Object.keys(ctx.headers)) if (name.startsWith('x-ratelimit-')) delete ctx.headers[name];
+  if (ctx.state.defects.has('conversation-job-poll-no-pool-headers')) ctx.dropPoolHeaders();
   ctx.sendJson(200, view);
 }
 

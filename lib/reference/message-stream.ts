@@ -1,5 +1,5 @@
 import type { ExchangeContext } from './exchange-context.ts';
-import { activeMessageFault } from './message-faults.ts';
+import { messageFaultFor, type MessagePost } from './message-faults.ts';
 import type { Turn, TurnEvent } from './message-turn.ts';
 import { framingOf, SseWriter } from './sse-writer.ts';
 
@@ -10,6 +10,11 @@ export const FAST_FIRST_MS = 250;
 export const FAST_GAP_MS = 2;
 /** How long the `conversation-stream-open-after-done` defect keeps a finished stream open. */
 export const OPEN_AFTER_DONE_MS = 30_000;
+/**
+ * Variant `conversation-stream-error-midway`: the pause after its `error` before the turn goes on,
+ * longer than the 2 s a client may give a stream to close after its final event.
+ */
+export const MIDWAY_ERROR_PAUSE_MS = 2_500;
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -22,6 +27,8 @@ const TOOL_FAILED = { code: 'agent.tool_failed', category: 'transient', message:
 interface OutgoingEvent {
   event: string;
   payload: string | { data: unknown };
+  /** A pause after the event, before the next one. */
+  pauseMs?: number;
 }
 
 /** The turn's events with the stream defects applied; each defect breaks one rule of §6. */
@@ -46,8 +53,10 @@ function outgoingEvents(ctx: ExchangeContext, events: readonly TurnEvent[]): Out
       }
     }
     out.push({ event: e.event, payload: { data } });
-    // Variant: a failure the agent recovers from, reported as it happens; the turn goes on to `done`.
-    if (e.event === 'tool_result' && ctx.state.variants.has('conversation-stream-error-midway')) out.push({ event: 'error', payload: { data: TOOL_FAILED } });
+    // Variant: a failure the agent recovers from, reported as it happens; after a pause the turn goes on to `done`.
+    if (e.event === 'tool_result' && ctx.state.variants.has('conversation-stream-error-midway')) {
+      out.push({ event: 'error', payload: { data: TOOL_FAILED }, pauseMs: MIDWAY_ERROR_PAUSE_MS });
+    }
   }
   if (d.has('conversation-stream-event-after-done')) out.push({ event: 'text_delta', payload: { data: { content: ' One more thing.' } } });
   if (d.has('conversation-stream-error-after-done')) out.push({ event: 'error', payload: { data: TOOL_FAILED } });
@@ -59,12 +68,10 @@ function outgoingEvents(ctx: ExchangeContext, events: readonly TurnEvent[]): Out
  * closes. A fault that appears while the stream runs ends it with an `error` event (the status
  * line is already sent, so a 503 is no longer possible).
  */
-export async function streamTurn(ctx: ExchangeContext, turn: Turn): Promise<void> {
+export async function streamTurn(ctx: ExchangeContext, turn: Turn, post: MessagePost): Promise<void> {
   const d = ctx.state.defects;
+  if (d.has('conversation-stream-no-pool-headers')) ctx.dropPoolHeaders();
   const headers: Record<string, string> = { ...ctx.headers };
-  if (d.has('conversation-stream-no-pool-headers')) {
-    for (const name of Object.keys(headers)) if (name.startsWith('x-ratelimit-')) delete headers[name];
-  }
   headers['content-type'] = d.has('conversation-stream-as-json') ? 'application/json; charset=utf-8' : 'text/event-stream; charset=utf-8';
   headers['cache-control'] = 'no-cache';
   const writer = new SseWriter(ctx.res, framingOf(ctx.state.variants), { buffered: d.has('conversation-stream-flush-at-end') });
@@ -74,13 +81,14 @@ export async function streamTurn(ctx: ExchangeContext, turn: Turn): Promise<void
   for (const e of outgoingEvents(ctx, turn.events)) {
     await sleep(fast ? (sent++ === 0 ? FAST_FIRST_MS : FAST_GAP_MS) : EVENT_GAP_MS);
     if (writer.clientGone) return;
-    const fault = activeMessageFault(ctx.state);
+    const fault = messageFaultFor(ctx.state, post);
     if (fault !== undefined) {
       writer.event('error', { code: fault.code, category: fault.category, message: fault.message });
       break;
     }
     if (typeof e.payload === 'string') writer.eventText(e.event, e.payload);
     else writer.event(e.event, e.payload.data);
+    if (e.pauseMs !== undefined) await sleep(e.pauseMs);
   }
   if (d.has('conversation-stream-open-after-done')) await holdOpen(ctx);
   writer.end();

@@ -7,6 +7,7 @@ import { DEFECT_NAMES, VARIANT_NAMES } from './defects/index.ts';
 import { ExchangeContext, type Route } from './exchange-context.ts';
 import { ledgerRoutes, seedLedger } from './ledger-routes.ts';
 import { startBackgroundWriters } from './ledger-writers.ts';
+import { unknownMessageFields } from './message-request.ts';
 import { messageRoutes } from './message-routes.ts';
 import { applyRateLimit } from './pool-charge.ts';
 import { serviceRoutes } from './service-routes.ts';
@@ -133,6 +134,14 @@ async function handle(state: ReferenceState, routes: CompiledRoute[], admin: Com
     return publicHit.route.handler(ctx);
   }
 
+  // Variant: a message POST's body is validated before authentication; a field it does not take is refused.
+  if (state.variants.has('auth-body-validated-first') && ctx.method === 'POST' && hits.some((h) => h.route.methods.includes('POST'))) {
+    const body = await ctx.readBody();
+    const unknown = body.ok ? unknownMessageFields(body.text) : [];
+    if (unknown.length > 0) {
+      return ctx.sendError(400, 'request.validation_failed', 'permanent', `The body has fields a message does not take: ${unknown.join(', ')}.`, { field: 'body', reason: 'unknown_field' });
+    }
+  }
   await readBodyFieldToken(ctx);
   const auth = authenticate(ctx);
   if (!auth.ok) {
@@ -143,6 +152,8 @@ async function handle(state: ReferenceState, routes: CompiledRoute[], admin: Com
     if (state.defects.has('auth-empty-bearer-400') && /^\s*bearer\s*$/i.test(header)) {
       return ctx.sendError(400, 'request.bad_authorization', 'permanent', 'The bearer token is empty.');
     }
+    // Defect: the 401 of a revoked or expired token is built apart, with a request_id of its own.
+    if (auth.inactive !== undefined && state.defects.has('auth-inactive-token-request-id-mismatch')) ctx.errorRequestId = `${requestId}-auth`;
     return ctx.sendError(401, auth.code, 'permanent', auth.message, undefined, { 'www-authenticate': 'Bearer' });
   }
   if (state.defects.has('auth-rejects-valid-on-me') && path === '/me') {

@@ -1,6 +1,7 @@
 import { catalogue } from '../catalogue/index.ts';
 import type { Finding } from '../model/finding.ts';
 import { FULL_SELECTION, isPartial, notChosenBecause, type Selection } from '../catalogue/selection.ts';
+import { READ_LIMIT, WINDOW_SECONDS, WRITE_LIMIT } from '../spec-constants.ts';
 import { applyExpectations, type Expectations } from './expectations.ts';
 import {
   combineVerdicts,
@@ -27,6 +28,14 @@ export interface ReportedTest {
 
 /** How a run ended early: at the preflight (with the outcome that gives), or cut short in the suites. */
 export type StopInput = (RunStop & { at: 'preflight'; outcome: PreflightOutcome }) | (RunStop & { at: 'suites' });
+
+/** Why the run's limits keep it from being a certification: none at the spec's limits. */
+export function limitsReasons(limits: RunMetadata['limits']): string[] {
+  if (limits.read === READ_LIMIT && limits.write === WRITE_LIMIT && limits.windowS === WINDOW_SECONDS) return [];
+  return [
+    `the profile's limits (${limits.read} reads and ${limits.write} writes per ${limits.windowS} s) differ from the spec's (${READ_LIMIT} and ${WRITE_LIMIT} per ${WINDOW_SECONDS} s)`,
+  ];
+}
 
 export interface ReportInputs {
   meta: RunMetadata;

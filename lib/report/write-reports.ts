@@ -4,6 +4,7 @@ import { hideLocalPaths } from './local-paths.ts';
 import type { Report } from './report-model.ts';
 import { SecretGuard } from './secret-guard.ts';
 import { transcriptHarPieces } from './writers/har.ts';
+import type { CertificatePanel } from './writers/certificate-panel.ts';
 import { reportHtml } from './writers/html.ts';
 import { reportJson } from './writers/json.ts';
 import { junitXml } from './writers/junit.ts';
@@ -30,10 +31,12 @@ export interface WriteReportsOptions {
   transcriptFile: string;
   /** Token values of the run. A file that would contain one is not written. */
   secrets?: readonly string[];
+  /** The certification bundle, for report.html's certificate panel. */
+  certificate?: CertificatePanel;
 }
 
 /** A format's text: whole for the reports built from the Report, in pieces for the HAR (of any size). */
-function render(format: ReportFormat, report: Report, transcriptFile: string): Iterable<string> | AsyncIterable<string> {
+export function renderReport(format: ReportFormat, report: Report, transcriptFile: string, certificate?: CertificatePanel): Iterable<string> | AsyncIterable<string> {
   switch (format) {
     case 'json':
       return [reportJson(report)];
@@ -42,14 +45,14 @@ function render(format: ReportFormat, report: Report, transcriptFile: string): I
     case 'md':
       return [summaryMarkdown(report)];
     case 'html':
-      return [reportHtml(report)];
+      return [reportHtml(report, certificate)];
     case 'har':
       return transcriptHarPieces(report, transcriptFile);
   }
 }
 
 /** Writes `pieces` to `path` one at a time, each checked by `guard` before it goes to disk. */
-async function writePieces(path: string, pieces: Iterable<string> | AsyncIterable<string>, guard: SecretGuard): Promise<void> {
+export async function writePieces(path: string, pieces: Iterable<string> | AsyncIterable<string>, guard: SecretGuard): Promise<void> {
   const file = await open(path, 'w');
   try {
     for await (const piece of pieces) {
@@ -91,7 +94,7 @@ export async function writeReports(report: Report, options: WriteReportsOptions)
       const name = REPORT_FILE_NAMES[format];
       const file = { working: join(options.dir, `.${name}.partial`), path: join(options.dir, name) };
       files.push(file);
-      await writePieces(file.working, render(format, report, options.transcriptFile), new SecretGuard(name, options.secrets ?? []));
+      await writePieces(file.working, renderReport(format, report, options.transcriptFile, options.certificate), new SecretGuard(name, options.secrets ?? []));
     }
   } catch (error) {
     await Promise.all(files.map((f) => rm(f.working, { force: true })));

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { writeBundle, type BundleRequest, type WrittenBundle } from '../certification/write-bundle.ts';
 import { contractDigest } from '../contract/contract-document.ts';
 import type { HarnessError } from '../errors.ts';
 import { faultWorkingFiles } from '../hooks/fault-state.ts';
@@ -12,7 +13,7 @@ import type { Exchange } from '../model/exchange.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
 import type { ResolvedTarget } from '../profile/resolve-profile.ts';
 import { baselineGate, diffReports, type ComparableReport } from '../report/baseline-diff.ts';
-import { buildReport, type StopInput } from '../report/build-report.ts';
+import { buildReport, limitsReasons, type StopInput } from '../report/build-report.ts';
 import type { Expectations } from '../report/expectations.ts';
 import { argvForReport, hideLocalPaths, pathForReport } from '../report/local-paths.ts';
 import { Observer } from '../report/observed.ts';
@@ -23,9 +24,9 @@ import { appendExchange, eachExchange } from '../report/writers/transcript.ts';
 import { RecordJudge } from '../invariants/judge-record.ts';
 import { SERVED_DESCRIPTION_MENTION, ServedDescriptionFinder } from '../checks/openapi-served-description.ts';
 import type { RunContext } from '../suite/run-context.ts';
-import { judgementsFile, pacerStatsFile, targetDownFile } from '../suite/worker-files.ts';
+import { pacerStatsFile, targetDownFile } from '../suite/worker-files.ts';
+import { judgementsFile } from '../judgement/judgement-line.ts';
 import { recordRunWideJudgement } from '../judgement/run-wide-judgement.ts';
-import { READ_LIMIT, WINDOW_SECONDS, WRITE_LIMIT } from '../spec-constants.ts';
 import type { Interrupts } from './interrupts.ts';
 import { LastSent, preflightStage, type PreflightEnd } from './run-stop.ts';
 import { runSuites } from './run-suites.ts';
@@ -58,6 +59,8 @@ export interface CertifyOptions {
   expectations?: { file: string; entries: Expectations };
   baseline?: { file: string; report: ComparableReport };
   implementation?: { label?: string; version?: string };
+  /** The certification bundle to write beside the reports (none when absent). */
+  bundle?: BundleRequest;
 }
 
 export interface CertifyResult {
@@ -69,6 +72,7 @@ export interface CertifyResult {
    * any suite: the reports are written, and the CLI prints it as its one line.
    */
   stoppedBy?: HarnessError;
+  bundle?: WrittenBundle;
 }
 
 function packageVersion(): string {
@@ -136,13 +140,6 @@ function profileView(target: ResolvedTarget, transport: TransportOptions | undef
     ...(proxy.length === 0 ? {} : { proxy: [...new Set(proxy)] }),
   };
   return JSON.parse(hideLocalPaths(JSON.stringify(view))) as unknown;
-}
-
-function limitsReasons(limits: ResolvedTarget['profile']['limits']): string[] {
-  if (limits.read === READ_LIMIT && limits.write === WRITE_LIMIT && limits.windowS === WINDOW_SECONDS) return [];
-  return [
-    `the profile's limits (${limits.read} reads and ${limits.write} writes per ${limits.windowS} s) differ from the spec's (${READ_LIMIT} and ${WRITE_LIMIT} per ${WINDOW_SECONDS} s)`,
-  ];
 }
 
 /** The run's metadata, once it has ended. */
@@ -270,7 +267,11 @@ export async function certify(options: CertifyOptions): Promise<CertifyResult> {
       transcriptFile,
       secrets: secrets.map((t) => t.value),
     });
-    return { report, dir, files, ...(ended?.error === undefined ? {} : { stoppedBy: ended.error }) };
+    const result: CertifyResult = { report, dir, files, ...(ended?.error === undefined ? {} : { stoppedBy: ended.error }) };
+    if (options.bundle === undefined) return result;
+    // Before the finally below: the bundle carries the exchange record and the judgements, working files of the run.
+    const bundle = await writeBundle(report, { runDir: dir, transcriptFile, written: files, secrets: secrets.map((t) => t.value), request: options.bundle });
+    return { ...result, bundle };
   } finally {
     for (const f of [transcriptFile, judgementsFile(transcriptFile), pacerStatsFile(transcriptFile), targetDownFile(transcriptFile), ...faultWorkingFiles(transcriptFile)]) rmSync(f, { force: true });
     // A run that wrote nothing (it broke) leaves no empty folder behind; one holding anything stays.

@@ -1,5 +1,6 @@
 import { messageBodyWith } from '../arbitraries/message-text.ts';
-import { jobIdOf } from '../checks/conversation-job.ts';
+import { jobIdOf, jobPollDelaysMs, jobPollPath, jobStateOf } from '../checks/conversation-job.ts';
+import { sleep } from '../http/client.ts';
 import { session } from './session.ts';
 
 let created: Promise<string | undefined> | undefined;
@@ -20,4 +21,24 @@ export function probeJobId(): Promise<string | undefined> {
     return id.ok ? id.id : undefined;
   })();
   return created;
+}
+
+/**
+ * The probe job's id once the job has finished, or once §8.1's polling backoff (1 s doubling to
+ * 5 s) has run out. A drill that counts the ledger around a fault must not count the job's own
+ * row, which a server may record when the job ends. In a whole run the job finished long before,
+ * and one poll says so.
+ */
+export async function finishedProbeJobId(): Promise<string | undefined> {
+  const id = await probeJobId();
+  const jobs = session().context.profile.messages.async;
+  if (id === undefined || jobs === undefined) return id;
+  const { client } = session();
+  for (const delay of [0, ...jobPollDelaysMs()]) {
+    await sleep(delay);
+    const poll = await client.send({ path: jobPollPath(jobs.poll, id), token: 'primary' });
+    const status = poll.response?.status ?? 0;
+    if (status < 200 || status > 299 || jobStateOf(poll).state === 'finished') break;
+  }
+  return id;
 }

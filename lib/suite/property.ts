@@ -49,7 +49,10 @@ export async function checkProperty<T>(
       lastFailure = findings.map(trimFinding);
       return false;
     }
-    if (sample.length === 0) sample = findings.map(trimFinding);
+    // The sample shown for a pass: the first input, or a later one judged whole (a probe may leave
+    // some requirements of an input not run, such as a generated text the target refused).
+    const unjudged = (list: Finding[]): boolean => list.some((f) => f.verdict === 'not-run');
+    if (sample.length === 0 || (unjudged(sample) && !unjudged(findings))) sample = findings.map(trimFinding);
     return true;
   });
   const details = await fc.check(property, {

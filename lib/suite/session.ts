@@ -6,7 +6,8 @@ import type { Exchange } from '../model/exchange.ts';
 import { holdsServedDescription } from '../checks/openapi-served-description.ts';
 import { appendExchange } from '../report/writers/transcript.ts';
 import { TRANSCRIPT_BUDGET, type RecordBudget } from '../model/evidence-trim.ts';
-import { judgementsFile, pacerStatsFile, targetDownFile } from './worker-files.ts';
+import { judgementsFile } from '../judgement/judgement-line.ts';
+import { pacerStatsFile, targetDownFile } from './worker-files.ts';
 import { startJudgementLog } from './judgement-log.ts';
 import type { RunContext } from './run-context.ts';
 

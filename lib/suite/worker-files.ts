@@ -1,5 +1,3 @@
-import { dirname, join } from 'node:path';
-
 /**
  * Files the suites' worker leaves beside the run's transcript for the main process: the pacer's
  * figures and the mark that the target stopped answering (which fault hooks are on: lib/hooks/fault-state.ts).
@@ -12,9 +10,4 @@ export function pacerStatsFile(transcriptFile: string): string {
 /** Written once, with the reason, when the client gives up on an unresponsive target. */
 export function targetDownFile(transcriptFile: string): string {
   return `${transcriptFile}.down`;
-}
-
-/** The run's judgements: every checker call with its inputs and output (lib/suite/judgement-log.ts). */
-export function judgementsFile(transcriptFile: string): string {
-  return join(dirname(transcriptFile), '.judgements.jsonl');
 }

@@ -16,13 +16,21 @@ describe('restTurnFindings', () => {
     expect(v).toEqual({
       'conversation/1/rest-default': 'pass',
       'conversation/1/rest-finished': 'pass',
+      'conversation/2.4/rest-messages-non-empty': 'pass',
       'conversation/2.4/response-fields': 'pass',
       'conversation/8.1/message-write-pool': 'pass',
     });
   });
 
+  test('a finished turn with an empty messages array holds the MUSTs and fails the SHOULD only (§2.4 says "array")', () => {
+    const v = verdicts(restTurnFindings(answer(200, { conversation_id: 'c', messages: [] }, { headers: poolHeaders('write') }), POOLS));
+    expect(v['conversation/1/rest-finished']).toBe('pass');
+    expect(v['conversation/2.4/response-fields']).toBe('pass');
+    expect(v['conversation/2.4/rest-messages-non-empty']).toBe('fail');
+  });
+
   test.each([
-    ['no message yet', { conversation_id: 'c', messages: [] }, 'fail'],
+    ['no message yet and a status saying the turn runs', { conversation_id: 'c', messages: [], status: 'running' }, 'fail'],
     ['a status saying the turn runs', { conversation_id: 'c', messages: TURN, status: 'running' }, 'fail'],
     ['a state saying it is queued', { conversation_id: 'c', messages: TURN, state: 'QUEUED' }, 'fail'],
     ['a status saying the conversation was created', { conversation_id: 'c', messages: TURN, status: 'created' }, 'pass'],
@@ -211,6 +219,28 @@ describe('faults', () => {
     ['an error event rate_limit.exceeded', { exchange: answer(200, '', { events: [ev('error', { code: 'rate_limit.exceeded', category: 'rate_limited', message: 'm' }, 5)] }) }, 'fail'],
   ])('spend cap refused as %s: spend-cap-not-rate-limit %s', (_title, probe, verdict) => {
     expect(verdicts(faultFindings('spend_cap_reached', [probe]))['conversation/8.2/spend-cap-not-rate-limit']).toBe(verdict);
+  });
+
+  test('a job-mode POST may accept the job under the fault (noted); its refusal is judged like any other', () => {
+    const accepted = { exchange: answer(202, { job_id: 'j', status: 'queued' }), label: 'POST /a (job mode)', job: true };
+    const refused = { exchange: answer(503, envelope('upstream.unavailable', 'rate_limited')), label: 'POST /b (job mode)', job: true };
+    const only = faultFindings('upstream_unavailable', [accepted]);
+    expect(verdicts(only)['conversation/7/upstream-503']).toBe('inconclusive');
+    expect(only.find((f) => f.requirement === 'conversation/7/fault-code')?.note).toMatch(/served: HTTP 202 .*POST \/a \(job mode\)/);
+    const v = verdicts(faultFindings('upstream_unavailable', [accepted, refused]));
+    expect(v['conversation/7/upstream-503']).toBe('pass');
+    expect(v['conversation/7/upstream-transient']).toBe('fail');
+    // A REST POST served under the fault is no job: it fails.
+    expect(verdicts(faultFindings('upstream_unavailable', [{ exchange: answer(202, { job_id: 'j' }), label: 'POST /a' }]))['conversation/7/upstream-503']).toBe('fail');
+  });
+
+  test('the failure names the route form that was not refused, and the note groups the forms by outcome', () => {
+    const served = { exchange: answer(200, { conversation_id: 'c', messages: [] }), label: 'POST /company (stream: true)' };
+    const findings = faultFindings('spend_cap_reached', [rest503('credits.cap', 'transient'), { ...rest503('credits.cap', 'transient'), label: 'POST /company' }, served]);
+    expect(findings.find((f) => f.verdict === 'fail')?.actual).toMatch(/^POST \/company \(stream: true\): served/);
+    expect(findings.find((f) => f.requirement === 'conversation/7/fault-code')?.note).toBe(
+      'spend_cap_reached: HTTP 503, code credits.cap, category transient: a REST message under the fault, POST /company; served: HTTP 200 {"conversation_id":"c","messages":[]}: POST /company (stream: true)',
+    );
   });
 
   test('recovery is INFO: a warning when still refused', () => {

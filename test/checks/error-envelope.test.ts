@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { envelopeFindings, expectError, parseEnvelope } from '../../lib/checks/error-envelope.ts';
+import { envelopeFindings, expectError, expectOneOfErrors, parseEnvelope } from '../../lib/checks/error-envelope.ts';
 import type { Exchange } from '../../lib/model/exchange.ts';
 
 function response(status: number, body: unknown, headers: Record<string, string> = {}): Exchange {
@@ -48,6 +48,21 @@ describe('the §7 envelope', () => {
     expect(expectError('auth/5.4/malformed-header', ex, { status: 401, code: ['auth.token_missing', 'auth.token_invalid'] }).verdict).toBe('pass');
     const f = expectError('auth/5.4/unknown-token', ex, { status: 401, code: 'auth.token_invalid', category: 'permanent' });
     expect(f).toMatchObject({ verdict: 'fail', expected: 'HTTP 401, code auth.token_invalid, category permanent' });
+  });
+
+  test('expectOneOfErrors holds when any expectation does, and a failure names them all and the nearest miss', () => {
+    const missing = { status: 401, code: 'auth.token_missing', category: 'permanent' } as const;
+    const refusedBody = { status: 400, category: 'permanent' } as const;
+    const validation = response(400, { error: { code: 'request.validation_failed', category: 'permanent', message: 'm', request_id: 'r1' } }, { 'x-request-id': 'r1' });
+    expect(expectOneOfErrors('auth/5.3/token-outside-header', validation, [missing, refusedBody]).verdict).toBe('pass');
+    expect(expectOneOfErrors('auth/5.3/token-outside-header', validation, [missing]).verdict).toBe('fail');
+    const transient = response(400, { error: { code: 'x', category: 'transient', message: 'm', request_id: 'r1' } }, { 'x-request-id': 'r1' });
+    expect(expectOneOfErrors('auth/5.3/token-outside-header', transient, [missing, refusedBody])).toMatchObject({
+      verdict: 'fail',
+      expected: 'HTTP 401, code auth.token_missing, category permanent; or HTTP 400, category permanent',
+      actual: 'HTTP 400, code x, category transient',
+    });
+    expect(expectOneOfErrors('auth/5.3/token-outside-header', response(200, {}), [missing, refusedBody]).verdict).toBe('fail');
   });
 });
 

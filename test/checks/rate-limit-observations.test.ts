@@ -15,6 +15,14 @@ describe('the limiter-down drill', () => {
     expect(limiterDownFinding('ratelimit/7/limiter-down-503', [storeDown(), internal]).verdict).toBe('fail');
   });
 
+  test('every request that was not the store-down 503 is named and kept as evidence', () => {
+    const internal = exchange(500, { body: { error: { code: 'system.internal', category: 'transient', message: 'm', request_id: 'r' } } });
+    const f = limiterDownFinding('ratelimit/7/limiter-down-503', [storeDown(), internal, served(5), storeDown()]);
+    expect(f.verdict).toBe('fail');
+    expect(f.exchanges).toEqual([internal, expect.objectContaining({ response: expect.objectContaining({ status: 200 }) })]);
+    expect(f.actual).toMatch(/→ 500: .*\(and 1 more: .*→ 200\)$/);
+  });
+
   test('a request served during the fault: the limiter failed open', () => {
     const f = failClosedFinding('ratelimit/7/limiter-down-fail-closed', [storeDown(), served(5)]);
     expect(f.verdict).toBe('fail');

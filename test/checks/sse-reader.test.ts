@@ -119,18 +119,17 @@ describe('readEventStream: bounded reading', () => {
     expect(reading.bytes).toBeLessThan(40_000);
   });
 
-  test('a stream left open after its terminal event stops after the grace, with its events complete', async () => {
+  test.each([
+    ['done', 'the grace', 'event: done\ndata: {"conversation_id":"c","messages":[]}\n\n', 4_000, 90],
+    ['error', 'the idle budget (an error starts no grace)', 'event: error\ndata: {"code":"x","category":"transient","message":"m"}\n\n', 300, 290],
+  ])('a stream left open after a last %s stops after %s, not cut short, its events complete', async (last, _after, text, idleMs, atLeastMs) => {
     const started = Date.now();
-    const reading = await readEventStream(stalling('event: done\ndata: {"conversation_id":"c","messages":[]}\n\n'), started, {
-      totalMs: 5_000,
-      idleMs: 4_000,
-      maxBytes: 1 << 20,
-      afterTerminalMs: 100,
-    });
+    const reading = await readEventStream(stalling(text), started, { totalMs: 5_000, idleMs, maxBytes: 1 << 20, afterTerminalMs: 100 });
     expect(reading.openAfterTerminal).toBe(true);
     expect(reading.cutShort).toBeUndefined();
     expect(reading.closed).toBe(false);
-    expect(reading.events.map((e) => e.event)).toEqual(['done']);
+    expect(reading.events.map((e) => e.event)).toEqual([last]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(atLeastMs);
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 
@@ -156,5 +155,17 @@ describe('readEventStream: bounded reading', () => {
     const reading = await readEventStream(recovering(), Date.now(), { totalMs: 5_000, idleMs: 1_000, maxBytes: 1 << 20, afterTerminalMs: 100 });
     expect(reading.events.map((e) => e.event)).toEqual(['error', 'text_delta', 'text_delta', 'text_delta', 'text_delta', 'done']);
     expect(reading.closed).toBe(true);
+  });
+
+  test('an error event starts no grace: a turn that goes on after a pause longer than the grace is read to its done', async () => {
+    async function* slowContinuation(): AsyncGenerator<Buffer> {
+      yield Buffer.from('event: error\ndata: {"code":"x","category":"transient","message":"m"}\n\n');
+      await new Promise((r) => setTimeout(r, 300));
+      yield Buffer.from('event: text_delta\ndata: {"content":"more"}\n\nevent: done\ndata: {"conversation_id":"c","messages":[]}\n\n');
+    }
+    const reading = await readEventStream(slowContinuation(), Date.now(), { totalMs: 5_000, idleMs: 1_000, maxBytes: 1 << 20, afterTerminalMs: 100 });
+    expect(reading.events.map((e) => e.event)).toEqual(['error', 'text_delta', 'done']);
+    expect(reading.closed).toBe(true);
+    expect(reading.openAfterTerminal).toBeUndefined();
   });
 });

@@ -47,7 +47,7 @@ describe('CLI usage errors', () => {
     [['serve', '--prot', '0'], 'serve: unknown option --prot; did you mean --port?'],
     [['diff', '--jsn'], 'diff: unknown option --jsn; did you mean --json?'],
     [['run', '--bogus'], "run: unknown option --bogus; see 'asi-conformance run --help'"],
-    [['rnu'], 'unknown command "rnu"; did you mean run? expected one of run, serve, list, calibrate, fault, diff (see --help)'],
+    [['rnu'], 'unknown command "rnu"; did you mean run? expected one of run, serve, list, calibrate, fault, diff, verify, keygen, badge (see --help)'],
   ])('%j is refused with the nearest name, when one is near', async (args, message) => {
     const r = await runCli(args);
     expect(r.code).toBe(2);
@@ -112,7 +112,9 @@ describe('CLI usage errors', () => {
     expect(r.stderr).toMatch(/unreachable: ECONNREFUSED/);
     expect(r.stderr).not.toMatch(/\n\s+at /);
     const [runDir] = readdirSync(out);
-    expect(r.stdout.trim()).toBe(`reports: ${join(out, runDir!)}/ (report.json, junit.xml, summary.md, report.html, transcript.har)`);
+    const [reports, bundle] = r.stdout.trim().split('\n');
+    expect(reports).toBe(`reports: ${join(out, runDir!)}/ (report.json, junit.xml, summary.md, report.html, transcript.har)`);
+    expect(bundle).toMatch(/^bundle: .*bundle\.tar\.gz \(sha256 [0-9a-f]{16}…, unsigned\); check it offline: asi-conformance verify /);
     const report = JSON.parse(readFileSync(join(out, runDir!, 'report.json'), 'utf8')) as Report;
     expect(report).toMatchObject({ outcome: 'unreachable', exitCode: 3, stopped: { at: 'preflight' } });
     expect(report.stopped?.exchanges.map((e) => [e.request.url, e.error?.code])).toEqual([['http://127.0.0.1:9/v1/health', 'ECONNREFUSED']]);

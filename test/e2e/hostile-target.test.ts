@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFile
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
+import { readTarGz } from '../../lib/certification/tar-reader.ts';
 import { runCli, type CliResult } from '../support/cli.ts';
 import { outsideCode } from '../support/markdown-outside-code.ts';
 
@@ -168,7 +169,7 @@ describe('a hostile target', () => {
 
 /** Exit codes the README defines. */
 const README_EXIT_CODES = [0, 1, 2, 3];
-const REPORT_FILES = ['report.json', 'junit.xml', 'summary.md', 'report.html', 'transcript.har'];
+const REPORT_FILES = ['report.json', 'junit.xml', 'summary.md', 'report.html', 'transcript.har', 'bundle.tar.gz'];
 
 interface Target {
   url: string;
@@ -468,7 +469,9 @@ describe('a target echoing the token in every encoding', () => {
     expect(run.result.stderr).not.toMatch(/would contain secret|internal error/);
     expect(run.result.code).toBe(1);
     expect(readdirSync(run.out).sort()).toEqual([...REPORT_FILES].sort());
-    const texts = [run.result.stdout, run.result.stderr, ...filesOf(run.out).map((f) => readFileSync(f, 'utf8'))];
+    // The bundle is compressed: its files are read unpacked (the exchange record among them).
+    const bundled = [...readTarGz(readFileSync(join(run.out, 'bundle.tar.gz'))).values()].map((b) => b.toString('utf8'));
+    const texts = [run.result.stdout, run.result.stderr, ...filesOf(run.out).map((f) => readFileSync(f, 'utf8')), ...bundled];
     // The placeholder stands where the token was.
     expect(texts.join('\n')).toContain('$ASI_TOKEN');
     for (const text of texts) {

@@ -135,7 +135,7 @@ describe('a run interrupted at the preflight', () => {
     expect(r.stdout).toMatch(/^incomplete: interrupted by SIGINT during the preflight$/m);
     const dir = join(out, readdirSync(out)[0]!);
     expect(r.stdout).toContain(`reports: ${dir}/ (report.json, junit.xml, summary.md, report.html, transcript.har)`);
-    expect(readdirSync(dir).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'summary.md', 'transcript.har']);
+    expect(readdirSync(dir).sort()).toEqual(['bundle.tar.gz', 'junit.xml', 'report.html', 'report.json', 'summary.md', 'transcript.har']);
     const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report;
     expect(report).toMatchObject({ outcome: 'incomplete', exitCode: 3, cutShort: 'interrupted by SIGINT during the preflight', stopped: { at: 'preflight' } });
     expect(report.stopped?.exchanges.map((e) => [e.request.url, e.response?.status ?? e.error?.code])).toEqual([

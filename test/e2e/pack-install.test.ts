@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { Report } from '../../lib/report/report-model.ts';
-import { ROOT } from '../support/cli.ts';
+import { packageFiles } from '../../lib/certification/package-digest.ts';
+import { ROOT, runCli } from '../support/cli.ts';
 import { serveStandalone, stopServe, type Served } from '../support/standalone-serve.ts';
 
 /**
@@ -79,6 +80,10 @@ describe('npm pack', () => {
     }
   });
 
+  test('the package digest of a certification bundle covers exactly what npm packs', () => {
+    expect(packageFiles(ROOT)).toEqual(packed);
+  });
+
   test('is publishable and versioned: not private, and the CHANGELOG has an entry for this version', () => {
     expect(pkg.private).toBeUndefined();
     expect(readFileSync(join(ROOT, 'CHANGELOG.md'), 'utf8')).toMatch(new RegExp(`^## \\[${pkg.version.replace(/\./g, '\\.')}\\]`, 'm'));
@@ -99,11 +104,15 @@ describe('installed from the tarball into an empty project', () => {
     const r = await exec('npx', ['--no', '--', 'asi-conformance', 'run', '--suite', 'auth', '-q', '--out', out], project);
     expect(r.code, r.stderr).toBe(0);
     const [runDir] = readdirSync(out);
-    expect(readdirSync(join(out, runDir!)).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'summary.md', 'transcript.har']);
+    expect(readdirSync(join(out, runDir!)).sort()).toEqual(['bundle.tar.gz', 'junit.xml', 'report.html', 'report.json', 'summary.md', 'transcript.har']);
     const report = JSON.parse(readFileSync(join(out, runDir!, 'report.json'), 'utf8')) as Report;
     expect(report.meta.tool).toEqual({ name: pkg.name, version: pkg.version });
     expect(report.counts.pass).toBeGreaterThan(0);
     expect(report.counts.fail).toBe(0);
+    // The installed package's digest is the clone's: the clone's build verifies it as the same build.
+    const verified = await runCli(['verify', join(out, runDir!, 'bundle.tar.gz')]);
+    expect(verified.code, verified.stdout + verified.stderr).toBe(0);
+    expect(verified.stdout).toMatch(/^ {2}harness {4}asi-conformance \S+, the same build as this verifier /m);
   });
 });
 

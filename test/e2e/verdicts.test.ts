@@ -197,8 +197,8 @@ describe('preflight', () => {
     expect(Date.now() - started).toBeLessThan(10_000);
     // Where the reports are, on stdout as after any run.
     const dir = join(out, readdirSync(out)[0]!);
-    expect(r.stdout).toBe(`reports: ${dir}/ (report.json, junit.xml, summary.md, report.html, transcript.har)\n`);
-    expect(readdirSync(dir).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'summary.md', 'transcript.har']);
+    expect(r.stdout).toMatch(new RegExp(`^reports: ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/ \\(report\\.json, junit\\.xml, summary\\.md, report\\.html, transcript\\.har\\)\nbundle: .*bundle\\.tar\\.gz .*\n$`));
+    expect(readdirSync(dir).sort()).toEqual(['bundle.tar.gz', 'junit.xml', 'report.html', 'report.json', 'summary.md', 'transcript.har']);
     const report = readReport(out);
     expect(report).toMatchObject({ outcome: 'refused', exitCode: 2, incomplete: [{ reason: cause }], stopped: { at: 'preflight', reason: cause } });
     expect(report.counts['not-run']).toBe(report.results.length);
@@ -304,6 +304,7 @@ describe('waivers (--expect)', () => {
 });
 
 describe('baselines (--baseline, diff)', () => {
+  // Six runs of the CLI one after another: the timeout bounds a hang, not their speed (the bench measures that).
   test('a known failure passes the gate, a new one fails it; diff says which', async () => {
     const only = ['--only', 'auth/5.3/missing-header', '--only', 'errors/7/category-value', '-q'];
     const before = await target({ defects: ['auth-missing-as-invalid'] });
@@ -338,7 +339,7 @@ describe('baselines (--baseline, diff)', () => {
     const back = await runCli(['diff', join(outC, readdirSync(outC)[0]!, 'report.json'), baselineFile]);
     expect(back.code).toBe(0);
     expect(back.stdout).toContain('fixed: errors/7/category-value (fail -> pass)');
-  });
+  }, 120_000);
 
   test('diff refuses a file that is not a report (exit 2)', async () => {
     const r = await runCli(['diff', join(ROOT, 'package.json'), join(ROOT, 'package.json')]);

@@ -54,7 +54,7 @@ describe('re-deriving verdicts from the record', () => {
     const { record, findings } = recorded(exchanges, run);
     const edited = findings.map((f) => (f.requirement === 'errors/7/request-id-header' ? { ...f, verdict: 'fail' as const, expected: 'x', actual: 'y' } : f));
     const r = rederiveVerdicts(record, { results: results(edited) });
-    expect(r.problems.map((p) => p.message)).toEqual(['errors/7/request-id-header: the report says verdict "fail", judgement j2 #2 says "pass"']);
+    expect(r.problems).toEqual([{ requirement: 'errors/7/request-id-header', judgement: 'j2', message: 'the report says verdict "fail", judgement j2 #2 says "pass"' }]);
   });
 
   test('a pass no judgement gave is unsupported; a not-run or inconclusive of the harness needs none', () => {
@@ -64,7 +64,7 @@ describe('re-deriving verdicts from the record', () => {
       { requirement: 'auth/5.4/expired-token', verdict: 'not-run', note: 'no token', exchanges: [] },
     ];
     const r = rederiveVerdicts(record, { results: results([...findings, ...extra]) });
-    expect(r.problems.map((p) => p.message)).toEqual(['auth/5.4/revoked-token: the report holds a pass finding that no recorded judgement gave']);
+    expect(r.problems).toEqual([{ requirement: 'auth/5.4/revoked-token', message: 'the report holds a pass finding that no recorded judgement gave' }]);
   });
 
   test('a failure reported inconclusive for want of an answer is the harness\'s own change, allowed', () => {

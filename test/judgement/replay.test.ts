@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { envelopeFindings } from '../../lib/checks/error-envelope.ts';
+import { rollingWindowFinding } from '../../lib/checks/rate-limit-counting.ts';
 import { readPage } from '../../lib/checks/ledger-page.ts';
 import { walkCompleteFindings } from '../../lib/checks/ledger-walk-findings.ts';
 import { replayRequestOf, replayRequirement, type ReplayRequest } from '../../lib/judgement/replay.ts';
@@ -42,5 +43,14 @@ describe('replaying a requirement on another server', () => {
     };
     const [replayed] = await replayRequirement({ record, results: results(findings), requirement: 'ledger/4.1/walk-complete', recordedBaseUrl: BASE, baseUrl: NEW_BASE, send: async (r) => pages[r.target]! });
     expect(replayed).toMatchObject({ sent: 2, now: [{ verdict: 'pass' }] });
+  });
+
+  test('a judgement that rests on requests in time is named and not sent again', async () => {
+    const served = [answer(200, {}, { 'x-ratelimit-remaining': '5' }, '/me'), answer(200, {}, { 'x-ratelimit-remaining': '4' }, '/me')];
+    const { record, findings } = recorded(served, () => [rollingWindowFinding('ratelimit/8.1/rolling-window', served, 600, 60_000, 'read')]);
+    let sent = 0;
+    const [replayed] = await replayRequirement({ record, results: results(findings), requirement: 'ratelimit/8.1/rolling-window', recordedBaseUrl: BASE, baseUrl: NEW_BASE, send: async () => { sent += 1; return served[0]!; } });
+    expect(sent).toBe(0);
+    expect(replayed?.skipped).toMatch(/^its judgement rests on requests in time .*run --only ratelimit\/8\.1\/rolling-window/);
   });
 });

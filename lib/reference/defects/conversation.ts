@@ -20,6 +20,12 @@ export const conversationDefects: DefectSwitch[] = [
     description: 'The REST answer comes before the turn is done: `messages` empty and `status: running`.',
   },
   {
+    name: 'conversation-rest-empty-messages',
+    breaks: ['conversation/2.4/rest-messages-non-empty'],
+    suites: [REST],
+    description: 'The REST answer of a finished turn (no pending state) has an empty `messages` array.',
+  },
+  {
     name: 'conversation-rest-without-conversation-id',
     breaks: ['conversation/2.4/response-fields'],
     suites: [REST],
@@ -147,6 +153,18 @@ export const conversationDefects: DefectSwitch[] = [
     description: 'Refuses messages at the spend cap with 429 rate_limit.exceeded, category rate_limited and Retry-After: 60, like the per-minute limit.',
   },
   {
+    name: 'conversation-upstream-job-rate-limited',
+    breaks: ['conversation/7/upstream-transient'],
+    suites: [FAULTS],
+    description: 'With the upstream unavailable, a job-mode POST answers 503 `upstream.unavailable` with category `rate_limited` (REST and streamed POSTs say `transient`).',
+  },
+  {
+    name: 'conversation-faults-skip-company-stream-flag',
+    breaks: ['conversation/7/upstream-503', 'conversation/8.2/spend-cap-refused'],
+    suites: [FAULTS],
+    description: 'POSTs on the company route with `stream: true` never check the upstream or the spend cap: under either fault they are streamed to `done` like any other turn.',
+  },
+  {
     name: 'conversation-spend-cap-ignored',
     breaks: ['conversation/8.2/spend-cap-refused'],
     suites: [FAULTS],
@@ -173,10 +191,17 @@ export const conversationVariants: VariantSwitch[] = [
     suites: [STREAM],
     description: 'Streams like a fast server: the first event after 250 ms, then one event every 2 ms (the whole answer within about 25 ms).',
   },
+  {
+    name: 'conversation-plain-texts-only',
+    suites: [REST],
+    description:
+      'A strict agent: a message that is not printable ASCII of at most 200 characters (a form feed, U+2028, an emoji, 400 characters) is refused with 400 `request.validation_failed` (§4.3 fixes no rule for a message\'s content).',
+  },
   { name: 'conversation-tool-ids-numeric', suites: [STREAM], description: 'Tool ids are JSON numbers (§6 names the `id` field, not its type).' },
   {
     name: 'conversation-stream-error-midway',
     suites: [STREAM],
-    description: 'Reports a failed tool with an `error` event right after its `tool_result`, then goes on to `done` (an `error` that is not last did not end the turn).',
+    description:
+      'Reports a failed tool with an `error` event right after its `tool_result`, pauses 2.5 s, then goes on to `done` (an `error` that is not last did not end the turn, and a slow continuation is no stream left open).',
   },
 ];

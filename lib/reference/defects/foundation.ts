@@ -133,4 +133,10 @@ export const foundationVariants: VariantSwitch[] = [
       'The per-IP limiter of the unauthenticated routes serves 3 requests per window (§8.1: its number is not shown); beyond, 429 with the envelope and Retry-After.',
     limits: { windowS: 4 },
   },
+  {
+    name: 'auth-body-validated-first',
+    suites: ['auth'],
+    description:
+      'A message POST\'s body is validated before authentication: a field a message does not take (an `access_token` among them) is refused with 400 `request.validation_failed`, with or without a token (the order of validation and authentication is not fixed).',
+  },
 ];

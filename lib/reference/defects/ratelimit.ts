@@ -174,6 +174,13 @@ export const ratelimitDefects: DefectSwitch[] = [
     limits: FAST,
   },
   {
+    name: 'ratelimit-limiter-down-company-stream-open',
+    breaks: ['ratelimit/7/limiter-down-503', 'ratelimit/7/limiter-down-fail-closed'],
+    suites: LIMITER_DRILL,
+    description: 'POSTs on the company route with `Accept: text/event-stream` skip the limiter: with its store down they are streamed, unmetered (every other request answers 503).',
+    limits: FAST,
+  },
+  {
     name: 'ratelimit-limiter-latches-down',
     breaks: ['ratelimit/7/limiter-down-recovers'],
     suites: LIMITER_DRILL,

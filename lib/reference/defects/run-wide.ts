@@ -44,6 +44,36 @@ export const runWideDefects: DefectSwitch[] = [
     description: 'A job poll is charged to the read pool but its response carries no X-RateLimit-* headers.',
   },
   {
+    name: 'ledger-upstream-500-html',
+    breaks: ['errors/7/envelope', 'errors/7/no-server-error', 'errors/7/json-media-type'],
+    suites: ['conversation-faults'],
+    description: 'With the upstream unavailable, GET /credits/operations answers 500 with an HTML error page (the upstream drills call the ledger; no suite test looks).',
+  },
+  {
+    name: 'ratelimit-limiter-down-job-poll-request-id',
+    breaks: ['errors/7/request-id-header'],
+    suites: ['ratelimit-limiter-fault'],
+    description: "With the limiter store down, a job poll's 503 `system.rate_limit_unavailable` carries a request_id unlike its X-Request-Id.",
+  },
+  {
+    name: 'conversation-spend-cap-company-stream-no-pool-headers',
+    breaks: ['conversation/8.1/message-write-pool', 'ratelimit/4/headers-on-authenticated-responses'],
+    suites: ['conversation-faults'],
+    description: "With the spend cap reached, a POST on the company route with `Accept: text/event-stream` is refused with 503 but without the write pool's X-RateLimit-* headers.",
+  },
+  {
+    name: 'conversation-spend-cap-company-job-as-429',
+    breaks: ['ratelimit/8.1/429-remaining-zero', 'conversation/8.2/spend-cap-not-rate-limit'],
+    suites: ['conversation-faults'],
+    description: "With the spend cap reached, a job-mode POST on the company route answers 429 `rate_limit.exceeded` (Retry-After 60) while its write pool headers still show points left.",
+  },
+  {
+    name: 'auth-inactive-token-request-id-mismatch',
+    breaks: ['errors/7/request-id-header'],
+    suites: ['auth'],
+    description: 'The 401 `auth.token_invalid` of a revoked or expired token carries a request_id unlike its X-Request-Id (the 401s of missing and unknown tokens are right).',
+  },
+  {
     name: 'ledger-other-workspace-offset-timestamps',
     breaks: ['ledger/2.1/timestamp-utc-z'],
     suites: ['ledger-cursor'],

@@ -22,6 +22,7 @@ import {
   stopTitle,
   type AreaResults,
 } from './run-facts.ts';
+import { CERTIFICATE_STYLE, certificateHtml, type CertificatePanel } from './certificate-panel.ts';
 import { escapeHtml as h, excerpt } from './text.ts';
 import { diffLines } from '../baseline-diff.ts';
 import { notPassedLines } from '../console-summary.ts';
@@ -341,9 +342,10 @@ function filtersHtml(states: readonly ResultState[]): string {
 /**
  * report.html: one self-contained file (inline style, no external asset; the small script only
  * filters rows). Every requirement of the catalogue with its verdict; evidence of each failure,
- * warning and inconclusive folds open. Everything from the target is escaped.
+ * warning and inconclusive folds open. Everything from the target is escaped. With a certificate,
+ * a panel under the run's facts names the certification bundle and how to verify it.
  */
-export function reportHtml(report: Report): string {
+export function reportHtml(report: Report, certificate?: CertificatePanel): string {
   const meta = report.meta;
   const groups = resultsByArea(report.results);
   const facts = runFacts(meta)
@@ -363,12 +365,13 @@ export function reportHtml(report: Report): string {
     '<html lang="en"><head><meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${h(title)}</title>`,
-    `<style>${STYLE}</style></head>`,
+    `<style>${STYLE}${certificate === undefined ? '' : CERTIFICATE_STYLE}</style></head>`,
     '<body>',
     bannerHtml(report),
     '<main>',
     stopHtml(report),
     `<section id="run"><h2>Run<small>${h(durationText(meta.durationMs))}</small></h2><dl class="facts">${facts}</dl></section>`,
+    certificate === undefined ? '' : certificateHtml(certificate),
     runErrors,
     listSection,
     baseline,

@@ -25,7 +25,7 @@ export interface LinePlace {
   length: number;
 }
 
-function isExchange(value: unknown): value is Exchange {
+export function isExchange(value: unknown): value is Exchange {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;
   const req = v['request'] as Record<string, unknown> | undefined;
@@ -46,7 +46,7 @@ function exchangeOf(line: string): Exchange | undefined {
  * Each line of the file and its place, read in chunks. Lines are split at LF bytes, which never
  * occur inside a UTF-8 sequence, so that places are exact. A missing file has no lines.
  */
-async function* linesOf(file: string): AsyncGenerator<{ text: string; place: LinePlace }> {
+export async function* linesOf(file: string): AsyncGenerator<{ text: string; place: LinePlace }> {
   const stream = createReadStream(file);
   try {
     await once(stream, 'open');

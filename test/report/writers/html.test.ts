@@ -150,3 +150,33 @@ describe('report.html of a run that ended early', () => {
     for (const seq of [7, 8, 9, 10]) expect(html).toContain(`#${seq} GET ${escapeHtml(failedExchange(seq).request.url)} → no response (UND_ERR_HEADERS_TIMEOUT) · 15000 ms`);
   });
 });
+
+describe('the certificate panel', () => {
+  const panel = {
+    copy: 'beside' as const,
+    bundle: { path: "<tmp>/run's/bundle.tar.gz", form: 'tar.gz' as const, sha256: 'a'.repeat(64) },
+    recordSha256: 'b'.repeat(64),
+    keyid: 'c'.repeat(64),
+    verifyCommand: "asi-conformance verify '<tmp>/run'\\''s/bundle.tar.gz' --public-key asi-signing-key.pub.pem",
+  };
+
+  test('beside the bundle: its digest, the signer and the verify command, escaped; no script of its own', () => {
+    const html = reportHtml(sampleReport(), panel);
+    const section = html.slice(html.indexOf('<section id="certificate"'), html.indexOf('</section>', html.indexOf('<section id="certificate"')));
+    expect(section).toContain('<dt>Bundle</dt><dd><code>&lt;tmp&gt;/run&#39;s/bundle.tar.gz</code>');
+    expect(section).toContain(`<dt>Bundle digest</dt><dd><code>${'a'.repeat(64)}</code> (SHA-256 of the archive)</dd>`);
+    expect(section).toContain(`<dt>Signature</dt><dd>Ed25519, key id <code>${'c'.repeat(64)}</code>`);
+    expect(section).toContain('<dt>Verify offline</dt><dd><code>asi-conformance verify &#39;&lt;tmp&gt;/run&#39;\\&#39;&#39;s/bundle.tar.gz&#39; --public-key asi-signing-key.pub.pem</code></dd>');
+    expect(section).not.toMatch(/<script|<a |https?:/);
+  });
+
+  test('inside the bundle: the record\'s digest, and why not the bundle\'s', () => {
+    const html = reportHtml(sampleReport(), { ...panel, copy: 'inside', bundle: { path: 'bundle.tar.gz', form: 'tar.gz' } });
+    expect(html).toContain(`<dt>Record digest</dt><dd><code>${'b'.repeat(64)}</code> (SHA-256 of <code>record/exchanges.jsonl</code>; this copy of the report is inside the bundle, which cannot hold its own digest`);
+    expect(html).not.toContain('Bundle digest');
+  });
+
+  test('a report without a bundle has no panel', () => {
+    expect(reportHtml(sampleReport())).not.toContain('id="certificate"');
+  });
+});

@@ -1,0 +1,46 @@
+import { loadSigningKey } from '../certification/signing-key.ts';
+import { checkBundleDir, verifyCommandOf, type BundleRequest, type WrittenBundle } from '../certification/write-bundle.ts';
+import { UsageError } from '../errors.ts';
+import { consolePath } from './console-path.ts';
+
+/** The run command's flags for its certification bundle (node:util parseArgs specs). */
+export const BUNDLE_OPTIONS = {
+  'bundle-dir': { type: 'string' },
+  'no-bundle': { type: 'boolean' },
+  'sign-key': { type: 'string' },
+} as const;
+
+export interface BundleFlagValues {
+  'bundle-dir'?: string;
+  'no-bundle'?: boolean;
+  'sign-key'?: string;
+}
+
+/**
+ * The bundle a run writes, settled before it starts: a signing key that cannot be used or a
+ * --bundle-dir that holds files is one line and exit 2 now, not after the run.
+ */
+export async function bundleRequest(values: BundleFlagValues, env: NodeJS.ProcessEnv = process.env): Promise<BundleRequest | undefined> {
+  if (values['no-bundle'] === true) {
+    const other = values['bundle-dir'] !== undefined ? '--bundle-dir' : values['sign-key'] !== undefined ? '--sign-key' : undefined;
+    if (other !== undefined) throw new UsageError(`run: --no-bundle and ${other} contradict each other; choose one`);
+    return undefined;
+  }
+  const dir = values['bundle-dir'];
+  if (dir !== undefined) {
+    const problem = await checkBundleDir(dir);
+    if (problem !== undefined) throw new UsageError(`run: --bundle-dir ${dir} ${problem}`);
+  }
+  return {
+    ...(dir === undefined ? {} : { dir }),
+    ...(values['sign-key'] === undefined ? {} : { signKey: loadSigningKey(values['sign-key'], env) }),
+  };
+}
+
+/** The closing line about the bundle: where, its digest, its signer, and the command that checks it. */
+export function bundleLine(bundle: WrittenBundle, cwd = process.cwd()): string {
+  const path = consolePath(bundle.path, cwd);
+  const what = bundle.form === 'tar.gz' ? 'sha256' : 'manifest sha256';
+  const signed = bundle.keyid === undefined ? 'unsigned' : `signed by key ${bundle.keyid.slice(0, 16)}…`;
+  return `bundle: ${path} (${what} ${bundle.sha256.slice(0, 16)}…, ${signed}); check it offline: ${verifyCommandOf(path, bundle.keyid !== undefined)}`;
+}

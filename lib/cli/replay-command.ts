@@ -1,0 +1,139 @@
+import { bundledReport, exchangeRecord } from '../certification/bundled-report.ts';
+import { JUDGEMENTS_RECORD } from '../certification/bundle-layout.ts';
+import { openBundle } from '../certification/open-bundle.ts';
+import { verifyBundle } from '../certification/verify-bundle.ts';
+import { requirementIds } from '../catalogue/selection.ts';
+import { BundleError, UsageError } from '../errors.ts';
+import { HttpClient, limitsForTimeout } from '../http/client.ts';
+import { Redactor, type Secret } from '../http/redactor.ts';
+import type { JudgementLine } from '../judgement/judgement-line.ts';
+import { isJudgementLine } from '../judgement/rederive.ts';
+import { replayRequirement, type ReplayedJudgement, type ReplayRequest } from '../judgement/replay.ts';
+import type { Finding } from '../model/finding.ts';
+import { loadProfileFile } from '../profile/load-profile.ts';
+import { resolveProfile } from '../profile/resolve-profile.ts';
+import { consoleText } from '../report/console-text.ts';
+import { REPLAY_HELP } from './help.ts';
+import { integerOption, parseOptions } from './parse-options.ts';
+
+const MARK: Record<Finding['verdict'], string> = { pass: '✓', fail: '×', warn: '!', 'not-run': '-', inconclusive: '?' };
+
+/** The tokens the run's report names (`$ASI_TOKEN` for primary...), read from this shell's environment. */
+function tokensFromEnvironment(profile: unknown, env: NodeJS.ProcessEnv): Record<string, Secret> {
+  const named = typeof profile === 'object' && profile !== null ? (profile as { tokens?: Record<string, unknown> }).tokens : undefined;
+  const out: Record<string, Secret> = {};
+  for (const [role, placeholder] of Object.entries(named ?? {})) {
+    if (typeof placeholder !== 'string' || !placeholder.startsWith('$')) continue;
+    const value = env[placeholder.slice(1)]?.trim();
+    if (value !== undefined && value !== '') out[role] = { value, placeholder };
+  }
+  return out;
+}
+
+/** Every placeholder of a token in `text` replaced by the token itself, for the request on the wire only. */
+function withTokens(text: string, tokens: readonly Secret[]): string {
+  let out = text;
+  // The longest first: `$ASI_TOKEN_2` is not `$ASI_TOKEN` followed by `_2`.
+  for (const t of [...tokens].sort((a, b) => b.placeholder.length - a.placeholder.length)) out = out.split(t.placeholder).join(t.value);
+  return out;
+}
+
+function findingLine(f: Finding): string {
+  const said = f.verdict === 'fail' || f.verdict === 'warn' ? `expected ${f.expected ?? '?'}; actual ${f.actual ?? '?'}` : (f.note ?? '');
+  return `${MARK[f.verdict]} ${f.verdict.padEnd(12)} ${said}`.trimEnd();
+}
+
+function judgementLines(r: ReplayedJudgement): string[] {
+  const head = `  judgement ${r.judgement} (${r.checker})${r.skipped === undefined ? `: ${r.sent} request${r.sent === 1 ? '' : 's'} sent again` : ''}`;
+  if (r.skipped !== undefined) return [head, `    not replayed: ${r.skipped}`, ...r.then.map((f) => `    then  ${findingLine(f)}`)];
+  const now = r.now.length === 0 ? ['    now   (no finding for this requirement: the checker found nothing to judge)'] : r.now.map((f) => `    now   ${findingLine(f)}`);
+  return [head, ...r.then.map((f) => `    then  ${findingLine(f)}`), ...now];
+}
+
+/**
+ * `asi-conformance replay BUNDLE --only ID --base-url URL`: a requirement's recorded requests sent
+ * again to a server (a fix on its way), judged by the same checkers, then and now side by side.
+ * Tokens come from this shell's environment under the variables the run named, never from the
+ * bundle. Exit 0 when every replayed judgement passes now, 1 when one still fails, 3 when nothing
+ * could be replayed.
+ */
+export async function replayCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseOptions(
+    'replay',
+    args,
+    {
+      only: { type: 'string', multiple: true },
+      'base-url': { type: 'string' },
+      config: { type: 'string' },
+      timeout: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    true,
+  );
+  if (values.help === true) {
+    process.stdout.write(`${REPLAY_HELP}\n`);
+    return 0;
+  }
+  if (positionals.length !== 1) throw new UsageError(`replay: expected one bundle (a .tar.gz or a bundle folder), got ${positionals.length}; see 'asi-conformance replay --help'`);
+  const ids = requirementIds('only', values.only ?? []);
+  if (ids.length === 0) throw new UsageError('replay: --only ID names the requirement to replay (the ids a report shows); see asi-conformance replay --help');
+  const profile = values.config === undefined ? undefined : resolveProfile(values.config, loadProfileFile(values.config));
+  const baseUrl = values['base-url'] ?? profile?.profile.baseUrl;
+  if (baseUrl === undefined) throw new UsageError('replay: --base-url URL (or --config FILE) names the server to replay against');
+  const timeoutS = integerOption('replay', 'timeout', values.timeout, 1, 600);
+
+  const bundle = openBundle(positionals[0]!);
+  const verification = await verifyBundle(bundle);
+  if (!verification.intact) {
+    const first = verification.problems[0];
+    throw new BundleError(positionals[0]!, `does not verify (${first === undefined ? 'see asi-conformance verify' : `${first.file}: ${first.message}`}); its record cannot be trusted to replay`);
+  }
+  const read = bundledReport(bundle);
+  const exchanges = exchangeRecord(bundle);
+  if ('problem' in read || exchanges === undefined) throw new BundleError(positionals[0]!, 'holds no readable report or exchange record');
+  const judgements = (bundle.recordLines(JUDGEMENTS_RECORD) ?? []).flatMap((l) => (isJudgementLine(l.value) ? [l.value as JudgementLine] : []));
+  const report = read.report;
+  const tokens = profile?.tokens ?? tokensFromEnvironment(report.meta.profile, process.env);
+  const secrets = Object.values(tokens);
+  const redactor = new Redactor(secrets);
+  const client = new HttpClient({ baseUrl, tokens, ...(timeoutS === undefined ? {} : { limits: limitsForTimeout(timeoutS) }) });
+  const send = (r: ReplayRequest) => {
+    const at = r.target.indexOf('?');
+    const path = at === -1 ? r.target : r.target.slice(0, at);
+    const query = at === -1 ? undefined : withTokens(r.target.slice(at + 1), secrets);
+    const { authorization, ...headers } = r.headers;
+    return client.send({
+      method: r.method,
+      path: withTokens(path, secrets),
+      ...(query === undefined ? {} : { query }),
+      headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, withTokens(v, secrets)])),
+      ...(authorization === undefined ? {} : { authorization: withTokens(authorization, secrets) }),
+      ...(r.body === undefined ? {} : { body: withTokens(r.body, secrets) }),
+      stream: r.stream,
+      unpaced: true,
+    });
+  };
+  const lines: string[] = [`replaying against ${baseUrl} what run ${report.meta.runId} recorded against ${report.meta.target.baseUrl}`];
+  let replayed = 0;
+  let failing = 0;
+  try {
+    for (const id of ids) {
+      const results = await replayRequirement({ record: { exchanges: [...exchanges.bySeq.values()], judgements }, results: report.results, requirement: id, recordedBaseUrl: report.meta.target.baseUrl, baseUrl, send });
+      const then = report.results.find((r) => r.requirement.id === id);
+      lines.push('', `${id} (${then?.verdict ?? 'absent'} in the bundle)`);
+      if (results.length === 0) lines.push('  nothing to replay: no finding of this requirement came from a recorded judgement (not run in that run?)');
+      for (const r of results) {
+        lines.push(...judgementLines(r));
+        if (r.skipped !== undefined) continue;
+        replayed += 1;
+        if (r.now.some((f) => f.verdict === 'fail')) failing += 1;
+      }
+    }
+  } finally {
+    await client.close();
+  }
+  const verdict = replayed === 0 ? 'NOTHING REPLAYED' : failing === 0 ? 'PASSES NOW: every replayed judgement found no failure' : `STILL FAILING: ${failing} of ${replayed} replayed judgements found a failure`;
+  lines.push('', verdict);
+  process.stdout.write(`${redactor.redact(lines.map((l) => consoleText(l)).join('\n'))}\n`);
+  return replayed === 0 ? 3 : failing === 0 ? 0 : 1;
+}

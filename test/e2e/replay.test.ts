@@ -1,0 +1,73 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { readTarGz } from '../../lib/certification/tar-reader.ts';
+import { writeTarGz } from '../../lib/certification/tar-writer.ts';
+import { runCli } from '../support/cli.ts';
+import { referenceTarget, type ReferenceTarget } from '../support/reference-target.ts';
+
+/**
+ * `replay`: a failing requirement's recorded requests sent again to another server, judged by the
+ * same checkers. The bundle comes from a reference with a defect; the fixed server is a clean one,
+ * with tokens of its own in the environment under the variables the run named.
+ */
+const ID = 'auth/5.3/missing-header';
+const work = mkdtempSync(join(tmpdir(), 'asi-replay-'));
+let broken: ReferenceTarget;
+let fixed: ReferenceTarget;
+let bundle = '';
+
+beforeAll(async () => {
+  broken = await referenceTarget({ defects: ['auth-missing-as-invalid'] });
+  fixed = await referenceTarget();
+  const out = join(work, 'run');
+  const r = await runCli(['run', '--config', broken.profile, '--suite', 'auth', '--out', out, '-q'], { env: broken.env });
+  expect(r.code, r.stdout + r.stderr).toBe(1);
+  bundle = join(out, readdirSync(out)[0]!, 'bundle.tar.gz');
+}, 60_000);
+
+afterAll(async () => {
+  await broken.close();
+  await fixed.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe('replay', () => {
+  test('against the fixed server: then failed, now passes (exit 0); the tokens come from the environment and never show', async () => {
+    const r = await runCli(['replay', bundle, '--only', ID, '--base-url', fixed.reference.baseUrl], { env: fixed.env });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toContain(`replaying against ${fixed.reference.baseUrl} what run `);
+    expect(r.stdout).toMatch(new RegExp(`^${ID.replace(/\//g, '\\/')} \\(fail in the bundle\\)$`, 'm'));
+    expect(r.stdout).toMatch(/^ {4}then {2}× fail {9}expected HTTP 401, code auth\.token_missing, category permanent; actual HTTP 401, code auth\.token_invalid, category permanent$/m);
+    expect(r.stdout).toMatch(/^ {4}now {3}✓ pass$/m);
+    expect(r.stdout.trim().split('\n').at(-1)).toBe('PASSES NOW: every replayed judgement found no failure');
+    for (const token of Object.values(fixed.env)) expect(r.stdout + r.stderr).not.toContain(token);
+  });
+
+  test('against the server still broken: still failing (exit 1)', async () => {
+    const r = await runCli(['replay', bundle, '--only', ID, '--base-url', broken.reference.baseUrl], { env: broken.env });
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    expect(r.stdout).toMatch(/^ {4}now {3}× fail/m);
+    expect(r.stdout.trim().split('\n').at(-1)).toMatch(/^STILL FAILING: \d+ of \d+ replayed judgements found a failure$/);
+  });
+
+  test('a bundle that does not verify is not replayed; an unknown id gets the nearest (exit 2)', async () => {
+    const files = new Map(readTarGz(readFileSync(bundle)));
+    files.delete('summary.md');
+    const tampered = join(work, 'tampered.tar.gz');
+    await writeTarGz(tampered, [...files].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, data]) => ({ name, size: data.length, data })), 0);
+    const r = await runCli(['replay', tampered, '--only', ID, '--base-url', fixed.reference.baseUrl], { env: fixed.env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^asi-conformance: .*tampered\.tar\.gz: does not verify \(.*\); its record cannot be trusted to replay\n$/);
+    const unknown = await runCli(['replay', bundle, '--only', 'auth/5.3/missing-headers', '--base-url', fixed.reference.baseUrl]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('did you mean auth/5.3/missing-header?');
+  });
+
+  test('a requirement the run did not judge has nothing to replay (exit 3)', async () => {
+    const r = await runCli(['replay', bundle, '--only', 'ratelimit/8.1/limit-enforced', '--base-url', fixed.reference.baseUrl], { env: fixed.env });
+    expect(r.code).toBe(3);
+    expect(r.stdout).toContain('nothing to replay: no finding of this requirement came from a recorded judgement');
+  });
+});

@@ -1,0 +1,175 @@
+import { describe, expect, test } from 'vitest';
+import { startReference, type RunningReference } from '../../lib/reference/server.ts';
+import type { ReferenceOptions } from '../../lib/reference/state.ts';
+import { callReference, type Answer } from '../support/reference-call.ts';
+
+const DEAL = '/deal-agents/da_1/messages';
+const COMPANY = '/company-agents/ca_1/messages';
+const FAULTS = ['upstream_unavailable', 'spend_cap_reached'] as const;
+
+/** Runs `body` against a reference started with `options`, closed afterwards. */
+async function withReference(options: ReferenceOptions, body: (ref: RunningReference) => Promise<void>): Promise<void> {
+  const ref = await startReference({ limits: { read: 1_000, write: 1_000 }, ...options });
+  try {
+    await body(ref);
+  } finally {
+    await ref.close();
+  }
+}
+
+/** A message POST with the Accept header of a stream, read whole. */
+async function streamed(ref: RunningReference, path: string, json: unknown): Promise<Answer> {
+  const res = await fetch(`${ref.baseUrl}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ref.tokens['primary']}`, 'content-type': 'application/json', accept: 'text/event-stream' },
+    body: JSON.stringify(json),
+  });
+  return { status: res.status, headers: Object.fromEntries(res.headers), body: await res.text() };
+}
+
+const poolHeaders = (a: Answer): string[] => Object.keys(a.headers).filter((h) => h.startsWith('x-ratelimit-'));
+const errorOf = (a: Answer): Record<string, unknown> => (JSON.parse(a.body) as { error: Record<string, unknown> }).error;
+
+async function jobId(ref: RunningReference): Promise<string> {
+  const created = await callReference(ref, 'POST', DEAL, 'primary', { message: 'hi', async: true });
+  return (JSON.parse(created.body) as { job_id: string }).job_id;
+}
+
+describe('the reference under the message faults (its own choice: docs/reference.md)', () => {
+  test.each(FAULTS)('%s: GET /me, the ledger and a job poll are served with their pool headers', async (fault) => {
+    await withReference({}, async (ref) => {
+      const id = await jobId(ref);
+      ref.state.faults.add(fault);
+      for (const path of ['/me', '/credits/operations', `/message-jobs/${id}`]) {
+        const a = await callReference(ref, 'GET', path);
+        expect(a.status, path).toBe(200);
+        expect(poolHeaders(a), path).toHaveLength(4);
+      }
+      expect((await callReference(ref, 'POST', COMPANY, 'primary', { message: 'hi', stream: true })).status).toBe(503);
+    });
+  });
+});
+
+describe('fault defects on one route or form', () => {
+  test('ledger-upstream-500-html: the ledger answers its upstream outage with a 500 page, and only then', async () => {
+    await withReference({ defects: ['ledger-upstream-500-html'] }, async (ref) => {
+      expect((await callReference(ref, 'GET', '/credits/operations')).status).toBe(200);
+      ref.state.faults.add('upstream_unavailable');
+      const a = await callReference(ref, 'GET', '/credits/operations');
+      expect(a.status).toBe(500);
+      expect(a.headers['content-type']).toMatch(/^text\/html/);
+      expect((await callReference(ref, 'GET', '/me')).status).toBe(200);
+    });
+  });
+
+  test('conversation-spend-cap-company-stream-no-pool-headers: only the company route\'s stream refusal loses its pool headers', async () => {
+    await withReference({ defects: ['conversation-spend-cap-company-stream-no-pool-headers'] }, async (ref) => {
+      ref.state.faults.add('spend_cap_reached');
+      const company = await streamed(ref, COMPANY, { message: 'hi' });
+      expect(company.status).toBe(503);
+      expect(poolHeaders(company)).toEqual([]);
+      expect(poolHeaders(await streamed(ref, DEAL, { message: 'hi' }))).toHaveLength(4);
+      expect(poolHeaders(await callReference(ref, 'POST', COMPANY, 'primary', { message: 'hi' }))).toHaveLength(4);
+    });
+  });
+
+  test('conversation-spend-cap-company-job-as-429: the company route\'s job mode meets the cap as a 429 with points left', async () => {
+    await withReference({ defects: ['conversation-spend-cap-company-job-as-429'] }, async (ref) => {
+      ref.state.faults.add('spend_cap_reached');
+      const a = await callReference(ref, 'POST', COMPANY, 'primary', { message: 'hi', async: true });
+      expect(a.status).toBe(429);
+      expect(errorOf(a)).toMatchObject({ code: 'rate_limit.exceeded', category: 'rate_limited' });
+      expect(Number(a.headers['x-ratelimit-remaining'])).toBeGreaterThan(0);
+      expect((await callReference(ref, 'POST', DEAL, 'primary', { message: 'hi', async: true })).status).toBe(503);
+    });
+  });
+
+  test('conversation-upstream-job-rate-limited: job-mode POSTs say rate_limited, the others transient', async () => {
+    await withReference({ defects: ['conversation-upstream-job-rate-limited'] }, async (ref) => {
+      ref.state.faults.add('upstream_unavailable');
+      expect(errorOf(await callReference(ref, 'POST', COMPANY, 'primary', { message: 'hi', async: true }))['category']).toBe('rate_limited');
+      expect(errorOf(await callReference(ref, 'POST', COMPANY, 'primary', { message: 'hi' }))['category']).toBe('transient');
+    });
+  });
+
+  test.each(FAULTS)('conversation-faults-skip-company-stream-flag: under %s the company route streams `stream: true` to done', async (fault) => {
+    await withReference({ defects: ['conversation-faults-skip-company-stream-flag'] }, async (ref) => {
+      ref.state.faults.add(fault);
+      const a = await callReference(ref, 'POST', COMPANY, 'primary', { message: 'hi', stream: true });
+      expect(a.status).toBe(200);
+      expect(a.body).toContain('event: done');
+      expect(a.body).not.toContain('event: error');
+      expect((await streamed(ref, COMPANY, { message: 'hi' })).status).toBe(503);
+    });
+  });
+
+  test('ratelimit-limiter-down-job-poll-request-id: the job poll\'s 503 carries a request_id of its own', async () => {
+    await withReference({ defects: ['ratelimit-limiter-down-job-poll-request-id'] }, async (ref) => {
+      const id = await jobId(ref);
+      ref.state.faults.add('limiter_store_down');
+      const poll = await callReference(ref, 'GET', `/message-jobs/${id}`);
+      expect(poll.status).toBe(503);
+      expect(errorOf(poll)['request_id']).not.toBe(poll.headers['x-request-id']);
+      const me = await callReference(ref, 'GET', '/me');
+      expect(errorOf(me)['request_id']).toBe(me.headers['x-request-id']);
+    });
+  });
+
+  test('ratelimit-limiter-down-company-stream-open: with the store down the company route\'s streams are served, unmetered', async () => {
+    await withReference({ defects: ['ratelimit-limiter-down-company-stream-open'] }, async (ref) => {
+      ref.state.faults.add('limiter_store_down');
+      const company = await streamed(ref, COMPANY, { message: 'hi' });
+      expect(company.status).toBe(200);
+      expect(poolHeaders(company)).toEqual([]);
+      expect((await streamed(ref, DEAL, { message: 'hi' })).status).toBe(503);
+      expect((await callReference(ref, 'POST', COMPANY, 'primary', { message: 'hi', stream: true })).status).toBe(503);
+    });
+  });
+});
+
+describe('request ids of inactive tokens', () => {
+  test('auth-inactive-token-request-id-mismatch: revoked and expired 401s carry a request_id of their own; missing and unknown ones do not', async () => {
+    await withReference({ defects: ['auth-inactive-token-request-id-mismatch'] }, async (ref) => {
+      for (const role of ['revoked', 'expired']) {
+        const a = await callReference(ref, 'GET', '/me', role);
+        expect(a.status).toBe(401);
+        expect(errorOf(a)['request_id']).not.toBe(a.headers['x-request-id']);
+      }
+      const missing = await callReference(ref, 'GET', '/me', null);
+      expect(errorOf(missing)['request_id']).toBe(missing.headers['x-request-id']);
+    });
+  });
+});
+
+describe('the finished REST turn', () => {
+  test('conversation-rest-empty-messages: a finished REST turn with no messages', async () => {
+    await withReference({ defects: ['conversation-rest-empty-messages'] }, async (ref) => {
+      const body = JSON.parse((await callReference(ref, 'POST', DEAL, 'primary', { message: 'hi' })).body) as Record<string, unknown>;
+      expect(body['messages']).toEqual([]);
+      expect(body['status']).toBeUndefined();
+      expect(typeof body['conversation_id']).toBe('string');
+    });
+  });
+});
+
+describe('variants the fixes answer to', () => {
+  test('auth-body-validated-first: a body field a message does not take is refused with 400 before authentication', async () => {
+    await withReference({ variants: ['auth-body-validated-first'] }, async (ref) => {
+      const a = await callReference(ref, 'POST', DEAL, null, { message: 'hi', access_token: 'x' });
+      expect(a.status).toBe(400);
+      expect(errorOf(a)).toMatchObject({ code: 'request.validation_failed', category: 'permanent' });
+      expect((await callReference(ref, 'POST', DEAL, null, { message: 'hi' })).status).toBe(401);
+      expect((await callReference(ref, 'POST', DEAL, 'primary', { message: 'hi', stream: false })).status).toBe(200);
+    });
+  });
+
+  test('conversation-plain-texts-only: form feeds, U+2028, emoji and long texts are refused; plain text is served', async () => {
+    await withReference({ variants: ['conversation-plain-texts-only'] }, async (ref) => {
+      for (const message of ['a form feed\f', 'a \u2028 separator', 'an emoji 👋', 'x'.repeat(201)]) {
+        const a = await callReference(ref, 'POST', DEAL, 'primary', { message });
+        expect(a.status, JSON.stringify(message)).toBe(400);
+      }
+      expect((await callReference(ref, 'POST', DEAL, 'primary', { message: 'Summarise the deal {"json": 1}' })).status).toBe(200);
+    });
+  });
+});
