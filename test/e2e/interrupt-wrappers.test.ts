@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from 'vitest';
-import { aftermath, FAULT, launch, linkedProject, ROOT, scene, until, userEnv, type Ended, type Scene } from '../support/interrupted-run.ts';
+import { aftermath, FAULT, launch, linkedProject, ROOT, RUN_FILES, scene, until, userEnv, type Ended, type Scene } from '../support/interrupted-run.ts';
 
 /**
  * The documented wrappers, as npm 11 runs them: `npm start` runs `exec node bin/asi-conformance.js run`
@@ -43,7 +43,7 @@ function expectCleanedUp(s: Scene, cause: string, output: string): void {
   expect(report.outcome).toBe('incomplete');
   expect(report.exitCode).toBe(3);
   expect(report.cutShort).toBe(`interrupted by ${cause}`);
-  expect(runFiles.sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'summary.md', 'transcript.har']);
+  expect(runFiles.sort()).toEqual(RUN_FILES);
 }
 
 describe('npm start (exec: npm forwards the signal and waits)', () => {

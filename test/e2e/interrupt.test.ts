@@ -7,7 +7,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import type { ReferenceFault } from '../../lib/reference/state.ts';
 import type { Report } from '../../lib/report/report-model.ts';
 import { startCli } from '../support/cli.ts';
-import { aftermath, BIN, FAULT, launch, ROOT, scene, until } from '../support/interrupted-run.ts';
+import { aftermath, BIN, FAULT, launch, ROOT, RUN_FILES, scene, until } from '../support/interrupted-run.ts';
 import { referenceTarget, type ReferenceTarget } from '../support/reference-target.ts';
 
 const targets: ReferenceTarget[] = [];
@@ -58,12 +58,12 @@ describe('a signal to the harness', () => {
     const r = await run.ended;
     const { calls, report, runFiles } = aftermath(s);
     expect(r.code, r.stdout + r.stderr).toBe(3);
-    expect(s.target.reference.state.faults.has(FAULT)).toBe(false);
+    expect(s.target.reference.state.faults.has(FAULT), r.stderr).toBe(false);
     expect(calls).toEqual(['enable', 'disable']);
     expect(report.outcome).toBe('incomplete');
     expect(report.exitCode).toBe(3);
     expect(report.cutShort).toBe(`interrupted by ${signals[0]}`);
-    expect(runFiles.sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'summary.md', 'transcript.har']);
+    expect(runFiles.sort()).toEqual(RUN_FILES);
     expect(r.stdout).toMatch(new RegExp(`^incomplete: interrupted by ${signals[0]}`, 'm'));
     if (signals.length === 2) expect(r.stderr).toContain(`${signals[1]} again: the run is already stopping`);
     // Progress says it once per test, in the run's words.
@@ -103,7 +103,7 @@ describe('a signal before the suites start', () => {
     expect(report.cutShort).toBe('interrupted by SIGINT');
     // vitest forgets a cancel that comes before its run starts: the run must not go on regardless.
     expect(report.counts.pass + report.counts.fail).toBe(0);
-    expect(readdirSync(join(out, dir!)).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'summary.md', 'transcript.har']);
+    expect(readdirSync(join(out, dir!)).sort()).toEqual(RUN_FILES);
   });
 });
 
@@ -157,7 +157,7 @@ describe('a run interrupted at the preflight', () => {
     expect(r.code, r.stdout + r.stderr).toBe(3);
     expect(r.stderr).toContain('SIGINT again: the run is already stopping');
     const dir = join(out, readdirSync(out)[0]!);
-    expect(readdirSync(dir).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'summary.md', 'transcript.har']);
+    expect(readdirSync(dir).sort()).toEqual(RUN_FILES);
   });
 });
 

@@ -10,6 +10,9 @@ import { referenceTarget, type ReferenceTarget } from './reference-target.ts';
 export const FAULT = 'upstream_unavailable';
 export const SUITE = 'conversation-faults';
 
+/** What a run leaves in its folder, sorted: the reports and the bundle, no working file. */
+export const RUN_FILES = ['bundle.tar.gz', 'junit.xml', 'report.html', 'report.json', 'summary.md', 'transcript.har'];
+
 /** A reference, and a profile whose hooks for FAULT switch it as the reference's do and note each call. */
 export interface Scene {
   target: ReferenceTarget;
