@@ -43,7 +43,13 @@ export class Interrupts {
     if (env['npm_lifecycle_event'] !== undefined) {
       const parent = process.ppid;
       this.#timer = setInterval(() => {
-        if (process.ppid !== parent) this.#receive('wrapper-gone');
+        if (process.ppid === parent) return;
+        clearInterval(this.#timer);
+        // A signal to the whole group ends the wrapper too: it is already pending here and, handled
+        // in this same turn of the event loop, names the cause before the wrapper's end does.
+        setImmediate(() => {
+          if (this.cause === undefined) this.#receive('wrapper-gone');
+        });
       }, WATCH_MS);
       this.#timer.unref();
     }
