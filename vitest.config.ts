@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /** The longest files first, so that they overlap the many short ones instead of running last. */
-const LONGEST_FIRST = ['test/e2e/calibration.test.ts', 'test/e2e/certify-reference.test.ts'];
+const LONGEST_FIRST = ['test/e2e/calibration.test.ts', 'test/e2e/certify-reference.test.ts', 'test/e2e/back-to-back.test.ts'];
 
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {

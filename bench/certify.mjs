@@ -2,16 +2,19 @@
 // Benchmark: full certifications of the embedded reference at the spec's limits (600 reads and 60
 // writes per token per 60 s), each in a process of its own, against ledgers of 1k, 100k and 1M
 // generated rows in the last 30 days (on top of the seeded ledger), then with the shapes of a
-// vendor's staging system: a page cap of 25, background writers, 150 ms latency.
+// vendor's staging system: a page cap of 25, background writers, and far targets: 150 ms latency,
+// 0 to 250 ms of jitter, and a read pool of 6000 per minute at 200 ms.
 //
 // Bounds (issue 10): across the ledger sizes, requests within 10% of each other and wall time
-// within 1.10 x the 60 s window floor; every run conformant with no unplanned 429. Each run writes
-// every report and its certification bundle, as `npm start` does: what the bundle adds to the run
-// must stay within 1 s, and `asi-conformance verify` of it, in a process of its own as a reviewer
-// runs it (the start of the CLI included), within 5 s.
+// within 1.10 x the 60 s window floor; every run conformant with no unplanned 429. Rows with a
+// `wallGoal` are held to it too (a far target within 1.10 x the floor). Each run writes every
+// report and its certification bundle, as `npm start` does: what the bundle adds to the run must
+// stay within 1 s, and `asi-conformance verify` of it, in a process of its own as a reviewer runs
+// it (the start of the CLI included), within 5 s.
 //
-// Run with `npm run bench` (which builds first); `-- --sizes` runs the size table only, `-- --seed N`
-// fixes another seed. Each run is killed after HARD_STOP_MS.
+// Run with `npm run bench` (which builds first); `-- --sizes` runs the size table only, `-- --row
+// TEXT` the rows whose variant (or size) contains TEXT, `-- --seed N` fixes another seed. Each run
+// is killed after HARD_STOP_MS.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -36,7 +39,9 @@ const SIZES = [
 const VARIANTS = [
   { label: '100k', variant: 'page cap 25', ledger: { generatedRows: 100_000, pageCap: 25 } },
   { label: '100k', variant: 'background writers', ledger: { generatedRows: 100_000, writers: true } },
-  { label: '100k', variant: '150 ms latency', ledger: { generatedRows: 100_000 }, latencyMs: 150 },
+  { label: '100k', variant: '150 ms latency', ledger: { generatedRows: 100_000 }, latencyMs: 150, wallGoal: WALL_BOUND_S },
+  { label: '100k', variant: '0-250 ms jitter', ledger: { generatedRows: 100_000 }, jitterMs: 250 },
+  { label: '100k', variant: '6000 reads, 200 ms', ledger: { generatedRows: 100_000 }, latencyMs: 200, limits: { read: 6_000 } },
 ];
 
 function dist(path) {
@@ -59,7 +64,12 @@ async function child(spec, seed) {
   const { embeddedTarget } = await import(dist('runner/embedded-target.js'));
   const { allSuiteFiles } = await import(dist('runner/suite-files.js'));
   const { REPORT_FORMATS } = await import(dist('report/write-reports.js'));
-  const reference = await startReference({ ledger: spec.ledger, ...(spec.latencyMs === undefined ? {} : { latencyMs: spec.latencyMs }) });
+  const reference = await startReference({
+    ledger: spec.ledger,
+    ...(spec.latencyMs === undefined ? {} : { latencyMs: spec.latencyMs }),
+    ...(spec.jitterMs === undefined ? {} : { jitterMs: spec.jitterMs }),
+    ...(spec.limits === undefined ? {} : { limits: spec.limits }),
+  });
   const out = mkdtempSync(join(tmpdir(), 'asi-bench-'));
   let report;
   let dir;
@@ -143,7 +153,9 @@ async function main() {
     await child(JSON.parse(args[1]), seed);
     process.exit(0);
   }
-  const specs = args.includes('--sizes') ? SIZES : [...SIZES, ...VARIANTS];
+  const rowAt = args.indexOf('--row');
+  const all = args.includes('--sizes') ? SIZES : [...SIZES, ...VARIANTS];
+  const specs = rowAt === -1 ? all : all.filter((s) => (s.variant ?? s.label).includes(args[rowAt + 1] ?? ''));
   const widths = [11, 19, 9, 13, 9, 14, 12, 8, 8, 14];
   const lines = [row(['ledger rows', 'variant', 'requests', 'primary reads', 'wall', 'unplanned 429', 'pacer waits', 'bundle', 'verify', 'verdict'], widths)];
   process.stdout.write(
@@ -172,21 +184,27 @@ async function main() {
 
   const missed = [];
   const sized = results.filter((x) => x.spec.variant === undefined).map((x) => x.r);
-  const counts = sized.map((r) => r.requests);
-  const spread = (Math.max(...counts) - Math.min(...counts)) / Math.min(...counts);
-  const slowest = Math.max(...sized.map((r) => r.wallMs)) / 1000;
-  process.stdout.write(
-    `\nledger sizes: requests ${Math.min(...counts)}..${Math.max(...counts)} (${(100 * spread).toFixed(1)}% apart; bound ${100 * REQUESTS_SPREAD}%), ` +
-      `slowest wall ${slowest.toFixed(1)} s (bound ${WALL_BOUND_S.toFixed(1)} s = 1.10 x ${WINDOW_S} s)\n`,
-  );
-  if (!(spread <= REQUESTS_SPREAD)) missed.push('requests across ledger sizes');
-  if (!(slowest <= WALL_BOUND_S)) missed.push('wall time');
+  if (sized.length > 0) {
+    const counts = sized.map((r) => r.requests);
+    const spread = (Math.max(...counts) - Math.min(...counts)) / Math.min(...counts);
+    const slowest = Math.max(...sized.map((r) => r.wallMs)) / 1000;
+    process.stdout.write(
+      `\nledger sizes: requests ${Math.min(...counts)}..${Math.max(...counts)} (${(100 * spread).toFixed(1)}% apart; bound ${100 * REQUESTS_SPREAD}%), ` +
+        `slowest wall ${slowest.toFixed(1)} s (bound ${WALL_BOUND_S.toFixed(1)} s = 1.10 x ${WINDOW_S} s)\n`,
+    );
+    if (!(spread <= REQUESTS_SPREAD)) missed.push('requests across ledger sizes');
+    if (!(slowest <= WALL_BOUND_S)) missed.push('wall time');
+  }
   for (const { spec, r } of results) {
     const name = `${spec.label}${spec.variant === undefined ? '' : ` ${spec.variant}`}`;
     if (r.outcome !== 'conformant') missed.push(`${name}: ${r.outcome}`);
     if (r.unplanned !== 0) missed.push(`${name}: ${r.unplanned ?? 'unknown'} unplanned 429s`);
     if (!(r.bundleMs <= BUNDLE_BOUND_MS)) missed.push(`${name}: bundle written in ${r.bundleMs ?? '?'} ms`);
     if (!(r.verifyMs <= VERIFY_BOUND_MS)) missed.push(`${name}: verify took ${r.verifyMs ?? '?'} ms`);
+    if (spec.wallGoal !== undefined) {
+      process.stdout.write(`${name}: wall ${(r.wallMs / 1000).toFixed(1)} s (goal ${spec.wallGoal.toFixed(1)} s = 1.10 x ${WINDOW_S} s)\n`);
+      if (!(r.wallMs / 1000 <= spec.wallGoal)) missed.push(`${name}: wall time`);
+    }
   }
   const slowestBundle = Math.max(...results.map((x) => x.r.bundleMs ?? Infinity));
   const slowestVerify = Math.max(...results.map((x) => x.r.verifyMs ?? Infinity));

@@ -50,43 +50,24 @@ export const remainingCountsDownFinding = judged('rate-limit-counting/remainingC
   return pass(requirement, served, `${judged} sequential drops of exactly one`);
 });
 
-/**
- * §8.1 table: a fresh pool serves exactly its limit within a window, then refuses. `charged` is
- * every request of one token to the pool since the pool was fresh, in the order sent.
- */
-export const limitEnforcedFinding = judged('rate-limit-counting/limitEnforcedFinding', function limitEnforcedFinding(requirement: string, charged: readonly Exchange[], limit: number, windowMs: number, pool: Pool): Finding {
-  const first = charged[0];
-  if (first === undefined) return inconclusive(requirement, 'no request was sent');
-  const r0 = remaining(first);
-  if (!isServed(first) || r0 !== limit - 1) {
-    return inconclusive(requirement, `the ${pool} pool was not fresh when the harness began (first answer ${exchangeLabel(first)}, Remaining ${r0 ?? 'absent'})`, [first]);
-  }
-  const lost = charged.find((e) => e.response === undefined);
-  if (lost !== undefined) return inconclusive(requirement, `a request got no answer: ${exchangeLabel(lost)}`, [lost]);
-  const served = charged.filter(isServed).length;
-  const refusals = charged.filter(isRefusal);
-  const span = Math.max(...charged.map(receivedAtMs)) - Math.min(...charged.map(sentAtMs));
-  const expected = `exactly ${limit} requests served by the fresh ${pool} pool, then 429`;
-  const evidence = [first, ...refusals.slice(0, 2)];
-  if (served === limit && refusals.length > 0) return pass(requirement, evidence, `${served} served, then ${refusals.length} refused, within ${span} ms`);
-  if (served < limit) return fail(requirement, expected, `429 after only ${served} served requests`, evidence);
-  if (refusals.length === 0 && served <= limit) return inconclusive(requirement, `the pool was not exhausted: ${served} served`, [first]);
-  if (span >= windowMs) return inconclusive(requirement, `${served} served, but the requests spanned ${span} ms, more than a window, so points may have come back`, evidence);
-  return fail(requirement, expected, `${served} requests served within ${span} ms${refusals.length === 0 ? ' and none refused' : ' before the first 429'}`, [first, ...charged.filter(isServed).slice(-1)]);
-});
+/** The most served requests that surely lie within one window on the target's clock, and the first and last of them. */
+interface Densest {
+  count: number;
+  first: Exchange;
+  last: Exchange;
+  spanMs: number;
+}
 
 /**
- * §8.1 rule 2, a rolling window: no span of one window may hold more served requests than the
- * limit. The target handled each request between its send and receive times, so the served
- * requests sent after `received_j − window` and received by `received_j` lie, on the target's
- * clock, within one window that ends at request j: more than `limit` of them is a violation
- * whatever the skew. A fixed window refilling at a clock boundary shows up here.
+ * The target handled each request between its send and receive times, so the served requests sent
+ * after `received_j − window` and received by `received_j` lie, on the target's clock, within one
+ * window that ends at request j, whatever the skew. The window ending at the request that makes
+ * the most of them.
  */
-export const rollingWindowFinding = judged('rate-limit-counting/rollingWindowFinding', function rollingWindowFinding(requirement: string, exchanges: readonly Exchange[], limit: number, windowMs: number, pool: Pool): Finding {
-  const served = exchanges.filter(isServed).sort((a, b) => receivedAtMs(a) - receivedAtMs(b));
-  if (served.length === 0) return inconclusive(requirement, `no served ${pool} request to count`);
-  let worst = { count: 0, first: served[0]!, last: served[0]! };
-  const times = served.map((e) => ({ e, s: sentAtMs(e), r: receivedAtMs(e) }));
+function densestWindow(served: readonly Exchange[], windowMs: number): Densest | undefined {
+  const times = served.map((e) => ({ e, s: sentAtMs(e), r: receivedAtMs(e) })).sort((a, b) => a.r - b.r);
+  if (times.length === 0) return undefined;
+  let worst = { count: 0, first: times[0]!.e, last: times[0]!.e };
   for (let j = 0; j < times.length; j++) {
     const end = times[j]!.r;
     let count = 0;
@@ -98,12 +79,85 @@ export const rollingWindowFinding = judged('rate-limit-counting/rollingWindowFin
     }
     if (count > worst.count && firstIn !== undefined) worst = { count, first: firstIn, last: times[j]!.e };
   }
-  const spanMs = receivedAtMs(worst.last) - sentAtMs(worst.first);
+  return { ...worst, spanMs: receivedAtMs(worst.last) - sentAtMs(worst.first) };
+}
+
+/** How the campaign spent a pool: for the notes of a pool that did not run out. */
+export interface SpendFacts {
+  /** Requests kept in flight during the burst. */
+  inFlight?: number;
+  /** Time spent waiting for the pool to heal before it was looked at fresh. */
+  healWaitedMs?: number;
+}
+
+function perSecond(count: number, ms: number): string {
+  const rate = (count * 1000) / Math.max(1, ms);
+  return rate >= 10 ? String(Math.round(rate)) : rate.toFixed(1);
+}
+
+function earliest(exchanges: readonly Exchange[]): Exchange | undefined {
+  let best: Exchange | undefined;
+  for (const e of exchanges) if (best === undefined || receivedAtMs(e) < receivedAtMs(best)) best = e;
+  return best;
+}
+
+/**
+ * §8.1 table: a fresh pool serves exactly its limit within a window, then refuses. `charged` is
+ * every request of one token to the pool since the pool was fresh, in the order sent.
+ *
+ * Judged window by window, so a spend that lasts longer than a window (a far target, a big pool)
+ * is judged too: no span of one window may surely hold more served requests than the limit, and
+ * at the pool's first 429 (its own word that it is spent) the requests it may have served within
+ * the window before it must reach the limit. Points that come back as the window rolls explain
+ * any more served in all; they never explain more within one window.
+ */
+export const limitEnforcedFinding = judged('rate-limit-counting/limitEnforcedFinding', function limitEnforcedFinding(requirement: string, charged: readonly Exchange[], limit: number, windowMs: number, pool: Pool, spend: SpendFacts = {}): Finding {
+  const first = charged[0];
+  if (first === undefined) return inconclusive(requirement, 'no request was sent');
+  const r0 = remaining(first);
+  if (!isServed(first) || r0 !== limit - 1) {
+    const healing = spend.healWaitedMs === undefined || spend.healWaitedMs === 0 ? '' : `, and it did not heal over ${Math.round(spend.healWaitedMs / 1000)} s of waiting (another client spending this token?)`;
+    return inconclusive(requirement, `the ${pool} pool was not fresh when the harness began (first answer ${exchangeLabel(first)}, Remaining ${r0 ?? 'absent'})${healing}`, [first]);
+  }
+  const lost = charged.find((e) => e.response === undefined);
+  if (lost !== undefined) return inconclusive(requirement, `a request got no answer: ${exchangeLabel(lost)}`, [lost]);
+  const served = charged.filter(isServed);
+  const refusals = charged.filter(isRefusal);
+  const span = Math.max(...charged.map(receivedAtMs)) - Math.min(...charged.map(sentAtMs));
+  const expected = `exactly ${limit} requests served by the fresh ${pool} pool within a window, then 429`;
+  const densest = densestWindow(served, windowMs);
+  if (densest !== undefined && densest.count > limit) {
+    const within = densest.spanMs < span ? `${densest.count} requests served within ${densest.spanMs} ms (${served.length} over ${span} ms in all)` : `${densest.count} requests served within ${span} ms`;
+    return fail(requirement, expected, `${within}${refusals.length === 0 ? ' and none refused' : ' before the first 429'}`, [first, densest.first, densest.last]);
+  }
+  const firstRefusal = earliest(refusals);
+  if (firstRefusal === undefined) {
+    // Served faster than the window gives points back, a pool runs out within one window; slower, never.
+    const rates = `about ${perSecond(served.length, span)} a second, against ${perSecond(limit, windowMs)} a second given back`;
+    const inFlight = spend.inFlight === undefined ? '' : `, ${spend.inFlight} requests in flight`;
+    return inconclusive(requirement, `the pool was not exhausted: ${served.length} served over ${span} ms (${rates}${inFlight})`, [first]);
+  }
+  // Served requests the target may have handled within the window that ends at its first 429.
+  const opensMs = sentAtMs(firstRefusal) - windowMs;
+  const before = served.filter((e) => sentAtMs(e) <= receivedAtMs(firstRefusal) && receivedAtMs(e) > opensMs).length;
+  const evidence = [first, ...refusals.slice(0, 2)];
+  if (before < limit) return fail(requirement, expected, `429 after only ${before} served requests${served.length > before ? ` within the window before it (${served.length} in all)` : ''}`, evidence);
+  if (served.length === limit) return pass(requirement, evidence, `${served.length} served, then ${refusals.length} refused, within ${span} ms`);
+  return pass(
+    requirement,
+    evidence,
+    `${served.length} served over ${span} ms, more than a window: ${limit} before the first 429 (Remaining ${remaining(firstRefusal) ?? 'absent'}), never more than ${limit} within one window; the rest as points came back`,
+  );
+});
+
+export const rollingWindowFinding = judged('rate-limit-counting/rollingWindowFinding', function rollingWindowFinding(requirement: string, exchanges: readonly Exchange[], limit: number, windowMs: number, pool: Pool): Finding {
+  const worst = densestWindow(exchanges.filter(isServed), windowMs);
+  if (worst === undefined) return inconclusive(requirement, `no served ${pool} request to count`);
   if (worst.count <= limit) return pass(requirement, [worst.first], `at most ${worst.count} served ${pool} requests within any ${windowMs / 1000}s span (limit ${limit})`);
   return fail(
     requirement,
     `at most ${limit} served ${pool} requests within any ${windowMs / 1000}s span (a rolling window)`,
-    `${worst.count} served within ${spanMs} ms, from ${exchangeLabel(worst.first)} to ${exchangeLabel(worst.last)}: points came back before the requests that spent them aged out`,
+    `${worst.count} served within ${worst.spanMs} ms, from ${exchangeLabel(worst.first)} to ${exchangeLabel(worst.last)}: points came back before the requests that spent them aged out`,
     [worst.first, worst.last],
   );
 });

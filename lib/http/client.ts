@@ -65,6 +65,8 @@ export interface ClientOptions {
   onUnresponsive?: (reason: string) => void;
   /** Extra headers, TLS material and proxy of a target behind real infrastructure. */
   transport?: TransportOptions;
+  /** Requests the client may have in flight to the target at once (its connections); 16 when absent. */
+  maxInFlight?: number;
   /** The fault hooks switched on now (a drill): recorded on every exchange sent or answered while one is. */
   faultsOn?: () => readonly string[];
   /** Numbers this client's exchanges; one shared by every client of the process unless given. */
@@ -195,7 +197,7 @@ export class HttpClient {
     this.#onUnresponsive = options.onUnresponsive;
     this.#faultsOn = options.faultsOn ?? (() => []);
     this.#sequence = options.sequence ?? processSequence;
-    this.#agent = buildDispatcher(this.limits, options.transport);
+    this.#agent = buildDispatcher(this.limits, options.transport, options.maxInFlight);
     this.#extraHeaders = Object.fromEntries((options.transport?.headers ?? []).map((h) => [h.name, h.value]));
     this.#requestTransport = requestTransportOf(options.transport, this.baseUrl);
   }
@@ -260,7 +262,7 @@ export class HttpClient {
         if (retryMs !== undefined) {
           // A 429 the harness did not provoke: honour Retry-After and send the same request again.
           this.#onExchange?.(exchange);
-          await sleep(retryMs);
+          await this.#pacer!.retryAfter(pacing.role, pacing.pool, retryMs);
           continue;
         }
       } else if (pacing !== undefined) {
@@ -493,4 +495,9 @@ function lowerKeys(h: Record<string, string>): Record<string, string> {
 
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Sleeps until the Unix ms `atMs` (at once when it has passed). */
+export function sleepUntil(atMs: number): Promise<void> {
+  return sleep(Math.max(0, atMs - Date.now()));
 }

@@ -1,6 +1,9 @@
 import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
 import type { TlsMaterial, TransportOptions } from './transport.ts';
 
+/** Connections to the target when nothing asks for more. */
+const DEFAULT_CONNECTIONS = 16;
+
 export interface DispatcherTimeouts {
   connectTimeoutMs: number;
   headersTimeoutMs: number;
@@ -25,12 +28,13 @@ function tlsOptions(tls: TlsMaterial | undefined): { ca?: string; cert?: string;
  * carry them; the proxy's own TLS keeps the default trust store, since a private CA for the
  * target says nothing about the proxy. Redirects are never followed (undici's default).
  */
-export function buildDispatcher(timeouts: DispatcherTimeouts, transport: TransportOptions | undefined): Dispatcher {
+export function buildDispatcher(timeouts: DispatcherTimeouts, transport: TransportOptions | undefined, maxInFlight = DEFAULT_CONNECTIONS): Dispatcher {
   const tls = tlsOptions(transport?.tls);
   const common = {
     headersTimeout: timeouts.headersTimeoutMs,
     bodyTimeout: timeouts.bodyTimeoutMs,
-    connections: 16,
+    // One request per connection (no pipelining): as many connections as requests may be in flight.
+    connections: Math.max(DEFAULT_CONNECTIONS, maxInFlight),
   };
   const connect = { timeout: timeouts.connectTimeoutMs, ...tls };
   const proxy = transport?.proxy;

@@ -17,6 +17,8 @@ export function pacingPoolOf(path: string, role: string | undefined, pool: Pool 
 
 /** What the pacer knows of one token's pool, read from the latest response's headers (§8.1). */
 interface PoolState {
+  /** The pool in words, for what a wait is for. */
+  name: string;
   limit?: number;
   remaining?: number;
   /** Unix ms at which the server says the bucket refills. */
@@ -96,7 +98,8 @@ export interface PacerOptions {
   /** Used when a pool's Reset header is unusable: the spec's window. */
   fallbackWindowMs: number;
   now?: () => number;
-  sleep?: (ms: number) => Promise<void>;
+  /** Every wait of the budget service, with what it waits for (a long one is shown as progress). */
+  sleep?: (ms: number, why: string) => Promise<void>;
 }
 
 const BACKOFF_CAP = 8;
@@ -142,7 +145,7 @@ export class Pacer {
     const k = `${role}:${pool}`;
     let s = this.#state.get(k);
     if (s === undefined) {
-      s = { inFlight: 0, turnstile: Promise.resolve(), refusedInARow: 0, fresh: [], lowWaitedMs: 0, lowSent: 0, distrusted: false, stormy: false };
+      s = { name: `the ${role} token's ${pool} pool`, inFlight: 0, turnstile: Promise.resolve(), refusedInARow: 0, fresh: [], lowWaitedMs: 0, lowSent: 0, distrusted: false, stormy: false };
       this.#state.set(k, s);
     }
     return s;
@@ -186,7 +189,7 @@ export class Pacer {
       const wait = Math.min(this.#options.maxWaitMs, available <= 0 ? untilReset + 50 : untilReset / (available + 1));
       this.#count('slow-down', wait);
       s.lowWaitedMs += wait;
-      await this.#options.sleep(wait);
+      await this.#options.sleep(wait, `${s.name} to refill (paced: under 10% left)`);
       // With points left, this request has waited its share; with none, the loop now finds the
       // reset passed and lets one request through to learn the new numbers.
       if (available > 0) return this.#countLowSend(s);
@@ -328,6 +331,11 @@ export class Pacer {
   watch(watcher: ExchangeWatcher): () => void {
     this.#watchers.add(watcher);
     return () => this.#watchers.delete(watcher);
+  }
+
+  /** Waits the `ms` that after() asked for before the refused request goes again. */
+  retryAfter(role: string, pool: Pool, ms: number): Promise<void> {
+    return this.#options.sleep(ms, `the Retry-After of a 429 on ${this.#pool(role, pool).name}`);
   }
 
   /** Records time a suite spent waiting for a window to heal, so the report can show it. */

@@ -46,7 +46,8 @@ export interface ExchangeFacts {
   /**
    * §4 "Every authenticated response carries the rate-limit headers": a live token in the bearer
    * header, on a token-authenticated route with its own method, answered other than 401 (no token
-   * was accepted) and other than the limiter-down 503 (no limiter was asked).
+   * was accepted), 404 (no such job or agent: whether a server looks it up before or after its
+   * limiter is open) and the limiter-down 503 (no limiter was asked).
    */
   authenticatedResponse: boolean;
   /**
@@ -148,7 +149,7 @@ export function factsOf(exchange: Exchange, context: RecordContext): ExchangeFac
     routeMethod,
     token,
     authenticatedResponse:
-      kind === 'authenticated' && routeMethod && token === 'valid' && status !== undefined && status !== 401 && !isLimiterUnavailable(exchange),
+      kind === 'authenticated' && routeMethod && token === 'valid' && status !== undefined && status !== 401 && status !== 404 && !isLimiterUnavailable(exchange),
     builtValid: kind === 'authenticated' && routeMethod && (!isMessage || isProfileMessage(body, route, context)),
     faults: exchange.faults ?? [],
   };

@@ -9,6 +9,7 @@ export interface ProfileFile {
     async?: { body: Record<string, unknown>; job_id: string; poll: string };
   };
   limits?: { read?: number; write?: number; window_s?: number };
+  pacing?: { max_in_flight?: number };
   implementation?: { label?: string; version?: string };
   faults?: Partial<Record<'limiter_store_down' | 'upstream_unavailable' | 'spend_cap_reached', { enable: string; disable: string }>>;
   /** Extra request headers by name: a literal value, or `{ env: VAR }` for a secret one. */

@@ -34,6 +34,11 @@ export interface Limits {
   windowS: number;
 }
 
+export interface Pacing {
+  /** Most requests in flight while a pool is spent on purpose (`pacing.max_in_flight`). */
+  maxInFlight: number;
+}
+
 export interface ResolvedProfile {
   /** File the profile came from, or `embedded reference`. */
   source: string;
@@ -42,6 +47,7 @@ export interface ResolvedProfile {
   tokenRoles: string[];
   messages: { routes: MessageRoute[]; async?: AsyncJobSettings };
   limits: Limits;
+  pacing: Pacing;
   /** False when limits differ from the spec's: the report is then not a certification. */
   certifying: boolean;
   faults: Partial<Record<FaultName, FaultHook>>;

@@ -85,8 +85,9 @@ function chargePublicRoute(ctx: ExchangeContext): void {
 
 /** Answers one request: base path, public routes, then auth, the token limiter, routing. */
 async function handle(state: ReferenceState, routes: CompiledRoute[], admin: CompiledRoute[], req: IncomingMessage, res: ServerResponse): Promise<void> {
-  // Variant `latency-150ms`: a target far away, or slow to answer, before anything is decided.
-  if (state.latencyMs > 0) await delay(state.latencyMs);
+  // Variant `latency-150ms` (and the bench's jitter): a target far away, or slow to answer, before anything is decided.
+  const delayMs = state.delayMs();
+  if (delayMs > 0) await delay(delayMs);
   let url: URL;
   try {
     url = new URL(req.url ?? '/', 'http://reference.invalid');

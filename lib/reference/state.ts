@@ -23,6 +23,8 @@ export interface ReferenceOptions {
   ledger?: Partial<LedgerShape>;
   /** Milliseconds every response is delayed (variant `latency-150ms`). */
   latencyMs?: number;
+  /** Up to this many milliseconds more, drawn anew for every request: a round trip that varies. */
+  jitterMs?: number;
 }
 
 /** Requests per minute per IP on the unauthenticated routes (§8.1: "its numeric limit is not shown"; the reference's choice). */
@@ -43,6 +45,7 @@ export class ReferenceState {
   readonly ledger = new LedgerStore();
   readonly ledgerShape: LedgerShape;
   readonly latencyMs: number;
+  readonly jitterMs: number;
   readonly startedAt: number;
   readonly seedNow: number;
   #requestCounter = 0;
@@ -57,6 +60,7 @@ export class ReferenceState {
     this.variants = new SwitchSet(options.variants ?? []);
     this.ledgerShape = ledgerShapeOf(options.ledger, this.variants);
     this.latencyMs = options.latencyMs ?? (this.variants.has('latency-150ms') ? 150 : 0);
+    this.jitterMs = options.jitterMs ?? 0;
     this.tokens = new TokenRegistry(options.tokenSecret);
     this.readLimiter = new RollingWindowLimiter(this.limits.read, this.limits.windowS * 1000);
     this.writeLimiter = new RollingWindowLimiter(this.limits.write, this.limits.windowS * 1000);
@@ -65,6 +69,11 @@ export class ReferenceState {
       : new RollingWindowLimiter(IP_LIMIT_PER_MINUTE, 60_000);
     this.startedAt = Date.now();
     this.seedNow = options.seedNow ?? this.startedAt;
+  }
+
+  /** How long to hold the next request before handling it: the latency, plus a fresh draw of the jitter. */
+  delayMs(): number {
+    return this.latencyMs + (this.jitterMs > 0 ? Math.random() * this.jitterMs : 0);
   }
 
   now(): number {

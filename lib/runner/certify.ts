@@ -24,7 +24,7 @@ import { appendExchange, eachExchange } from '../report/writers/transcript.ts';
 import { RecordJudge } from '../invariants/judge-record.ts';
 import { SERVED_DESCRIPTION_MENTION, ServedDescriptionFinder } from '../checks/openapi-served-description.ts';
 import type { RunContext } from '../suite/run-context.ts';
-import { pacerStatsFile, targetDownFile } from '../suite/worker-files.ts';
+import { pacerStatsFile, targetDownFile, waitsFile } from '../suite/worker-files.ts';
 import { judgementsFile } from '../judgement/judgement-line.ts';
 import { recordRunWideJudgement } from '../judgement/run-wide-judgement.ts';
 import type { Interrupts } from './interrupts.ts';
@@ -134,6 +134,7 @@ function profileView(target: ResolvedTarget, transport: TransportOptions | undef
     tokens,
     messages: profile.messages,
     limits: profile.limits,
+    pacing: { max_in_flight: profile.pacing.maxInFlight },
     faults: profile.faults,
     ...(Object.keys(headers).length === 0 ? {} : { headers }),
     ...(transport?.tls === undefined ? {} : { tls: Object.fromEntries(Object.entries(transport.tls.files).map(([k, v]) => [k, typeof v === 'string' ? pathForReport(v) : v])) }),
@@ -273,7 +274,7 @@ export async function certify(options: CertifyOptions): Promise<CertifyResult> {
     const bundle = await writeBundle(report, { runDir: dir, transcriptFile, written: files, secrets: secrets.map((t) => t.value), request: options.bundle });
     return { ...result, bundle };
   } finally {
-    for (const f of [transcriptFile, judgementsFile(transcriptFile), pacerStatsFile(transcriptFile), targetDownFile(transcriptFile), ...faultWorkingFiles(transcriptFile)]) rmSync(f, { force: true });
+    for (const f of [transcriptFile, judgementsFile(transcriptFile), pacerStatsFile(transcriptFile), targetDownFile(transcriptFile), waitsFile(transcriptFile), ...faultWorkingFiles(transcriptFile)]) rmSync(f, { force: true });
     // A run that wrote nothing (it broke) leaves no empty folder behind; one holding anything stays.
     if (files === undefined) {
       try {

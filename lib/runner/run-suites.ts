@@ -1,6 +1,7 @@
 import { startVitest, type Vitest } from 'vitest/node';
 import { PACKAGE_ROOT } from '../package-root.ts';
 import type { RunContext } from '../suite/run-context.ts';
+import { readWaits } from '../suite/worker-files.ts';
 import { FindingsCollector, type CollectedTest } from './findings-collector.ts';
 import type { Interrupts } from './interrupts.ts';
 import { ProgressReporter } from './progress-reporter.ts';
@@ -34,7 +35,7 @@ export async function runSuites(context: RunContext, options: SuiteRunOptions): 
   const collector = new FindingsCollector();
   const control = new RunControl(context.transcriptFile, context.profile, options.notice ?? options.progress, options.interrupts);
   const cancelNote = (): string | undefined => (control.cutShort === undefined ? undefined : `not run: ${control.cutShort}`);
-  const progress = new ProgressReporter(options.progress, options.failOn, cancelNote);
+  const progress = new ProgressReporter(options.progress, options.failOn, { waits: () => readWaits(context.transcriptFile) }, cancelNote);
   const exitCodeBefore = process.exitCode;
   // Handed the vitest instance as soon as it exists, so that a run can be cancelled while it goes;
   // tests a cancel leaves out say why (it runs before the collector).

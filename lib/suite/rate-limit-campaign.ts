@@ -1,12 +1,17 @@
+import { jobPollPath } from '../checks/conversation-job.ts';
 import { integerHeader, receivedAtMs } from '../checks/pool-headers.ts';
 import { rowsLeftByRefused, spanMs, type LedgerCount, type RefusedBatch, type RefusedTrial } from '../checks/rate-limit-ledger.ts';
 import { isRefusal, isServed } from '../checks/rate-limit-refusal.ts';
-import type { SendOptions } from '../http/client.ts';
+import { sleepUntil, type SendOptions } from '../http/client.ts';
+import { WAIT_MARGIN_MS } from '../http/pacer.ts';
 import type { Exchange } from '../model/exchange.ts';
-import type { AsyncJobSettings, Limits, MessageRoute } from '../profile/resolved-profile.ts';
+import type { Limits, MessageRoute, ResolvedProfile } from '../profile/resolved-profile.ts';
 import { LEDGER_PATH, ME_PATH, type Pool } from '../spec-constants.ts';
+import { authenticatedRoutes, probeRequest } from './authenticated-routes.ts';
 import { countLedgerRows, countLedgerRowsSettled, measureBackground } from './ledger-snapshot.ts';
 import type { Session } from './session.ts';
+import { medianRoundTripMs, spendInFlight } from './spend-in-flight.ts';
+import { waitingFor } from './wait-notices.ts';
 
 /** The token the rate-limit suites exhaust; no other area may count on its budget during a run. */
 export const EXHAUSTED_ROLE = 'secondary';
@@ -24,9 +29,21 @@ const TRIAL_ROUNDS = 8;
 /** Served POSTs from which rows per message can be read off the batch when the first bracket read high. */
 const RATE_FROM_BATCH_MIN = 10;
 
-/** Requests in flight at once while a pool is being exhausted. */
-const READ_CONCURRENCY = 16;
-const WRITE_CONCURRENCY = 8;
+/**
+ * Fewest requests in flight while a pool is being exhausted; more when the round trip is long or
+ * the pool big (lib/suite/spend-in-flight.ts), never more than the profile's pacing.max_in_flight.
+ */
+const READ_IN_FLIGHT_FLOOR = 16;
+const WRITE_IN_FLIGHT_FLOOR = 8;
+
+/**
+ * Waits for a pool that another client spent less than a window ago, each up to a window and a
+ * margin; a pool still not fresh after them never heals while the run watches (another client
+ * keeps spending it).
+ */
+const HEAL_TRIES = 2;
+/** After the instant a pool should have healed, before it is looked at again. */
+const HEAL_MARGIN_MS = 250;
 
 /** Message routes the write pool is probed on (as the conversation suites do). */
 const MAX_ROUTES = 3;
@@ -50,6 +67,17 @@ export interface PoolRun {
   /** The primary token on the same pool, before the secondary's burst and after its refusals (§5.5). */
   primaryBefore: Exchange;
   primaryAfter: Exchange;
+  /**
+   * Looks at the pool that found it not fresh (another client spent it less than a window ago),
+   * each followed by a wait for it to heal; empty when the first look found it fresh.
+   */
+  stale: Exchange[];
+  /** Time spent waiting for the pool to heal before its sequence began. */
+  healWaitedMs: number;
+  /** Requests kept in flight during the burst, sized from the round trip, the limit and the window. */
+  inFlight: number;
+  /** The median round trip of the sequence, which sized the burst. */
+  roundTripMs: number;
 }
 
 export interface ReadRun extends PoolRun {
@@ -60,6 +88,8 @@ export interface ReadRun extends PoolRun {
 
 export interface WriteRun extends PoolRun {
   route: MessageRoute;
+  /** The first POST once the read pool of the same token was spent (the look at the write pool came before). */
+  afterReadSpent: Exchange;
   /** The POSTs after the first two (whose brackets measured rows per message), counted in the ledger before and after. */
   batch: RefusedBatch;
 }
@@ -71,6 +101,14 @@ export interface Campaign {
 }
 
 export type CampaignOutcome = Campaign | { skipped: string };
+
+/**
+ * The longest a campaign may take: the waits for both pools to heal, then spending them, which a
+ * slow target stretches to a window at most before points come back anyway.
+ */
+export function campaignBudgetMs(windowMs: number): number {
+  return HEAL_TRIES * (windowMs + WAIT_MARGIN_MS + HEAL_MARGIN_MS) + windowMs + 60_000;
+}
 
 function lastReceived(exchanges: readonly Exchange[]): Exchange | undefined {
   let best: Exchange | undefined;
@@ -97,18 +135,29 @@ function sendMany(s: Session, count: number, concurrency: number, request: SendO
   return sendAll(s, new Array<SendOptions>(count).fill(request), concurrency);
 }
 
+/** How a burst spends a pool: its name, and the requests kept in flight, sized from the round trip. */
+interface BurstPace {
+  pool: Pool;
+  inFlight: number;
+  roundTripMs: number;
+}
+
 /**
  * Spends what is left of a pool and goes `extra` beyond it, then keeps going in small batches
  * until the pool refuses (a pool that serves more than it says is what limit-enforced reports),
- * never sending more than the limit and a tenth.
+ * never sending more than the limit and a tenth. A long spend (a far target, a big pool) says
+ * how long it has left, like any wait.
  */
-async function exhaust(s: Session, limit: number, last: Exchange, extra: number, concurrency: number, request: SendOptions): Promise<Exchange[]> {
+async function exhaust(s: Session, limit: number, last: Exchange, extra: number, pace: BurstPace, request: SendOptions): Promise<Exchange[]> {
   const left = integerHeader(last, 'x-ratelimit-remaining') ?? limit;
   const cap = limit + Math.ceil(limit / 10) + extra;
-  const sent = await sendMany(s, Math.min(cap, Math.max(1, left + extra)), concurrency, request);
+  const count = Math.min(cap, Math.max(1, left + extra));
+  const what = `the ${pace.pool} pool of the ${EXHAUSTED_ROLE} token to be spent (${count} requests, ${pace.inFlight} in flight)`;
+  const dueMs = Date.now() + (count * pace.roundTripMs) / pace.inFlight;
+  const sent = await waitingFor(s.context.transcriptFile, what, dueMs, sendMany(s, count, pace.inFlight, request));
   const step = Math.max(1, Math.ceil(limit / 20));
   while (!sent.some(isRefusal) && sent.length < cap && sent.every((e) => e.response !== undefined)) {
-    sent.push(...(await sendMany(s, Math.min(step, cap - sent.length), concurrency, request)));
+    sent.push(...(await sendMany(s, Math.min(step, cap - sent.length), pace.inFlight, request)));
   }
   return sent;
 }
@@ -118,9 +167,9 @@ async function exhaust(s: Session, limit: number, last: Exchange, extra: number,
  * around them, then other clients' rows measured over a pause twice as long (§8.1 rule 5 on a
  * ledger others write to).
  */
-async function refusedTrial(s: Session, forms: readonly SendOptions[]): Promise<RefusedTrial> {
+async function refusedTrial(s: Session, forms: readonly SendOptions[], inFlight: number): Promise<RefusedTrial> {
   const before = await countLedgerRows(s.client);
-  const posts = await sendAll(s, Array.from({ length: TRIAL_ROUNDS }, () => forms).flat(), WRITE_CONCURRENCY);
+  const posts = await sendAll(s, Array.from({ length: TRIAL_ROUNDS }, () => forms).flat(), inFlight);
   const after = await countLedgerRows(s.client);
   const background = before.ok && after.ok ? await measureBackground(s.client, spanMs(before, after)) : undefined;
   return { posts, before, after, ...(background === undefined ? {} : { background }) };
@@ -157,34 +206,129 @@ function rowsPerMessageOf(bracket: number | undefined, posts: readonly Exchange[
   return fromBatch >= 1 && fromBatch < bracket ? fromBatch : bracket;
 }
 
+/**
+ * A pool whose first answer shows points spent by someone else, or a 429: a count from it would
+ * not start at its limit. A Remaining of the limit or more is no spent pool but a count that is
+ * off (its own checks report it): waiting would not change it.
+ */
+function notFresh(look: Exchange, limit: number): boolean {
+  const remaining = integerHeader(look, 'x-ratelimit-remaining');
+  return isRefusal(look) || (isServed(look) && remaining !== undefined && remaining < limit - 1);
+}
+
+/**
+ * When a pool at rest is whole again: a rolling window gives every point back one window after it
+ * was spent, and the look just sent is the latest point spent, so one window after it (later when
+ * the pool's own Reset, a plausible one, says so).
+ */
+function healsAtMs(look: Exchange, windowMs: number): number {
+  const received = receivedAtMs(look);
+  const reset = integerHeader(look, 'x-ratelimit-reset');
+  const resetMs = reset === undefined ? undefined : reset * 1000;
+  const plausible = resetMs !== undefined && resetMs > received && resetMs <= received + windowMs + WAIT_MARGIN_MS ? resetMs : 0;
+  return Math.max(received + windowMs, plausible) + HEAL_MARGIN_MS;
+}
+
+/** The first request to each pool of a campaign, which found it fresh, and the looks before that did not. */
+interface Looks {
+  read: Exchange;
+  write?: Exchange;
+  stale: { read: Exchange[]; write: Exchange[] };
+  healWaitedMs: number;
+}
+
+function describeStale(pool: Pool, look: Exchange, limit: number): string {
+  return `the ${pool} pool (Remaining ${integerHeader(look, 'x-ratelimit-remaining') ?? 'absent'} of ${limit})`;
+}
+
+/**
+ * The first request to each pool, which must find it fresh for the pool to be counted from its
+ * limit. When another client spent one less than a window ago (a run just before this one), waits
+ * for both to heal, saying so with a countdown, and looks at both again (a look spends a point
+ * too): a few tries at most, each a window and a margin.
+ */
+async function freshLooks(s: Session, limits: Limits, read: SendOptions, write: SendOptions | undefined): Promise<Looks> {
+  const windowMs = limits.windowS * 1000;
+  const stale: Looks['stale'] = { read: [], write: [] };
+  const started = Date.now();
+  for (let tries = 0; ; tries++) {
+    const readLook = await s.client.send(read);
+    const writeLook = write === undefined ? undefined : await s.client.send(write);
+    const spent = [
+      ...(notFresh(readLook, limits.read) ? [describeStale('read', readLook, limits.read)] : []),
+      ...(writeLook !== undefined && notFresh(writeLook, limits.write) ? [describeStale('write', writeLook, limits.write)] : []),
+    ];
+    if (spent.length === 0 || tries === HEAL_TRIES) {
+      const healWaitedMs = tries === 0 ? 0 : Date.now() - started;
+      s.pacer.noteWait('recovery', healWaitedMs);
+      return { read: readLook, ...(writeLook === undefined ? {} : { write: writeLook }), stale, healWaitedMs };
+    }
+    stale.read.push(readLook);
+    if (writeLook !== undefined) stale.write.push(writeLook);
+    const at = Math.max(healsAtMs(readLook, windowMs), writeLook === undefined ? 0 : healsAtMs(writeLook, windowMs));
+    const what = `${spent.join(' and ')} of the ${EXHAUSTED_ROLE} token to heal: spent less than a window ago, by another client or run`;
+    await waitingFor(s.context.transcriptFile, what, at, sleepUntil(at));
+  }
+}
+
+/** Requests to keep in flight to spend what is left of a pool, from the round trips of its sequence. */
+function paceOf(s: Session, pool: Pool, sequence: readonly Exchange[], limit: number, extra: number, floor: number): BurstPace {
+  const roundTripMs = medianRoundTripMs(sequence);
+  const left = integerHeader(sequence[sequence.length - 1]!, 'x-ratelimit-remaining') ?? limit;
+  const inFlight = spendInFlight({ requests: left + extra, roundTripMs, windowMs: s.context.profile.limits.windowS * 1000, floor, cap: s.context.profile.pacing.maxInFlight });
+  return { pool, inFlight, roundTripMs };
+}
+
 async function sendEach(s: Session, requests: readonly SendOptions[]): Promise<Exchange[]> {
   const out: Exchange[] = [];
   for (const request of requests) out.push(await s.client.send(request));
   return out;
 }
 
-async function runReads(s: Session, limits: Limits): Promise<ReadRun> {
-  const me: SendOptions = { path: ME_PATH, token: EXHAUSTED_ROLE, unpaced: true };
+/** GET /me with the exhausted token: the read pool's look and most of its spend. */
+const ME: SendOptions = { path: ME_PATH, token: EXHAUSTED_ROLE, unpaced: true };
+
+async function runReads(s: Session, limits: Limits, looks: Looks): Promise<ReadRun> {
   // A one-row page of the default window: a ledger request the pool serves (§4.1).
   const ledger: SendOptions = { path: LEDGER_PATH, query: { limit: 1 }, token: EXHAUSTED_ROLE, unpaced: true };
-  const sequence: Exchange[] = [];
-  sequence.push(await s.client.send(me));
-  sequence.push(await s.client.send(me));
-  const head = await s.client.send({ ...me, method: 'HEAD' });
+  const sequence: Exchange[] = [looks.read];
+  sequence.push(await s.client.send(ME));
+  const head = await s.client.send({ ...ME, method: 'HEAD' });
   sequence.push(head);
   // > When `to` is earlier than `from`, the response is 400.
   const provoked400 = await s.client.send({ path: LEDGER_PATH, query: { from: '2024-01-02', to: '2024-01-01' }, token: EXHAUSTED_ROLE, unpaced: true });
   sequence.push(provoked400);
   sequence.push(await s.client.send(ledger));
-  sequence.push(await s.client.send(me));
+  sequence.push(await s.client.send(ME));
   const primaryBefore = await s.client.send({ path: ME_PATH, token: 'primary' });
-  const burst = await exhaust(s, limits.read, sequence[sequence.length - 1]!, 1, READ_CONCURRENCY, me);
+  const pace = paceOf(s, 'read', sequence, limits.read, 1, READ_IN_FLIGHT_FLOOR);
+  const burst = await exhaust(s, limits.read, sequence[sequence.length - 1]!, 1, pace, ME);
   // > 429 | Error envelope, with rate-limit headers and `Retry-After`.  (the ledger's own 429)
-  const routeRefusals = await sendEach(s, [ledger]);
+  // And the job poll, a read too (§8.1 rule 3): of an id no job has, since a server that checks
+  // its pool first refuses it like any read, and one that looks the job up first answers 404,
+  // which the run-wide rules leave to the server's order.
+  const poll = s.context.profile.messages.async?.poll;
+  const pollRefusal: SendOptions[] = poll === undefined ? [] : [{ path: jobPollPath(poll, 'job_asi_conformance_read_pool_probe'), token: EXHAUSTED_ROLE, unpaced: true }];
+  const routeRefusals = await sendEach(s, [ledger, ...pollRefusal]);
   const primaryAfter = await s.client.send({ path: ME_PATH, token: 'primary', unpaced: true });
   const charged = [...sequence, ...burst, ...routeRefusals];
   const refusal = lastReceived([...burst, ...routeRefusals].filter(isRefusal));
-  return { pool: 'read', sequence, burst, routeRefusals, charged, head, provoked400, primaryBefore, primaryAfter, ...(refusal === undefined ? {} : { refusal }) };
+  return {
+    pool: 'read',
+    sequence,
+    burst,
+    routeRefusals,
+    charged,
+    head,
+    provoked400,
+    primaryBefore,
+    primaryAfter,
+    stale: looks.stale.read,
+    healWaitedMs: looks.healWaitedMs,
+    inFlight: pace.inFlight,
+    roundTripMs: pace.roundTripMs,
+    ...(refusal === undefined ? {} : { refusal }),
+  };
 }
 
 /**
@@ -192,24 +336,55 @@ async function runReads(s: Session, limits: Limits): Promise<ReadRun> {
  * before the ledger's first count (their rows, whenever they land, are then outside every
  * count); the job mode only once the pool refuses, since a job may record its row when it ends.
  */
-async function runWrites(s: Session, limits: Limits, routes: readonly MessageRoute[], jobs: AsyncJobSettings | undefined): Promise<WriteRun> {
+/** The message POSTs the write pool is probed with: the first route plain, the other routes, the streamed form. */
+function writeForms(routes: readonly MessageRoute[]): { post: SendOptions; others: SendOptions[]; streamed: SendOptions } {
   const route = routes[0]!;
   const post: SendOptions = { method: 'POST', path: route.path, json: route.body, token: EXHAUSTED_ROLE, unpaced: true };
   const others = routes.slice(1, MAX_ROUTES).map((r): SendOptions => ({ ...post, path: r.path, json: r.body }));
-  const streamed: SendOptions = { ...post, headers: { accept: 'text/event-stream' } };
-  const sequence = await sendEach(s, [...others, streamed]);
+  return { post, others, streamed: { ...post, headers: { accept: 'text/event-stream' } } };
+}
+
+/**
+ * Every route (up to MAX_ROUTES) in every form the profile declares (REST, stream by Accept,
+ * stream by `stream: true`, job mode) as the exhausted token's unpaced POSTs, `except` the one
+ * form the burst itself sends.
+ */
+function messageForms(profile: ResolvedProfile, except: SendOptions): SendOptions[] {
+  const routes = { ...profile, messages: { ...profile.messages, routes: profile.messages.routes.slice(0, MAX_ROUTES) } };
+  return authenticatedRoutes(routes)
+    .filter((r) => r.method === 'POST' && !(r.form === 'rest' && r.path === except.path))
+    .map((r) => ({ ...probeRequest(r), token: EXHAUSTED_ROLE, unpaced: true }));
+}
+
+/** The write pool's first look: the first of its forms (the sequence goes on with the rest once the read pool is spent). */
+function writeLookOf(routes: readonly MessageRoute[]): SendOptions | undefined {
+  if (routes.length === 0) return undefined;
+  const { others, streamed } = writeForms(routes);
+  return others[0] ?? streamed;
+}
+
+async function runWrites(s: Session, limits: Limits, routes: readonly MessageRoute[], looks: Looks): Promise<WriteRun> {
+  const route = routes[0]!;
+  const { post, others, streamed } = writeForms(routes);
+  // The look was the first form; the rest follow, now that the read pool is spent.
+  const rest = await sendEach(s, [...others, streamed].slice(1));
+  const sequence = [looks.write!, ...rest];
   // The first two POSTs each between two counts: on a ledger others write to, one of them may
   // catch another client's row, rarely both.
   const first = await bracketed(s, post, await countLedgerRows(s.client));
   const second = await bracketed(s, post, first.after);
   const bracket = smallerBracket(first.rows, second.rows);
   sequence.push(first.exchange, second.exchange);
+  const afterReadSpent = sequence[1]!;
   const after = second.after;
   const primaryBefore = await s.client.send({ ...post, token: 'primary', unpaced: false });
-  const burst = await exhaust(s, limits.write, second.exchange, EXTRA_REFUSED_POSTS, WRITE_CONCURRENCY, post);
-  // A refused streamed or job-mode POST has done no work either (§8.1 rule 5).
-  const jobPost = jobs === undefined ? [] : [{ ...post, json: { ...route.body, ...jobs.body } }];
-  const routeRefusals = await sendEach(s, [...others, streamed, ...jobPost]);
+  const pace = paceOf(s, 'write', sequence, limits.write, EXTRA_REFUSED_POSTS, WRITE_IN_FLIGHT_FLOOR);
+  const burst = await exhaust(s, limits.write, second.exchange, EXTRA_REFUSED_POSTS, pace, post);
+  // A refused POST has done no work in any form (§8.1 rule 5): every route in every form the
+  // profile declares, the burst's own form aside. All at once: each is refused whatever the order,
+  // and a far target answers them in one round trip.
+  const everyForm = messageForms(s.context.profile, post);
+  const routeRefusals = await sendAll(s, everyForm, pace.inFlight);
   const primaryAfter = await s.client.send({ ...post, token: 'primary' });
   // Every POST between the counts, the primary token's among them: their served rows are expected.
   const posts = [primaryBefore, ...burst, ...routeRefusals, primaryAfter];
@@ -219,7 +394,7 @@ async function runWrites(s: Session, limits: Limits, routes: readonly MessageRou
   const batch: RefusedBatch = { rowsPerMessage, posts, before: after, after: afterBatch };
   // Rows the served POSTs do not explain: refused work, or other clients' rows; a trial tells which.
   const unexplained = rowsLeftByRefused(batch);
-  if (unexplained !== undefined && unexplained > 0 && rowsPerMessage !== undefined && rowsPerMessage > 0) batch.trial = await refusedTrial(s, [post, streamed, ...others, ...jobPost]);
+  if (unexplained !== undefined && unexplained > 0 && rowsPerMessage !== undefined && rowsPerMessage > 0) batch.trial = await refusedTrial(s, [post, ...everyForm], pace.inFlight);
   const refusal = lastReceived([...burst, ...routeRefusals].filter(isRefusal));
   return {
     pool: 'write',
@@ -231,6 +406,11 @@ async function runWrites(s: Session, limits: Limits, routes: readonly MessageRou
     ...(refusal === undefined ? {} : { refusal }),
     primaryBefore,
     primaryAfter,
+    afterReadSpent,
+    stale: looks.stale.write,
+    healWaitedMs: looks.healWaitedMs,
+    inFlight: pace.inFlight,
+    roundTripMs: pace.roundTripMs,
     batch,
   };
 }
@@ -246,8 +426,9 @@ export async function runCampaign(s: Session): Promise<CampaignOutcome> {
     return { skipped: `${s.context.missingTokens?.[EXHAUSTED_ROLE] ?? `the profile names no ${EXHAUSTED_ROLE} token`}: it is the token the rate-limit suites exhaust` };
   }
   const limits = s.context.profile.limits;
-  const read = await runReads(s, limits);
-  const { routes, async: jobs } = s.context.profile.messages;
-  const write = routes.length === 0 ? { skipped: 'the profile configures no message route (messages.routes) to spend the write pool with' } : await runWrites(s, limits, routes, jobs);
+  const { routes } = s.context.profile.messages;
+  const looks = await freshLooks(s, limits, ME, writeLookOf(routes));
+  const read = await runReads(s, limits, looks);
+  const write = routes.length === 0 ? { skipped: 'the profile configures no message route (messages.routes) to spend the write pool with' } : await runWrites(s, limits, routes, looks);
   return { limits, read, write };
 }

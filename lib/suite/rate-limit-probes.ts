@@ -3,7 +3,7 @@ import { spanMs, type Replay } from '../checks/rate-limit-ledger.ts';
 import { isLimiterUnavailable } from '../checks/rate-limit-headers.ts';
 import { isRefusal, isServed, retryAfterSeconds } from '../checks/rate-limit-refusal.ts';
 import { resetPassesAtMs, retryAfterElapsesAtMs, type Probe } from '../checks/rate-limit-retry.ts';
-import type { SendOptions } from '../http/client.ts';
+import { sleepUntil, type SendOptions } from '../http/client.ts';
 import type { Exchange } from '../model/exchange.ts';
 import { ME_PATH } from '../spec-constants.ts';
 import { EXHAUSTED_ROLE, EXTRA_REFUSED_POSTS, type WriteRun } from './rate-limit-campaign.ts';
@@ -28,10 +28,6 @@ const BEYOND_WINDOW_MS = 10_000;
  */
 const STORE_DOWN_PAUSE_MS = 500;
 const STORE_DOWN_TRIES = 30;
-
-function sleepUntil(atMs: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, Math.max(0, atMs - Date.now())));
-}
 
 /** A Reset instant only counts when it is a plausible Unix time in seconds near now (else its own check fails). */
 function plausibleResetAt(refusal: Exchange, windowMs: number): number | undefined {
@@ -100,16 +96,33 @@ export async function probeReadRefusal(s: Session, refusal: Exchange, windowMs: 
  * refusals consume points; sent by the recovery suite after the replay, so it rarely waits.
  */
 export async function finalRead(s: Session, spent: readonly Exchange[], windowMs: number): Promise<Exchange> {
-  const lastSpent = Math.max(...spent.filter((e) => e.response !== undefined).map(receivedAtMs));
-  await sleepUntil(lastSpent + windowMs + AFTER_MARGIN_MS);
+  await sleepUntil(finalReadAtMs(spent, windowMs));
   return s.client.send({ path: ME_PATH, token: EXHAUSTED_ROLE, unpaced: true });
 }
 
-/** Harness ms at which the write pool has surely served again, from its latest 429. */
-export function writeHealsAtMs(write: WriteRun, windowMs: number): number {
-  const refusal = write.refusal;
+/** When every point of `spent` has aged out, and the final read goes. */
+export function finalReadAtMs(spent: readonly Exchange[], windowMs: number): number {
+  const lastSpent = Math.max(...spent.filter((e) => e.response !== undefined).map(receivedAtMs));
+  return lastSpent + windowMs + AFTER_MARGIN_MS;
+}
+
+/** Harness ms at which a pool has surely served again, from its latest 429 (now, without one). */
+export function healsAfterRefusalAtMs(refusal: Exchange | undefined, windowMs: number): number {
   if (refusal === undefined) return Date.now();
   return Math.min(servesAgainAtMs(refusal, windowMs), receivedAtMs(refusal) + windowMs + BEYOND_WINDOW_MS) + AFTER_MARGIN_MS;
+}
+
+/**
+ * When the replay of the refused POSTs should be over: once as many points of the write pool as
+ * it replays are back, each a window after the served POST that spent it (the first may come back
+ * well before the rest, when the write pool's first look was long before its burst).
+ */
+export function replayDueAtMs(write: WriteRun, windowMs: number): number {
+  const replayed = Math.min(EXTRA_REFUSED_POSTS, write.batch.posts.filter(isRefusal).length);
+  const spentAt = write.charged.filter(isServed).map(receivedAtMs).sort((a, b) => a - b);
+  const heals = healsAfterRefusalAtMs(write.refusal, windowMs);
+  const last = spentAt[replayed - 1];
+  return last === undefined ? heals : Math.max(heals, last + windowMs + AFTER_MARGIN_MS);
 }
 
 /** The replay, and its first request as a probe of the write pool's last 429 (the next request after it). */

@@ -1,7 +1,8 @@
 import type { Probe } from '../checks/rate-limit-retry.ts';
 import { runCampaign, type Campaign, type CampaignOutcome } from './rate-limit-campaign.ts';
-import { probeReadRefusal } from './rate-limit-probes.ts';
+import { healsAfterRefusalAtMs, probeReadRefusal } from './rate-limit-probes.ts';
 import { session } from './session.ts';
+import { waitingFor } from './wait-notices.ts';
 
 /**
  * What the rate-limit suites share across files. Suites run in one worker with isolation off,
@@ -45,7 +46,11 @@ export async function readProbes(): Promise<Probe[] | { failed: string }> {
  * 503s as the pool's answers.
  */
 export async function probesSettled(): Promise<void> {
-  if (store.probes !== undefined) await store.probes;
+  if (store.probes === undefined) return;
+  const c = await campaign();
+  const s = session();
+  const due = isCampaign(c) ? healsAfterRefusalAtMs(c.read.refusal, c.limits.windowS * 1000) : Date.now();
+  await waitingFor(s.context.transcriptFile, "the timed probes of the read pool's 429 to finish (the drill would disturb them)", due, store.probes);
 }
 
 export function isCampaign(outcome: CampaignOutcome): outcome is Campaign {

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { inject } from 'vitest';
-import { ExchangeSequence, HttpClient } from '../http/client.ts';
+import { ExchangeSequence, HttpClient, sleep } from '../http/client.ts';
 import { Pacer, windowPacing } from '../http/pacer.ts';
 import type { Exchange } from '../model/exchange.ts';
 import { holdsServedDescription } from '../checks/openapi-served-description.ts';
@@ -10,6 +10,7 @@ import { judgementsFile } from '../judgement/judgement-line.ts';
 import { pacerStatsFile, targetDownFile } from './worker-files.ts';
 import { startJudgementLog } from './judgement-log.ts';
 import type { RunContext } from './run-context.ts';
+import { waitingFor } from './wait-notices.ts';
 
 /**
  * The worker's one client and pacer. Suites run in a single worker with isolation off, so this
@@ -24,6 +25,9 @@ export interface Session {
 }
 
 let current: Session | undefined;
+
+/** Waits of the budget service this long or longer are announced to the main process's progress lines. */
+const ANNOUNCED_WAIT_MS = 1_000;
 
 /** The fault hooks switched on now, by name (lib/suite/fault-hooks.ts): every exchange records them. */
 export const faultsOn = new Set<string>();
@@ -45,13 +49,18 @@ function transcriptBudget(exchange: Exchange, baseUrl: string): RecordBudget {
 export function session(): Session {
   if (current !== undefined) return current;
   const context = inject('asi');
-  const pacer = new Pacer(windowPacing(context.profile.limits.windowS));
+  // A long wait of the budget service shows as progress, like the rate-limit suites' own waits.
+  const pacer = new Pacer({
+    ...windowPacing(context.profile.limits.windowS),
+    sleep: (ms, why) => (ms < ANNOUNCED_WAIT_MS ? sleep(ms) : waitingFor(context.transcriptFile, why, Date.now() + ms, sleep(ms))),
+  });
   let count = 0;
   let waitedReported = 0;
   const client = new HttpClient({
     baseUrl: context.baseUrl,
     tokens: context.tokens,
     pacer,
+    maxInFlight: context.profile.pacing.maxInFlight,
     ...(context.httpLimits === undefined ? {} : { limits: context.httpLimits }),
     ...(context.transport === undefined ? {} : { transport: context.transport }),
     // The main process numbered the preflight's exchanges: this worker's come after them.

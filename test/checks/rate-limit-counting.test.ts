@@ -47,12 +47,40 @@ describe('limitEnforcedFinding', () => {
     expect(limitEnforcedFinding('ratelimit/8.1/limit-enforced', [...fresh(3), refused(40)], LIMIT, 60_000, 'read').verdict).toBe('fail');
   });
 
-  test('more served, but over more than a window: inconclusive', () => {
-    expect(limitEnforcedFinding('ratelimit/8.1/limit-enforced', [...fresh(5), served(0, 70_000), refused(70_010)], LIMIT, 60_000, 'read').verdict).toBe('inconclusive');
+  // A spend longer than a window (a far target, a big pool): the first points are back before the pool runs out.
+  const slow = (at: readonly number[]): ReturnType<typeof served>[] => at.map((t, i) => served(Math.max(0, LIMIT - 1 - i), t, { headers: { 'x-ratelimit-limit': String(LIMIT) } }));
+
+  test('more served over more than a window, never more than the limit within one: pass, judged window by window', () => {
+    const f = limitEnforcedFinding('ratelimit/8.1/limit-enforced', [...slow([0, 20_000, 40_000, 50_000, 55_000, 61_000]), refused(62_000)], LIMIT, 60_000, 'read');
+    expect(f.verdict).toBe('pass');
+    expect(f.note).toMatch(/^6 served over 62005 ms, more than a window: 5 before the first 429/);
+  });
+
+  test('one more than the limit within the window before the 429 of a long spend: fail', () => {
+    const f = limitEnforcedFinding('ratelimit/8.1/limit-enforced', [...slow([0, 20_000, 40_000, 50_000, 55_000, 61_000, 61_500]), refused(62_000)], LIMIT, 60_000, 'read');
+    expect(f.verdict).toBe('fail');
+    expect(f.actual).toMatch(/^6 requests served within 41505 ms \(7 over 62005 ms in all\) before the first 429/);
+  });
+
+  test('refused with fewer than the limit served within its window, after a pool at rest: fail', () => {
+    const f = limitEnforcedFinding('ratelimit/8.1/limit-enforced', [...fresh(5), served(0, 70_000), refused(70_010)], LIMIT, 60_000, 'read');
+    expect(f.verdict).toBe('fail');
+    expect(f.actual).toBe('429 after only 1 served requests within the window before it (6 in all)');
+  });
+
+  test('never refused, the points coming back as fast as they were spent: inconclusive, saying how many were in flight', () => {
+    const f = limitEnforcedFinding('ratelimit/8.1/limit-enforced', slow([0, 1_000, 2_000, 3_000, 4_000, 5_000, 6_000]), LIMIT, 5_000, 'read', { inFlight: 4 });
+    expect(f.verdict).toBe('inconclusive');
+    expect(f.note).toBe('the pool was not exhausted: 7 served over 6005 ms (about 1.2 a second, against 1.0 a second given back, 4 requests in flight)');
   });
 
   test('a pool that was not fresh: inconclusive', () => {
     expect(limitEnforcedFinding('ratelimit/8.1/limit-enforced', [served(2), refused(10)], LIMIT, 60_000, 'read').verdict).toBe('inconclusive');
+  });
+
+  test('a pool that did not heal while the harness waited: inconclusive, saying how long it waited', () => {
+    const f = limitEnforcedFinding('ratelimit/8.1/limit-enforced', [served(2), refused(10)], LIMIT, 60_000, 'read', { healWaitedMs: 130_400 });
+    expect(f.note).toMatch(/not fresh .* it did not heal over 130 s of waiting/);
   });
 });
 

@@ -20,16 +20,15 @@ describe('the embedded reference', () => {
       .map((x) => `${x.requirement.id}: ${x.verdict} ${x.reason ?? x.findings.find((f) => f.verdict !== 'pass')?.actual ?? ''}`);
     expect(wrong).toEqual([]);
     expect(r.code).toBe(0);
+    // Quiet: not even the lines of the long waits (the limiter drill waits most of a minute).
+    expect(r.stderr).not.toContain('waiting for');
     expect(report.outcome).toBe('conformant');
     expect(report.meta.certifying).toBe(true);
     expect(readdirSync(join(out, runDir)).sort()).toEqual(['bundle.tar.gz', 'junit.xml', 'report.html', 'report.json', 'summary.md', 'transcript.har']);
-    // Its bundle verifies offline as a certification, every verdict re-derived, within 5 s (the CLI's start included).
-    const started = Date.now();
+    // Its bundle verifies offline as a certification, every verdict re-derived (how fast: npm run bench).
     const verified = await runCli(['verify', join(out, runDir, 'bundle.tar.gz'), '--require-certification']);
-    const ms = Date.now() - started;
     expect(verified.code, verified.stdout + verified.stderr).toBe(0);
     expect(verified.stdout).toContain('INTACT: every file is as the run wrote it, every judgement re-runs to the same findings on the recorded exchanges, every verdict follows from those findings, and every exchange they cite is in the record as cited.');
     expect(verified.stdout).toContain('CERTIFICATION: a full run at the spec\'s limits, every requirement selected and judged, no waiver, by an unmodified asi-conformance');
-    expect(ms).toBeLessThanOrEqual(5_000);
   }, 5 * 60_000);
 });

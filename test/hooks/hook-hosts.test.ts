@@ -1,9 +1,10 @@
 import { describe, expect, test } from 'vitest';
 import { hookHostNotes } from '../../lib/hooks/hook-hosts.ts';
+import { resolveProfile } from '../../lib/profile/resolve-profile.ts';
 import type { FaultHook, FaultName, ResolvedProfile } from '../../lib/profile/resolved-profile.ts';
 
 function profile(baseUrl: string, faults: Partial<Record<FaultName, FaultHook>>): ResolvedProfile {
-  return { source: 'p.yaml', baseUrl, tokenRoles: ['primary'], messages: { routes: [] }, limits: { read: 600, write: 60, windowS: 60 }, certifying: true, faults };
+  return resolveProfile('p.yaml', { base_url: baseUrl, tokens: { primary: { value: 'asi_live_0123456789abcdef' } }, faults }, {}).profile;
 }
 
 describe('hookHostNotes', () => {

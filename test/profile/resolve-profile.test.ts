@@ -1,3 +1,5 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { MissingTokenError } from '../../lib/errors.ts';
@@ -32,6 +34,18 @@ describe('profiles', () => {
     expect(profile.limits).toEqual({ read: 30, write: 60, windowS: 60 });
     expect(profile.certifying).toBe(false);
     expect(notices.join()).toContain('not a certification');
+  });
+
+  test('pacing.max_in_flight: 64 unless the profile lowers it; anything but an integer from 1 to 64 names the key', () => {
+    const base = { base_url: 'http://h/v1', tokens: { primary: { value: 't' } } };
+    expect(resolveProfile('x', base, {}).profile.pacing).toEqual({ maxInFlight: 64 });
+    expect(resolveProfile('x', { ...base, pacing: { max_in_flight: 4 } }, {}).profile.pacing).toEqual({ maxInFlight: 4 });
+    const dir = mkdtempSync(join(tmpdir(), 'asi-pacing-'));
+    for (const bad of ['0', '65', '"many"']) {
+      const file = join(dir, `p${bad.length}.yaml`);
+      writeFileSync(file, `base_url: http://h/v1\ntokens: { primary: { env: ASI_TOKEN } }\npacing: { max_in_flight: ${bad} }\n`);
+      expect(() => loadProfileFile(file)).toThrow(/pacing\.max_in_flight/);
+    }
   });
 
   test('a route placeholder without a param names the route', () => {

@@ -1,0 +1,49 @@
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Report } from '../../lib/report/report-model.ts';
+import { runCli } from '../support/cli.ts';
+import { referenceTarget, type ReferenceTarget } from '../support/reference-target.ts';
+
+/**
+ * A short window keeps the test short. The read pool is one a loaded machine still spends within
+ * the window (a reference starved of CPU serves about 50 requests a second): a pool given back
+ * faster than the harness can spend it never runs out.
+ */
+const LIMITS = { read: 300, write: 60, windowS: 10 };
+
+let target: ReferenceTarget;
+beforeAll(async () => {
+  target = await referenceTarget({ limits: LIMITS }, (yaml) => `${yaml}\nlimits: { read: ${LIMITS.read}, write: ${LIMITS.write}, window_s: ${LIMITS.windowS} }\n`);
+});
+afterAll(() => target.close());
+
+function report(out: string): Report {
+  return JSON.parse(readFileSync(join(out, readdirSync(out)[0]!, 'report.json'), 'utf8')) as Report;
+}
+
+/**
+ * A full run started less than a window after another (a CI retry, two jobs one after the other)
+ * finds the secondary token's pools spent: it waits for them to heal, saying so, and certifies.
+ */
+describe('two runs back to back against one server', () => {
+  test('the second waits for the pools the first spent to heal, with a countdown, and ends conformant', async () => {
+    const first = mkdtempSync(join(tmpdir(), 'asi-back-1-'));
+    const r1 = await runCli(['run', '--config', target.profile, '--suite', 'ratelimit', '--out', first], { env: target.env, timeoutMs: 120_000 });
+    expect(r1.code, r1.stdout).toBe(0);
+    // The limiter drill waits for the timed probes of the read pool's 429 (most of a window), and says so.
+    expect(r1.stderr).toMatch(/\n {2}… waiting for the timed probes of the read pool's 429 to finish \(the drill would disturb them\): \d+ s left {2}\[10 done, \d+s\]\n/);
+
+    const second = mkdtempSync(join(tmpdir(), 'asi-back-2-'));
+    const r2 = await runCli(['run', '--config', target.profile, '--out', second], { env: target.env, timeoutMs: 240_000 });
+    expect(r2.stderr).toMatch(/… waiting for the read pool \(Remaining \d+ of 300\) and the write pool \(Remaining \d+ of 60\) of the secondary token to heal: spent less than a window ago, by another client or run: \d+ s left/);
+    const r = report(second);
+    const notPassed = r.results.filter((x) => x.verdict !== 'pass' && x.verdict !== 'warn').map((x) => `${x.requirement.id}: ${x.verdict} ${x.reason ?? ''}`);
+    expect(notPassed).toEqual([]);
+    expect(r.outcome).toBe('conformant');
+    expect(r2.code, r2.stdout).toBe(0);
+    const limitEnforced = r.results.find((x) => x.requirement.id === 'ratelimit/8.1/limit-enforced')!;
+    expect(limitEnforced.findings.map((f) => f.note)).toEqual([expect.stringMatching(/^300 served, then \d+ refused/), expect.stringMatching(/^60 served, then \d+ refused/)]);
+  }, 360_000);
+});

@@ -1,0 +1,68 @@
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Report } from '../../lib/report/report-model.ts';
+import { runCli } from '../support/cli.ts';
+import { referenceTarget, type ReferenceTarget } from '../support/reference-target.ts';
+
+const LIMITS = { read: 200, write: 20, windowS: 5 };
+/** The profile's cap, below the default, above the 16 a nearby target gets. */
+const CAP = 24;
+
+let target: ReferenceTarget;
+beforeAll(async () => {
+  // 100 ms before every answer: a target far away.
+  target = await referenceTarget(
+    { limits: LIMITS, latencyMs: 100 },
+    (yaml) => `${yaml}\nlimits: { read: ${LIMITS.read}, write: ${LIMITS.write}, window_s: ${LIMITS.windowS} }\npacing: { max_in_flight: ${CAP} }\n`,
+  );
+});
+afterAll(() => target.close());
+
+interface HarEntry {
+  startedDateTime: string;
+  time: number;
+  request: { method: string; headers: Array<{ name: string; value: string }> };
+}
+
+/** The most requests of one token and method that were out at the same moment. */
+function mostAtOnce(entries: readonly HarEntry[], token: string, method: string): number {
+  const edges = entries
+    .filter((e) => e.request.method === method && e.request.headers.some((h) => h.name.toLowerCase() === 'authorization' && h.value === `Bearer ${token}`))
+    .flatMap((e) => {
+      const start = Date.parse(e.startedDateTime);
+      return [
+        { at: start, step: 1 },
+        { at: start + e.time, step: -1 },
+      ];
+    })
+    .sort((a, b) => a.at - b.at || a.step - b.step);
+  let now = 0;
+  let most = 0;
+  for (const edge of edges) {
+    now += edge.step;
+    most = Math.max(most, now);
+  }
+  return most;
+}
+
+describe('a far target', () => {
+  test('gets its pools spent with more requests in flight than a nearby one, never more than the profile allows', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'asi-far-'));
+    const r = await runCli(['run', '--config', target.profile, '--suite', 'ratelimit-exhaust', '--out', out, '-q'], { env: target.env, timeoutMs: 120_000 });
+    expect(r.code, r.stdout).toBe(0);
+    const dir = join(out, readdirSync(out)[0]!);
+    const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report;
+    expect(report.meta.profile).toMatchObject({ pacing: { max_in_flight: CAP } });
+    const limitEnforced = report.results.find((x) => x.requirement.id === 'ratelimit/8.1/limit-enforced')!;
+    expect(limitEnforced.verdict).toBe('pass');
+    const entries = (JSON.parse(readFileSync(join(dir, 'transcript.har'), 'utf8')) as { log: { entries: HarEntry[] } }).log.entries;
+    const reads = mostAtOnce(entries, '$ASI_TOKEN_2', 'GET');
+    const writes = mostAtOnce(entries, '$ASI_TOKEN_2', 'POST');
+    expect(reads).toBeGreaterThan(16);
+    expect(reads).toBeLessThanOrEqual(CAP);
+    expect(writes).toBeGreaterThan(8);
+    expect(writes).toBeLessThanOrEqual(CAP);
+  }, 150_000);
+});
