@@ -115,3 +115,10 @@ export class SigningKeyError extends HarnessError {
     super('ASI_SIGNING_KEY', `${file}: ${message}`, 2);
   }
 }
+
+/** A matrix file (`asi-conformance matrix FILE`) that fails to load or validate, or names a target that cannot run; `key` names the entry (exit 2). */
+export class TargetsError extends HarnessError {
+  constructor(file: string, key: string, message: string) {
+    super('ASI_TARGETS', `${file}: ${key === '' ? '' : `${key}: `}${message}`, 2);
+  }
+}

@@ -1,9 +1,9 @@
 import type { CollectedTest } from '../runner/findings-collector.ts';
 import { FULL_SELECTION } from '../catalogue/selection.ts';
 import { baselineGate } from '../report/baseline-diff.ts';
-import { buildReport, limitsReasons } from '../report/build-report.ts';
+import { buildReport, limitsReasons, type StopInput } from '../report/build-report.ts';
 import type { Expectations } from '../report/expectations.ts';
-import type { Report, RequirementResult } from '../report/report-model.ts';
+import type { Report, RequirementResult, RunStop } from '../report/report-model.ts';
 import { canonicalJson } from './harness-identity.ts';
 import { REPORT_NAME, bundledReport } from './bundled-report.ts';
 import type { OpenedBundle } from './open-bundle.ts';
@@ -17,7 +17,19 @@ import { shown, type StepResult, type VerifyProblem } from './verify-problem.ts'
  * shows as a difference naming the requirement.
  */
 
-/** The inputs buildReport had, as far as the report keeps them: tests by title, findings, waivers. */
+/**
+ * How the run stopped early, as certify gave it to buildReport. A stop at the preflight carries the
+ * preflight's outcome, read again from what the report recorded: interrupted (the run was cut
+ * short), no answer to the last exchange it sent (unreachable), or an answer it refused (refused).
+ */
+function stopInput(stop: RunStop, cutShort: string | undefined): StopInput {
+  if (stop.at === 'suites') return { ...stop, at: 'suites' };
+  const last = stop.exchanges.at(-1);
+  const outcome = cutShort !== undefined ? 'incomplete' : last?.response === undefined ? 'unreachable' : 'refused';
+  return { ...stop, at: 'preflight', outcome };
+}
+
+/** The inputs buildReport had, as far as the report keeps them: tests by title, findings, waivers, how it stopped. */
 function reportInputs(report: Report): Parameters<typeof buildReport>[0] {
   const titles = new Map<string, string[]>();
   for (const r of report.results) for (const t of r.tests) titles.set(t, [...(titles.get(t) ?? []), r.requirement.id]);
@@ -39,6 +51,7 @@ function reportInputs(report: Report): Parameters<typeof buildReport>[0] {
     suitesRun: report.meta.suites,
     ...(Object.keys(expectations).length === 0 ? {} : { expectations }),
     ...(report.cutShort === undefined ? {} : { cutShort: report.cutShort }),
+    ...(report.stopped === undefined ? {} : { stopped: stopInput(report.stopped, report.cutShort) }),
   };
 }
 

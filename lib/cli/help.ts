@@ -15,6 +15,9 @@ Usage
                                        every verdict derived again from its evidence
   asi-conformance keygen --out DIR     write an Ed25519 key pair for signing bundles (run --sign-key)
   asi-conformance badge BUNDLE         write an SVG badge from a bundle that verifies
+  asi-conformance matrix FILE          certify several implementations side by side (targets.yaml): one
+                                       page, matrix.html, with requirements as rows and a column each
+  asi-conformance matrix merge DIR...  the same page from bundles made elsewhere (CI jobs), each verified
   asi-conformance replay BUNDLE --only ID --base-url URL
                                        send a requirement's recorded requests again, then and now
   asi-conformance --version            print the version (-v)
@@ -44,6 +47,9 @@ Target (with neither, the embedded reference is started on 127.0.0.1 and certifi
                        ASI_TOKEN_EXPIRED; message routes and fault hooks need a profile.
   --label TEXT         name of the implementation under test, shown in every report (profile: implementation.label)
   --impl-version TEXT  its version or build (profile: implementation.version)
+  --defect NAME        with neither --config nor --base-url: switch this defect (or variant) on in the
+  --variant NAME       embedded reference (repeatable; 'serve --list-switches' lists them): a demonstration,
+                       or a calibration column beside a vendor's in a matrix; the label names the switches
 
   Before any suite a preflight checks that base_url answers GET /health and that the primary token
   is accepted at GET /me (exit 2 with one line if not; the reports say why); each of its requests
@@ -293,3 +299,48 @@ Usage
 
 Exit codes
   0 badge written   1 the bundle does not verify   2 usage, not a bundle, a bad key file`;
+
+export const MATRIX_HELP = `asi-conformance matrix: many implementations on one page
+
+Usage
+  asi-conformance matrix FILE [--out DIR] [--concurrency N] [--seed N]
+  asi-conformance matrix merge PATH... [--out DIR] [--public-key FILE ...]
+
+  matrix FILE certifies every target of a targets file (YAML; schema config/targets.schema.json,
+  example examples/targets.yaml), each in its own 'asi-conformance run' process with its own
+  profile, pacer, report and bundle, a few at a time, printing a line when each starts and ends.
+  A target is a profile (tokens from the variables it names: two servers, two sets of variables),
+  a base_url (tokens from ASI_TOKEN, ...), or the embedded reference, with defect or variant
+  switches if asked (a calibration column). Every file, profile and token is checked before the
+  first run starts. SIGINT or SIGTERM is passed to every run under way (each stops, switches its
+  fault hooks off and writes its reports); targets not started yet stay so.
+
+  matrix merge PATH... builds the same page from bundles made elsewhere (a CI job per target):
+  every *.tar.gz and every folder with a manifest.json under the paths given. Each is verified as
+  'verify' does; one that does not verify is a column that says why, with no verdicts.
+
+  Both write <out>/matrix-<time>-<id>/matrix.html and matrix.json: requirements as rows in catalogue
+  order by area, with a summary row per area; a column per implementation (label, version,
+  outcome, harness, bundle digest, verified or not); each cell the verdict, linking to the
+  requirement in that run's report.html; first, the requirements on which they disagree.
+  Columns showing one implementation twice (same label and version, or the same bundle) are marked.
+
+  --out DIR            parent folder of the matrix folder (default: reports; the file's out: key,
+                       relative to the file, for matrix FILE)
+  --concurrency N      targets run at once (default 2, or the file's concurrency:)
+  --seed N             one seed for every target's property tests (default: the file's, or each
+                       run its own)
+  --public-key FILE    (merge) a signer's Ed25519 public key (repeatable): each bundle is checked with
+                       the key its signature names; with any given, an unsigned bundle does not verify
+  -h, --help           this text
+
+Exit codes
+  0 every column conformant, or a partial run in which nothing failed
+  1 a column is not conformant, or its bundle does not verify
+  2 usage: the targets file, a profile, a token variable, a suite or id, no bundle found
+  3 a column is incomplete, refused at the preflight (a token rejected) or unreachable, or has no
+    report, or the matrix was interrupted
+
+Examples
+  asi-conformance matrix examples/targets.yaml
+  asi-conformance matrix merge artifacts --out matrix`;

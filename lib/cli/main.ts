@@ -11,6 +11,7 @@ import { faultCommand } from './fault-command.ts';
 import { MAIN_HELP } from './help.ts';
 import { keygenCommand } from './keygen-command.ts';
 import { listCommand } from './list-command.ts';
+import { matrixCommand } from './matrix-command.ts';
 import { runCommand } from './run-command.ts';
 import { serveCommand } from './serve-command.ts';
 import { verifyCommand } from './verify-command.ts';
@@ -27,6 +28,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   replay: replayCommand,
   keygen: keygenCommand,
   badge: badgeCommand,
+  matrix: matrixCommand,
 };
 
 /**

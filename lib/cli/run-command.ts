@@ -9,7 +9,7 @@ import { DEFAULT_TOKEN_ENV, TOKEN_ROLES, type ProfileFile } from '../profile/pro
 import { resolveProfile, type ResolvedTarget } from '../profile/resolve-profile.ts';
 import { resolveTransport } from '../profile/resolve-transport.ts';
 import { checkWritableFolder } from '../user-file.ts';
-import { startReference, type RunningReference } from '../reference/server.ts';
+import { startReference, validateSwitches, type RunningReference } from '../reference/server.ts';
 import { loadReportFile } from '../report/baseline-diff.ts';
 import { consoleSummary } from '../report/console-summary.ts';
 import { loadExpectations } from '../report/expectations.ts';
@@ -65,6 +65,30 @@ function validateBaseUrl(url: string): void {
   }
 }
 
+/**
+ * `--defect` and `--variant` switch the embedded reference (a demonstration, or a calibration
+ * column beside a vendor's in a matrix); they mean nothing for a server the harness did not start.
+ */
+function referenceSwitches(values: { config?: string; 'base-url'?: string; defect?: string[]; variant?: string[] }): { defects: string[]; variants: string[] } {
+  const switches = { defects: values.defect ?? [], variants: values.variant ?? [] };
+  if (switches.defects.length + switches.variants.length === 0) return switches;
+  const flag = switches.defects.length > 0 ? '--defect' : '--variant';
+  if (values.config !== undefined || values['base-url'] !== undefined) {
+    throw new UsageError(`run: ${flag} switches the embedded reference; it cannot apply to ${values.config !== undefined ? '--config' : '--base-url'} (a server the harness did not start)`);
+  }
+  try {
+    validateSwitches(switches);
+  } catch (err) {
+    throw new UsageError(`run: ${(err as Error).message}`);
+  }
+  return switches;
+}
+
+function switchesText(switches: { defects: string[]; variants: string[] }): string {
+  const parts = [...switches.defects.map((d) => `defect ${d}`), ...switches.variants.map((v) => `variant ${v}`)];
+  return parts.length === 0 ? '' : ` with ${parts.join(', ')}`;
+}
+
 export async function runCommand(args: string[]): Promise<number> {
   const { values } = parseOptions('run', args, {
     config: { type: 'string' },
@@ -82,6 +106,8 @@ export async function runCommand(args: string[]): Promise<number> {
     'fail-on': { type: 'string' },
     replay: { type: 'string', multiple: true },
     timeout: { type: 'string' },
+    defect: { type: 'string', multiple: true },
+    variant: { type: 'string', multiple: true },
     ...BUNDLE_OPTIONS,
     ...TRANSPORT_OPTIONS,
     quiet: { type: 'boolean', short: 'q' },
@@ -107,6 +133,7 @@ export async function runCommand(args: string[]): Promise<number> {
   const outDir = values.out ?? 'reports';
   // Before any reference starts or request goes: a run that cannot write its reports does not start.
   checkWritableFolder(outDir, (message) => new UsageError(`run: --out ${JSON.stringify(outDir)} ${message}`));
+  const switches = referenceSwitches(values);
   const bundle = await bundleRequest(values);
 
   let reference: RunningReference | undefined;
@@ -136,15 +163,16 @@ export async function runCommand(args: string[]): Promise<number> {
   const interrupts = new Interrupts(notice).listen();
   try {
     if (target === undefined) {
-      reference = await startReference();
+      reference = await startReference(switches);
       target = embeddedTarget(reference);
-      progress(`embedded reference at ${reference.baseUrl}`);
+      progress(`embedded reference at ${reference.baseUrl}${switchesText(switches)}`);
     }
     redactor = new Redactor([...Object.values(target.tokens), ...transportSecrets(transport)]);
     for (const n of [...target.notices, ...transportNotices]) progress(`note: ${n}`);
     progress(`certifying ${target.profile.baseUrl} with ${files.length} suites, seed ${seed}`);
     const implementation = {
       ...(target.profile.implementation ?? {}),
+      ...(switchesText(switches) === '' ? {} : { label: `asi-conformance reference${switchesText(switches)}` }),
       ...(values.label === undefined ? {} : { label: values.label }),
       ...(values['impl-version'] === undefined ? {} : { version: values['impl-version'] }),
     };

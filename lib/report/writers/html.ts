@@ -127,7 +127,7 @@ for (const box of bar.querySelectorAll('input[type=checkbox]')) {
 `;
 
 /** Escaped text where `code spans` (as the catalogue and checkers write them) become <code>. */
-function prose(text: string): string {
+export function prose(text: string): string {
   return h(text).replace(/`([^`]+)`/g, '<code>$1</code>');
 }
 
@@ -135,7 +135,8 @@ function badge(verdict: ResultState): string {
   return `<span class="badge v-${verdict}">${h(VERDICT_LABEL[verdict])}</span>`;
 }
 
-function anchorOf(id: string): string {
+/** The id of a requirement's row: other pages (the matrix) link to `report.html#r-<id>`. */
+export function anchorOf(id: string): string {
   return `r-${id}`;
 }
 
