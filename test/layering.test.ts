@@ -15,6 +15,9 @@ const NEVER: Record<string, readonly string[]> = {
   checks: ['suite', 'runner', 'report', 'cli'],
   catalogue: ['suite', 'runner', 'report', 'cli'],
   report: ['suite', 'runner', 'cli'],
+  // Fault hooks: drills (suite) and interrupts (runner) both run them, so they stand below both.
+  hooks: ['suite', 'runner', 'report', 'http', 'checks', 'cli'],
+  suite: ['runner', 'cli'],
 };
 
 function sources(dir: string): string[] {

@@ -1,13 +1,27 @@
 import { Agent, request } from 'undici';
 import { HookError, UsageError } from '../errors.ts';
+import { FAULT_NAMES } from '../profile/resolved-profile.ts';
 import { FAULT_HELP } from './help.ts';
 import { parseOptions } from './parse-options.ts';
 
-const FAULTS = ['limiter_store_down', 'upstream_unavailable', 'spend_cap_reached'];
+const FAULTS: readonly string[] = FAULT_NAMES;
 
-/** Switches a standalone reference's fault through its loopback admin endpoint (used by profile hooks). */
+/** The reference's admin URL from its base_url: the admin routes sit at the root of its origin (lib/reference/server.ts). */
+function adminOf(baseUrl: string): string {
+  try {
+    return `${new URL(baseUrl).origin}/_admin`;
+  } catch {
+    throw new UsageError(`fault: --base-url ${JSON.stringify(baseUrl)} is not a URL; expected the run's base_url, e.g. http://127.0.0.1:8787/v1 (a hook gets it as "\${BASE_URL}")`);
+  }
+}
+
+/**
+ * Switches a standalone reference's fault through its loopback admin endpoint (used by profile
+ * hooks). `--base-url "${BASE_URL}"` finds the admin endpoint of the reference the run targets,
+ * whichever port it listens on.
+ */
 export async function faultCommand(args: string[]): Promise<number> {
-  const { values, positionals } = parseOptions('fault', args, { admin: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, true);
+  const { values, positionals } = parseOptions('fault', args, { admin: { type: 'string' }, 'base-url': { type: 'string' }, help: { type: 'boolean', short: 'h' } }, true);
   if (values.help === true) {
     process.stdout.write(`${FAULT_HELP}\n`);
     return 0;
@@ -15,16 +29,18 @@ export async function faultCommand(args: string[]): Promise<number> {
   const [name, state] = positionals;
   if (name === undefined || !FAULTS.includes(name)) throw new UsageError(`fault: expected a fault name, one of ${FAULTS.join(', ')}; got ${JSON.stringify(name ?? '')}`);
   if (state !== 'on' && state !== 'off') throw new UsageError(`fault: expected on or off after ${name}, got ${JSON.stringify(state ?? '')}`);
-  if (values.admin === undefined) throw new UsageError('fault: --admin URL is required (serve prints it)');
+  if (values.admin !== undefined && values['base-url'] !== undefined) throw new UsageError('fault: give --base-url or --admin, not both');
+  const admin = values['base-url'] === undefined ? values.admin : adminOf(values['base-url']);
+  if (admin === undefined) throw new UsageError('fault: --base-url URL (in a hook: --base-url "${BASE_URL}") or --admin URL (serve prints it) is required');
   const dispatcher = new Agent({ connect: { timeout: 5_000 }, headersTimeout: 5_000, bodyTimeout: 5_000 });
   try {
-    const res = await request(`${values.admin.replace(/\/+$/, '')}/faults/${name}`, { method: state === 'on' ? 'PUT' : 'DELETE', dispatcher });
+    const res = await request(`${admin.replace(/\/+$/, '')}/faults/${name}`, { method: state === 'on' ? 'PUT' : 'DELETE', dispatcher });
     const text = await res.body.text();
     if (res.statusCode !== 200) throw new HookError(name, `admin answered ${res.statusCode}: ${text.slice(0, 200)}`);
     return 0;
   } catch (err) {
     if (err instanceof HookError) throw err;
-    throw new HookError(name, `${values.admin} did not answer: ${(err as Error).message}`);
+    throw new HookError(name, `${admin} did not answer: ${(err as Error).message}`);
   } finally {
     await dispatcher.close();
   }

@@ -9,7 +9,7 @@ Usage
   asi-conformance calibrate [options]  prove every check fails on its reference defect
   asi-conformance diff OLD.json NEW.json
                                        compare two reports: new failures, fixed, codes gone (exit 1 on regression)
-  asi-conformance fault NAME on|off --admin URL
+  asi-conformance fault NAME on|off --base-url URL
                                        switch a fault of a standalone reference (profile hooks)
   asi-conformance verify BUNDLE        check a run's certification bundle offline: digests, signature,
                                        every verdict derived again from its evidence
@@ -115,6 +115,15 @@ Exit codes
   3 target unreachable, or incomplete: a MUST was not run or not judged, or the run was cut short
     (the target stopped answering, or SIGINT/SIGTERM: fault hooks are switched off first)
 
+Fault hooks (profile: faults.NAME.enable / .disable, run with /bin/sh)
+  \${BASE_URL}          the run's base_url, after --base-url; \${ORIGIN}: its scheme, host and port.
+                       Set by the run, not taken from the environment: write a hook with them and
+                       one profile drills whichever server --base-url names
+  asi-conformance      on a hook's PATH first: this harness (e.g. asi-conformance fault NAME on
+                       --base-url "\${BASE_URL}" for a reference started with serve)
+  Interrupted (SIGINT, SIGTERM, a second signal too), a run stops a running enable command, runs
+  each disable exactly once, writes its reports and exits 3.
+
 Examples
   asi-conformance run
   ASI_TOKEN=... asi-conformance run --base-url https://staging.example.com/v1 --suite auth --suite errors
@@ -163,9 +172,12 @@ Usage
 export const FAULT_HELP = `asi-conformance fault: switch a fault of a standalone reference server
 
 Usage
+  asi-conformance fault NAME on|off --base-url URL
   asi-conformance fault NAME on|off --admin URL
 
   NAME                 limiter_store_down, upstream_unavailable or spend_cap_reached
+  --base-url URL       the reference's base_url; its admin URL is that origin's /_admin. In a profile
+                       hook: --base-url "\${BASE_URL}", the run's base_url (after --base-url)
   --admin URL          the reference's admin URL, printed by serve (loopback only)`;
 
 export const DIFF_HELP = `asi-conformance diff: compare two reports

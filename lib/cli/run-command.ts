@@ -16,6 +16,7 @@ import { loadExpectations } from '../report/expectations.ts';
 import { REPORT_FORMATS, type ReportFormat } from '../report/write-reports.ts';
 import { certify } from '../runner/certify.ts';
 import { embeddedTarget } from '../runner/embedded-target.ts';
+import { Interrupts } from '../runner/interrupts.ts';
 import { requirementIds } from '../catalogue/selection.ts';
 import { selectSuiteFiles } from '../runner/suite-files.ts';
 import { BUNDLE_OPTIONS, bundleLine, bundleRequest } from './bundle-flags.ts';
@@ -158,15 +159,17 @@ export async function runCommand(args: string[]): Promise<number> {
     env: process.env,
     cwd: process.cwd(),
   });
-  if (target === undefined) {
-    reference = await startReference(switches);
-    target = embeddedTarget(reference);
-    progress(`embedded reference at ${reference.baseUrl}${switchesText(switches)}`);
-  }
-  redactor = new Redactor([...Object.values(target.tokens), ...transportSecrets(transport)]);
-  for (const n of [...target.notices, ...transportNotices]) progress(`note: ${n}`);
-  progress(`certifying ${target.profile.baseUrl} with ${files.length} suites, seed ${seed}`);
+  // From here to the end a signal stops the run, never the process: faults off, reports written.
+  const interrupts = new Interrupts(notice).listen();
   try {
+    if (target === undefined) {
+      reference = await startReference(switches);
+      target = embeddedTarget(reference);
+      progress(`embedded reference at ${reference.baseUrl}${switchesText(switches)}`);
+    }
+    redactor = new Redactor([...Object.values(target.tokens), ...transportSecrets(transport)]);
+    for (const n of [...target.notices, ...transportNotices]) progress(`note: ${n}`);
+    progress(`certifying ${target.profile.baseUrl} with ${files.length} suites, seed ${seed}`);
     const implementation = {
       ...(target.profile.implementation ?? {}),
       ...(switchesText(switches) === '' ? {} : { label: `asi-conformance reference${switchesText(switches)}` }),
@@ -190,6 +193,7 @@ export async function runCommand(args: string[]): Promise<number> {
       transport,
       progress,
       notice,
+      interrupts,
       argv: ['run', ...args],
       ...(bundle === undefined ? {} : { bundle }),
     });
@@ -210,5 +214,6 @@ export async function runCommand(args: string[]): Promise<number> {
     throw new Error(redactor.redact(err.message));
   } finally {
     await reference?.close();
+    interrupts.close();
   }
 }

@@ -1,8 +1,12 @@
+import { isAbsolute, join, relative, sep } from 'node:path';
+import { quote } from '../http/curl.ts';
+import { PACKAGE_ROOT } from '../package-root.ts';
 import { DEFAULT_TOKEN_ENV, TOKEN_ROLES } from '../profile/profile-file.ts';
 import { DEFECTS, VARIANTS } from '../reference/defects/index.ts';
 import { startReference, validateSwitches } from '../reference/server.ts';
 import { TokenRegistry } from '../reference/tokens.ts';
 import { UsageError } from '../errors.ts';
+import { REFERENCE_PROFILE } from '../runner/embedded-target.ts';
 import { SERVE_HELP } from './help.ts';
 import { integerOption, parseOptions } from './parse-options.ts';
 
@@ -10,6 +14,34 @@ export const DEFAULT_SERVE_PORT = 8787;
 
 function exportLines(tokens: Record<string, string>): string[] {
   return TOKEN_ROLES.filter((r) => tokens[r] !== undefined).map((r) => `export ${DEFAULT_TOKEN_ENV[r]}=${tokens[r]}`);
+}
+
+function shellWord(s: string): string {
+  return /^[\w./:@=-]+$/.test(s) ? s : quote(s);
+}
+
+/** A path as typed from the working folder: relative below it, absolute elsewhere. */
+function fromHere(path: string, cwd: string): string {
+  const near = relative(cwd, path);
+  return near === '' || near.startsWith('..') || isAbsolute(near) ? path : near;
+}
+
+/**
+ * The run command that certifies this server, as it can be typed where serve was started: the
+ * CLI as this copy is called (a clone: `node bin/asi-conformance.js`; a project's dependency:
+ * `npx asi-conformance`; a global install: `asi-conformance`), the reference profile where it
+ * lies, and --base-url when the server is not where that profile says. The profile's hooks take
+ * the run's base_url, so the fault drills reach this server too.
+ */
+export function runCommandFor(baseUrl: string, cwd = process.cwd()): string {
+  const installed = PACKAGE_ROOT.includes(`${sep}node_modules${sep}`);
+  const cli = !installed
+    ? `node ${shellWord(fromHere(join(PACKAGE_ROOT, 'bin', 'asi-conformance.js'), cwd))}`
+    : PACKAGE_ROOT.startsWith(join(cwd, 'node_modules') + sep)
+      ? 'npx asi-conformance'
+      : 'asi-conformance';
+  const standalone = baseUrl === `http://127.0.0.1:${DEFAULT_SERVE_PORT}/v1`;
+  return `${cli} run --config ${shellWord(fromHere(REFERENCE_PROFILE, cwd))}${standalone ? '' : ` --base-url ${baseUrl}`}`;
 }
 
 export function switchList(): string {
@@ -84,7 +116,7 @@ export async function serveCommand(args: string[]): Promise<number> {
       'Demo tokens (paste into the shell that runs the harness):',
       ...exportLines(reference.tokens).map((l) => `  ${l}`),
       '',
-      `Then: asi-conformance run --config config/reference.yaml${options.port === DEFAULT_SERVE_PORT && options.host === '127.0.0.1' ? '' : ` --base-url ${reference.baseUrl}`}`,
+      `Then: ${runCommandFor(reference.baseUrl)}`,
       'Ctrl-C stops the server.',
       '',
     ].join('\n'),

@@ -69,7 +69,7 @@ function lastLine(stderr: string): string | undefined {
  * process group, so that a Ctrl-C reaches it once, from here: on SIGINT or SIGTERM no further
  * target starts and the signal is passed to every running child, which stops its suites, switches
  * its fault hooks off and writes its reports; then this waits for all of them. A second signal is
- * passed on too (a run exits at once after its disables on a second one).
+ * passed on too (a run says it and still finishes: faults off once, reports written).
  */
 export async function runTargets(targets: readonly PlannedTarget[], options: RunTargetsOptions): Promise<{ runs: TargetRun[]; interrupted?: MatrixSignal }> {
   const runs: TargetRun[] = targets.map((target) => ({ target, started: false }));

@@ -25,7 +25,8 @@ export interface FaultHook {
   disable: string;
 }
 
-export type FaultName = 'limiter_store_down' | 'upstream_unavailable' | 'spend_cap_reached';
+export const FAULT_NAMES = ['limiter_store_down', 'upstream_unavailable', 'spend_cap_reached'] as const;
+export type FaultName = (typeof FAULT_NAMES)[number];
 
 export interface Limits {
   read: number;

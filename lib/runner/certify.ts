@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { writeBundle, type BundleRequest, type WrittenBundle } from '../certification/write-bundle.ts';
 import { contractDigest } from '../contract/contract-document.ts';
 import type { HarnessError } from '../errors.ts';
+import { faultWorkingFiles } from '../hooks/fault-state.ts';
 import { ExchangeSequence, type HttpLimits } from '../http/client.ts';
 import type { PacerStats } from '../http/pacer.ts';
 import { Redactor } from '../http/redactor.ts';
@@ -23,9 +24,10 @@ import { appendExchange, eachExchange } from '../report/writers/transcript.ts';
 import { RecordJudge } from '../invariants/judge-record.ts';
 import { SERVED_DESCRIPTION_MENTION, ServedDescriptionFinder } from '../checks/openapi-served-description.ts';
 import type { RunContext } from '../suite/run-context.ts';
-import { faultStateFile, pacerStatsFile, targetDownFile, waitsFile } from '../suite/worker-files.ts';
+import { pacerStatsFile, targetDownFile, waitsFile } from '../suite/worker-files.ts';
 import { judgementsFile } from '../judgement/judgement-line.ts';
 import { recordRunWideJudgement } from '../judgement/run-wide-judgement.ts';
+import type { Interrupts } from './interrupts.ts';
 import { LastSent, preflightStage, type PreflightEnd } from './run-stop.ts';
 import { runSuites } from './run-suites.ts';
 import { invariantTest } from './invariant-test.ts';
@@ -51,6 +53,8 @@ export interface CertifyOptions {
   progress: (line: string) => void;
   /** Lines that print even with -q (an interrupt and what it switched off); progress when absent. */
   notice?: (line: string) => void;
+  /** The run command's listener for SIGINT and SIGTERM (lib/runner/interrupts.ts); the suites listen themselves when absent. */
+  interrupts?: Interrupts;
   argv: string[];
   expectations?: { file: string; entries: Expectations };
   baseline?: { file: string; report: ComparableReport };
@@ -194,6 +198,7 @@ export async function certify(options: CertifyOptions): Promise<CertifyResult> {
         ...(options.transport === undefined ? {} : { transport: options.transport }),
         progress: options.progress,
         notice: options.notice ?? options.progress,
+        ...(options.interrupts === undefined ? {} : { interrupts: options.interrupts }),
         sequence,
         onExchange: (exchange) => appendExchange(transcriptFile, exchange),
       });
@@ -219,6 +224,7 @@ export async function certify(options: CertifyOptions): Promise<CertifyResult> {
             failOn: options.failOn,
             progress: options.progress,
             ...(options.notice === undefined ? {} : { notice: options.notice }),
+            ...(options.interrupts === undefined ? {} : { interrupts: options.interrupts }),
           })
         : { tests: [], runErrors: [], cutShort: ended.cutShort };
     const finishedAt = new Date();
@@ -268,7 +274,7 @@ export async function certify(options: CertifyOptions): Promise<CertifyResult> {
     const bundle = await writeBundle(report, { runDir: dir, transcriptFile, written: files, secrets: secrets.map((t) => t.value), request: options.bundle });
     return { ...result, bundle };
   } finally {
-    for (const f of [transcriptFile, judgementsFile(transcriptFile), pacerStatsFile(transcriptFile), targetDownFile(transcriptFile), faultStateFile(transcriptFile), waitsFile(transcriptFile)]) rmSync(f, { force: true });
+    for (const f of [transcriptFile, judgementsFile(transcriptFile), pacerStatsFile(transcriptFile), targetDownFile(transcriptFile), waitsFile(transcriptFile), ...faultWorkingFiles(transcriptFile)]) rmSync(f, { force: true });
     // A run that wrote nothing (it broke) leaves no empty folder behind; one holding anything stays.
     if (files === undefined) {
       try {

@@ -6,27 +6,16 @@ import { resolveProfile, type ResolvedTarget } from '../profile/resolve-profile.
 import type { RunningReference } from '../reference/server.ts';
 
 export const REFERENCE_PROFILE = join(PACKAGE_ROOT, 'config', 'reference.yaml');
-const STANDALONE_ORIGIN = 'http://127.0.0.1:8787';
-const STANDALONE_CLI = 'node bin/asi-conformance.js';
-
-function shellQuote(s: string): string {
-  return `'${s.replace(/'/g, `'\\''`)}'`;
-}
 
 /**
- * The profile of config/reference.yaml pointed at an in-process reference: its base_url and
- * admin URL, hook commands that work from any folder, the demo tokens standing in for the
- * environment (so reports still say `$ASI_TOKEN`), and the limits it runs with.
+ * The profile of config/reference.yaml pointed at an in-process reference: its base_url (the
+ * hooks follow it: they are given the run's base_url, lib/hooks/hook-environment.ts), the demo
+ * tokens standing in for the environment (so reports still say `$ASI_TOKEN`), and the limits it
+ * runs with.
  */
 export function embeddedTarget(reference: RunningReference): ResolvedTarget {
   const raw = loadProfileFile(REFERENCE_PROFILE);
-  const origin = new URL(reference.baseUrl).origin;
-  const cli = `${shellQuote(process.execPath)} ${shellQuote(join(PACKAGE_ROOT, 'bin', 'asi-conformance.js'))}`;
   raw.base_url = reference.baseUrl;
-  for (const hook of Object.values(raw.faults ?? {})) {
-    hook.enable = hook.enable.replace(STANDALONE_CLI, cli).replace(STANDALONE_ORIGIN, origin);
-    hook.disable = hook.disable.replace(STANDALONE_CLI, cli).replace(STANDALONE_ORIGIN, origin);
-  }
   const { read, write, windowS } = reference.state.limits;
   raw.limits = { read, write, window_s: windowS };
   const env: NodeJS.ProcessEnv = {};

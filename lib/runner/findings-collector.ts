@@ -35,6 +35,15 @@ export function findingsOf(record: TestRecord | undefined, state: CollectedTest[
   return findings;
 }
 
+/** Why a skipped test was skipped: the run's cancel note for a test a cancel left out, vitest's note otherwise. */
+export function skipNoteOf(testCase: TestCase, cancelNote: string | undefined): string | undefined {
+  const result = testCase.result();
+  if (result.state !== 'skipped') return undefined;
+  const record = testCase.meta().asi;
+  const cancelled = cancelNote !== undefined && record?.findings.length === 0 && record.error === undefined;
+  return cancelled ? cancelNote : result.note;
+}
+
 /**
  * The reporter that gathers findings from each test's meta (never from positions or titles). A
  * cancelled run reports some tests twice (as they were, then as skipped): the last word counts.
@@ -53,8 +62,7 @@ export class FindingsCollector implements Reporter {
     const result = testCase.result();
     const record = testCase.meta().asi;
     const errors = (result.errors ?? []).map((e) => e.message);
-    const cancelled = result.state === 'skipped' && this.cancelNote !== undefined && record?.findings.length === 0 && record.error === undefined;
-    const skipNote = result.state === 'skipped' ? (cancelled ? this.cancelNote : result.note) : undefined;
+    const skipNote = skipNoteOf(testCase, this.cancelNote);
     const ms = testCase.diagnostic()?.duration;
     this.#tests.set(testCase.id, {
       suite: suiteName(testCase.module.moduleId),

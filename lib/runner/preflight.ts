@@ -1,6 +1,7 @@
 import { parseEnvelope } from '../checks/error-envelope.ts';
 import { jsonBody } from '../checks/json-body.ts';
 import { PreflightError, TargetUnreachableError } from '../errors.ts';
+import { hookHostNotes } from '../hooks/hook-hosts.ts';
 import { HttpClient, limitsForTimeout, type ExchangeSequence, type HttpLimits, type SendOptions } from '../http/client.ts';
 import { connectionHint, tlsPortHint } from '../http/connection-hint.ts';
 import type { TransportOptions } from '../http/transport.ts';
@@ -46,9 +47,11 @@ function redirected(exchange: Exchange): string | undefined {
  * URL or token ends the run here in a few seconds with one line (exit 2), instead of a minute of
  * failures that all say the same thing; a target that does not answer at all is exit 3.
  * Any other answer (a 5xx, a 429, a missing header) is left to the suites to judge.
+ * First it names the fault hooks that point at another host than the target's.
  */
 export async function preflight(target: ResolvedTarget, options: PreflightOptions = {}): Promise<void> {
   const baseUrl = target.profile.baseUrl;
+  for (const note of hookHostNotes(target.profile)) options.progress?.(`preflight: note: ${note}`);
   // Every exchange of the preflight ends within its deadline: the run's --timeout, at most 10 s.
   const deadline = Math.min(options.limits?.totalMs ?? PREFLIGHT_TIMEOUT_MS, PREFLIGHT_TIMEOUT_MS);
   const limits: Partial<HttpLimits> = { ...options.limits, ...limitsForTimeout(deadline / 1000) };

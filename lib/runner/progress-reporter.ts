@@ -4,7 +4,7 @@ import { consoleText } from '../report/console-text.ts';
 import { combineVerdicts, levelAdjusted } from '../report/report-model.ts';
 import type { TestRecord } from '../suite/test-record.ts';
 import type { WaitNotice } from '../suite/worker-files.ts';
-import { findingsOf } from './findings-collector.ts';
+import { findingsOf, skipNoteOf } from './findings-collector.ts';
 import { suiteName } from './suite-files.ts';
 
 const MARK = { pass: '✓', fail: '×', warn: '!', 'not-run': '-', inconclusive: '?' } as const;
@@ -25,7 +25,9 @@ export interface WaitSource {
 /**
  * Progress on long runs: a line per suite and per test as it finishes, on stderr; and while the
  * worker waits (a pool healing, a window to pass), a line when a long wait begins and then so that
- * no HEARTBEAT_MS go by without one, saying what for and how long is left.
+ * no HEARTBEAT_MS go by without one, saying what for and how long is left. A cancelled run reports
+ * some tests a second time, as skipped: a test gets one line, and one left out by the cancel says
+ * why in the run's words (`cancelNote`), not vitest's.
  */
 export class ProgressReporter implements Reporter {
   readonly #write: (line: string) => void;
@@ -33,6 +35,8 @@ export class ProgressReporter implements Reporter {
   readonly #waits: WaitSource | undefined;
   readonly #now: () => number;
   readonly #announced = new Set<number>();
+  readonly #cancelNote: () => string | undefined;
+  readonly #seen = new Set<string>();
   #done = 0;
   #started: number;
   #lastLineAt: number;
@@ -40,8 +44,9 @@ export class ProgressReporter implements Reporter {
   /** The suite whose header was printed last: a header comes with its first test, so a suite --only left empty prints none. */
   #header: string | undefined;
 
-  constructor(write: (line: string) => void, failOn: 'must' | 'should', waits?: WaitSource) {
+  constructor(write: (line: string) => void, failOn: 'must' | 'should', waits?: WaitSource, cancelNote: () => string | undefined = () => undefined) {
     this.#failOn = failOn;
+    this.#cancelNote = cancelNote;
     this.#waits = waits;
     this.#now = waits?.now ?? Date.now;
     this.#started = this.#now();
@@ -71,10 +76,12 @@ export class ProgressReporter implements Reporter {
   }
 
   onTestCaseResult(testCase: TestCase): void {
+    if (this.#seen.has(testCase.id)) return;
+    this.#seen.add(testCase.id);
     this.#done += 1;
     const result = testCase.result();
     const record: TestRecord | undefined = testCase.meta().asi;
-    const findings = findingsOf(record, result.state, (result.errors ?? []).map((e) => e.message), result.state === 'skipped' ? result.note : undefined);
+    const findings = findingsOf(record, result.state, (result.errors ?? []).map((e) => e.message), skipNoteOf(testCase, this.#cancelNote()));
     const verdict =
       combineVerdicts(findings.map((f) => levelAdjusted(f.verdict, requirementById(f.requirement)?.level ?? 'MUST', this.#failOn))) ?? 'inconclusive';
     const ms = testCase.diagnostic()?.duration;

@@ -4,14 +4,13 @@ import type { Exchange } from '../model/exchange.ts';
 import type { ResolvedTarget } from '../profile/resolve-profile.ts';
 import type { StopInput } from '../report/build-report.ts';
 import { trimExchange } from '../model/evidence-trim.ts';
+import { causeText, Interrupts } from './interrupts.ts';
 import { preflight, type PreflightOptions } from './preflight.ts';
 
 /**
  * How a run ends before its end, as data for its report: at the preflight (refused, unreachable,
  * interrupted), or cut short in the suites, each with the exchanges that led there.
  */
-
-const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
 export interface PreflightEnd {
   stop: Extract<StopInput, { at: 'preflight' }>;
@@ -24,26 +23,27 @@ export interface PreflightEnd {
 export interface PreflightStageOptions extends Omit<PreflightOptions, 'signal'> {
   /** Prints even with -q: that a signal stopped the run. */
   notice: (line: string) => void;
+  /** The run command's listener for SIGINT and SIGTERM; the preflight listens itself when absent. */
+  interrupts?: Interrupts;
 }
 
 /**
  * The preflight, its end as data: undefined when the target passed, else how the run ends there,
- * with the preflight's exchanges as evidence. The suites' run control is not listening yet: a
- * signal here aborts the preflight (the exchange under way ends at once) and the run ends
- * interrupted, with its reports; a second signal exits at once.
+ * with the preflight's exchanges as evidence. An interrupt here (lib/runner/interrupts.ts) aborts
+ * the preflight (the exchange under way ends at once) and the run ends interrupted, with its
+ * reports; a second signal is only said (interrupts.ts says why).
  */
 export async function preflightStage(target: ResolvedTarget, options: PreflightStageOptions): Promise<PreflightEnd | undefined> {
-  const { notice, ...preflightOptions } = options;
+  const { notice, interrupts: given, ...preflightOptions } = options;
   const exchanges: Exchange[] = [];
   const abort = new AbortController();
-  let signal: NodeJS.Signals | undefined;
-  const onSignal = (s: NodeJS.Signals): void => {
-    if (signal !== undefined) process.exit(3);
-    signal = s;
-    notice(`${s}: stopping the run at the preflight`);
+  const interrupts = given ?? new Interrupts(notice).listen();
+  let interrupted: string | undefined;
+  const stopListening = interrupts.onInterrupt((cause) => {
+    interrupted = causeText(cause);
+    notice(`${interrupted}: stopping the run at the preflight`);
     abort.abort();
-  };
-  for (const s of SIGNALS) process.on(s, onSignal);
+  });
   let failure: unknown;
   try {
     await preflight(target, {
@@ -57,10 +57,11 @@ export async function preflightStage(target: ResolvedTarget, options: PreflightS
   } catch (error) {
     failure = error;
   } finally {
-    for (const s of SIGNALS) process.off(s, onSignal);
+    stopListening();
+    if (given === undefined) interrupts.close();
   }
-  if (signal !== undefined) {
-    const reason = `interrupted by ${signal} during the preflight`;
+  if (interrupted !== undefined) {
+    const reason = `interrupted by ${interrupted} during the preflight`;
     return { stop: { at: 'preflight', outcome: 'incomplete', reason, exchanges }, cutShort: reason };
   }
   if (failure === undefined) return undefined;

@@ -3,6 +3,7 @@ import { PACKAGE_ROOT } from '../package-root.ts';
 import type { RunContext } from '../suite/run-context.ts';
 import { readWaits } from '../suite/worker-files.ts';
 import { FindingsCollector, type CollectedTest } from './findings-collector.ts';
+import type { Interrupts } from './interrupts.ts';
 import { ProgressReporter } from './progress-reporter.ts';
 import { RunControl } from './run-control.ts';
 import { SuiteSequencer } from './suite-order.ts';
@@ -13,6 +14,8 @@ export interface SuiteRunOptions {
   progress: (line: string) => void;
   /** Lines that print even with -q: an interrupt, and which fault hooks it switched off. */
   notice?: (line: string) => void;
+  /** Interrupts the run command listens for from its start; RunControl listens itself without. */
+  interrupts?: Interrupts;
 }
 
 export interface SuiteRunResult {
@@ -30,15 +33,17 @@ export interface SuiteRunResult {
  */
 export async function runSuites(context: RunContext, options: SuiteRunOptions): Promise<SuiteRunResult> {
   const collector = new FindingsCollector();
-  const progress = new ProgressReporter(options.progress, options.failOn, { waits: () => readWaits(context.transcriptFile) });
-  const control = new RunControl(context.transcriptFile, context.profile, options.notice ?? options.progress);
+  const control = new RunControl(context.transcriptFile, context.profile, options.notice ?? options.progress, options.interrupts);
+  const cancelNote = (): string | undefined => (control.cutShort === undefined ? undefined : `not run: ${control.cutShort}`);
+  const progress = new ProgressReporter(options.progress, options.failOn, { waits: () => readWaits(context.transcriptFile) }, cancelNote);
   const exitCodeBefore = process.exitCode;
   // Handed the vitest instance as soon as it exists, so that a run can be cancelled while it goes;
   // tests a cancel leaves out say why (it runs before the collector).
   const attach = {
     onInit: (vitest: Vitest): void => control.attach(vitest),
+    onTestModuleQueued: (): void => control.fileStarted(),
     onTestCaseResult: (): void => {
-      if (control.cutShort !== undefined) collector.cancelNote = `not run: ${control.cutShort}`;
+      collector.cancelNote = cancelNote();
     },
   };
   control.start();

@@ -1,37 +1,61 @@
+import { claimDisable, forgetFault, isStopping, recordDisable, writeFaultState } from '../hooks/fault-state.ts';
+import { hookOutcome, runHook } from '../hooks/hook-command.ts';
+import { hookEnvironment } from '../hooks/hook-environment.ts';
 import type { FaultName } from '../profile/resolved-profile.ts';
-import { runHook } from '../runner/hook-command.ts';
 import { faultsOn, session } from './session.ts';
-import { recordFault } from './worker-files.ts';
+
+/** A drill the stopping run leaves out: it reads as not run, like the tests the cancel leaves out. */
+export class RunStopping extends Error {
+  override name = 'RunStopping';
+}
 
 export function hasFault(name: FaultName): boolean {
   return session().context.profile.faults[name] !== undefined;
 }
 
 /**
- * Runs `body` with a fault switched on through the profile's hook, and always switches it off
- * again. Throws when a hook command fails: the drill's results could not be trusted. Which fault
- * is on is written down as it changes, so that an interrupted run switches it off from the main
- * process (lib/runner/run-control.ts) even when this worker is gone.
+ * Runs `body` with a fault switched on through the profile's hook, and switches it off again.
+ * Throws when a hook command fails: the drill's results could not be trusted. Which fault is on
+ * is written down as it changes (lib/hooks/fault-state.ts), so that a run that stops early
+ * switches it off from the main process (lib/runner/run-control.ts), even while this worker is
+ * still busy; the disable command runs once, here or there, never in both.
  */
 export async function withFault<T>(name: FaultName, body: () => Promise<T>): Promise<T> {
   const { context, client } = session();
   const hook = context.profile.faults[name];
   if (hook === undefined) throw new Error(`faults.${name} is not configured`);
   const transcript = context.transcriptFile;
-  recordFault(transcript, name, { phase: 'enabling' });
-  const on = await runHook(hook.enable, (pid) => recordFault(transcript, name, { phase: 'enabling', pid }));
-  recordFault(transcript, name, { phase: 'on' });
+  const env = hookEnvironment(context.baseUrl);
+  const stopping = new RunStopping(`the run is stopping: faults.${name} was not switched on`);
+  if (isStopping(transcript)) throw stopping;
+  forgetFault(transcript, name);
+  writeFaultState(transcript, name, { phase: 'enabling' });
+  if (isStopping(transcript)) {
+    writeFaultState(transcript, name, { phase: 'not-started' });
+    throw stopping;
+  }
+  const on = await runHook(hook.enable, { env, onStart: (pid) => writeFaultState(transcript, name, { phase: 'enabling', pid }) });
+  writeFaultState(transcript, name, { phase: 'on' });
   faultsOn.add(name);
+  let failure: Error | undefined;
   try {
-    if (on.exitCode !== 0) throw new Error(`faults.${name}.enable exited ${on.exitCode}: ${client.redact(on.output)}`);
+    // First: an enable command the stopping run cut off did not fail on its own.
+    if (isStopping(transcript)) throw new RunStopping(`the run is stopping: faults.${name} is switched off by the run`);
+    if (on.exitCode !== 0) throw new Error(`faults.${name}.enable ${client.redact(hookOutcome(on))}`);
     return await body();
+  } catch (err) {
+    failure = err as Error;
+    throw err;
   } finally {
-    const off = await runHook(hook.disable, (pid) => recordFault(transcript, name, { phase: 'disabling', pid }));
-    if (off.exitCode === 0) {
-      recordFault(transcript, name, undefined);
+    // Claimed already: the run is stopping and switches the fault off itself.
+    if (claimDisable(transcript, name, 'drill')) {
+      const off = await runHook(hook.disable, { env });
+      const text = `faults.${name}.disable ${client.redact(hookOutcome(off))}`;
+      recordDisable(transcript, name, { by: 'drill', outcome: { ok: off.exitCode === 0, text } });
+      // A fault left on must fail the drill loudly, whatever the body did; a failed enable still says so first.
+      if (off.exitCode !== 0) throw new Error(failure === undefined ? text : `${failure.message}; then ${text}`);
+      writeFaultState(transcript, name, { phase: 'off' });
       faultsOn.delete(name);
-    } else recordFault(transcript, name, { phase: 'on' });
-    // A fault left on must fail the drill loudly, whatever the body did.
-    if (off.exitCode !== 0) throw new Error(`faults.${name}.disable exited ${off.exitCode}: ${client.redact(off.output)}`);
+    }
   }
 }

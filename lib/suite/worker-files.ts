@@ -1,11 +1,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import type { FaultName } from '../profile/resolved-profile.ts';
 
 /**
  * Files the suites' worker leaves beside the run's transcript for the main process: the pacer's
- * figures, the mark that the target stopped answering, which fault hooks are on, and what the run
- * is waiting for. A module of its own: the main process reads them and must not load vitest's
- * test runtime.
+ * figures, the mark that the target stopped answering, and what the run is waiting for (which
+ * fault hooks are on: lib/hooks/fault-state.ts). A module of its own: the main process reads them
+ * and must not load vitest's test runtime.
  */
 export function pacerStatsFile(transcriptFile: string): string {
   return `${transcriptFile}.pacer.json`;
@@ -14,35 +13,6 @@ export function pacerStatsFile(transcriptFile: string): string {
 /** Written once, with the reason, when the client gives up on an unresponsive target. */
 export function targetDownFile(transcriptFile: string): string {
   return `${transcriptFile}.down`;
-}
-
-export function faultStateFile(transcriptFile: string): string {
-  return `${transcriptFile}.faults.json`;
-}
-
-/** A fault hook the worker has started: its enable command may be running (`pid`) or done. */
-export interface FaultInFlight {
-  phase: 'enabling' | 'on' | 'disabling';
-  /** The hook's shell, while a command runs: an interrupted run stops it before switching the fault off. */
-  pid?: number;
-}
-
-export type FaultState = Partial<Record<FaultName, FaultInFlight>>;
-
-export function readFaultState(transcriptFile: string): FaultState {
-  try {
-    return JSON.parse(readFileSync(faultStateFile(transcriptFile), 'utf8')) as FaultState;
-  } catch {
-    return {};
-  }
-}
-
-/** Records (or, with undefined, forgets) one fault's state; written synchronously so that a signal never finds it stale. */
-export function recordFault(transcriptFile: string, name: FaultName, entry: FaultInFlight | undefined): void {
-  const state = readFaultState(transcriptFile);
-  if (entry === undefined) delete state[name];
-  else state[name] = entry;
-  writeFileSync(faultStateFile(transcriptFile), JSON.stringify(state));
 }
 
 export function waitsFile(transcriptFile: string): string {

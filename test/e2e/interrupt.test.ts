@@ -1,5 +1,5 @@
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,20 +7,13 @@ import { afterAll, describe, expect, test } from 'vitest';
 import type { ReferenceFault } from '../../lib/reference/state.ts';
 import type { Report } from '../../lib/report/report-model.ts';
 import { startCli } from '../support/cli.ts';
+import { aftermath, BIN, FAULT, launch, ROOT, RUN_FILES, scene, until } from '../support/interrupted-run.ts';
 import { referenceTarget, type ReferenceTarget } from '../support/reference-target.ts';
 
 const targets: ReferenceTarget[] = [];
 afterAll(async () => {
   for (const t of targets) await t.close();
 });
-
-async function until(condition: () => boolean, ms: number): Promise<void> {
-  const end = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 /** An interrupted run never leaves a vendor's staging stack with a fault on. */
 describe('an interrupted run', () => {
@@ -32,7 +25,7 @@ describe('an interrupted run', () => {
     targets.push(t);
     const started = Date.now();
     const run = startCli(['run', '--config', t.profile, '--suite', suite, '-q', '--out', mkdtempSync(join(tmpdir(), 'asi-interrupt-'))], { env: t.env });
-    await until(() => t.reference.state.faults.has(fault), 20_000);
+    await until(() => t.reference.state.faults.has(fault), 20_000, 'the fault switched on');
     run.child.kill(signal);
     const r = await run.done;
     expect(r.code, r.stdout + r.stderr).toBe(3);
@@ -44,19 +37,93 @@ describe('an interrupted run', () => {
   });
 });
 
+/**
+ * Every way a signal reaches the harness run directly: the fault's disable command runs exactly
+ * once (the hook notes each call), the reports of an interrupted run are written, no working file
+ * is left, and the exit code is 3. The disable takes a second, so later signals land while it runs.
+ */
+describe('a signal to the harness', () => {
+  test.each([
+    ['SIGINT to the process', ['SIGINT'], 'process'],
+    ['SIGTERM to the process', ['SIGTERM'], 'process'],
+    ['SIGTERM to its process group (a shell job, a CI cancel)', ['SIGTERM'], 'group'],
+    ['SIGINT then SIGTERM 50 ms apart', ['SIGINT', 'SIGTERM'], 'process'],
+    ['Ctrl-C twice, 50 ms apart (SIGINT to the group)', ['SIGINT', 'SIGINT'], 'group'],
+  ] as const)('%s: the fault off once, the reports written, no working file left, exit 3', async (_what, signals, to) => {
+    const s = await scene();
+    targets.push(s.target);
+    const run = launch(process.execPath, [BIN, 'run', ...s.args], { cwd: ROOT, env: { ...process.env, ...s.target.env } });
+    await until(() => s.target.reference.state.faults.has(FAULT), 30_000, 'the fault switched on');
+    run.signal([...signals], to);
+    const r = await run.ended;
+    const { calls, report, runFiles } = aftermath(s);
+    expect(r.code, r.stdout + r.stderr).toBe(3);
+    expect(s.target.reference.state.faults.has(FAULT), r.stderr).toBe(false);
+    expect(calls).toEqual(['enable', 'disable']);
+    expect(report.outcome).toBe('incomplete');
+    expect(report.exitCode).toBe(3);
+    expect(report.cutShort).toBe(`interrupted by ${signals[0]}`);
+    expect(runFiles.sort()).toEqual(RUN_FILES);
+    expect(r.stdout).toMatch(new RegExp(`^incomplete: interrupted by ${signals[0]}`, 'm'));
+    if (signals.length === 2) expect(r.stderr).toContain(`${signals[1]} again: the run is already stopping`);
+    // Progress says it once per test, in the run's words.
+    expect(r.stderr).not.toContain('aborted by the user');
+  });
+});
+
+describe('a signal while the drill itself switches the fault off', () => {
+  test('the run waits for that disable, runs none of its own, says so, writes its reports and exits 3', async () => {
+    const s = await scene({ disableSeconds: 2 });
+    targets.push(s.target);
+    const run = launch(process.execPath, [BIN, 'run', ...s.args], { cwd: ROOT, env: { ...process.env, ...s.target.env } });
+    await until(() => readFileSync(s.calls, 'utf8').includes('disable'), 30_000, 'the drill switching the fault off');
+    run.signal(['SIGINT'], 'process');
+    const r = await run.ended;
+    const { calls, report } = aftermath(s);
+    expect(r.code, r.stdout + r.stderr).toBe(3);
+    expect(calls).toEqual(['enable', 'disable']);
+    expect(s.target.reference.state.faults.has(FAULT)).toBe(false);
+    expect(r.stderr).toContain(`fault ${FAULT} was switched off by its drill (faults.${FAULT}.disable exited 0)`);
+    expect(report.cutShort).toBe('interrupted by SIGINT');
+  });
+});
+
+describe('a signal before the suites start', () => {
+  test('SIGINT while vitest starts (the embedded reference: no preflight): no suite runs, the reports are written, exit 3', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'asi-interrupt-'));
+    const run = launch(process.execPath, [BIN, 'run', '--suite', 'auth', '--out', out], { cwd: ROOT, env: process.env });
+    let stderr = '';
+    run.child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    await until(() => stderr.includes('certifying'), 30_000, 'the run starting');
+    run.signal(['SIGINT'], 'process');
+    const r = await run.ended;
+    expect(r.code, r.stdout + r.stderr).toBe(3);
+    const [dir] = readdirSync(out);
+    const report = JSON.parse(readFileSync(join(out, dir!, 'report.json'), 'utf8')) as Report;
+    expect(report.cutShort).toBe('interrupted by SIGINT');
+    // vitest forgets a cancel that comes before its run starts: the run must not go on regardless.
+    expect(report.counts.pass + report.counts.fail).toBe(0);
+    expect(readdirSync(join(out, dir!)).sort()).toEqual(RUN_FILES);
+  });
+});
+
+/** /health answers, /me never does: the preflight waits on it when the signal comes. */
+async function meNeverAnswered(): Promise<{ target: Server; baseUrl: string; meAsked: () => boolean }> {
+  let asked = false;
+  const target = createServer((req, res) => {
+    if (req.url === '/v1/health') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
+    asked = true;
+  });
+  await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+  return { target, baseUrl: `http://127.0.0.1:${(target.address() as AddressInfo).port}/v1`, meAsked: () => asked };
+}
+
 describe('a run interrupted at the preflight', () => {
   test('stops the exchange under way at once, writes every report with the exchanges so far, and exits 3', async () => {
-    // /health answers, /me never does: the preflight waits on it when the signal comes.
-    let meAsked = false;
-    const target = createServer((req, res) => {
-      if (req.url === '/v1/health') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
-      meAsked = true;
-    });
-    await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
-    const baseUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}/v1`;
+    const { target, baseUrl, meAsked } = await meNeverAnswered();
     const out = mkdtempSync(join(tmpdir(), 'asi-interrupt-preflight-'));
     const run = startCli(['run', '--base-url', baseUrl, '-q', '--out', out], { env: { ASI_TOKEN: 'asi_live_00' } });
-    await until(() => meAsked, 10_000);
+    await until(meAsked, 10_000, 'the preflight asking GET /me');
     const signalled = Date.now();
     run.child.kill('SIGINT');
     const r = await run.done;
@@ -76,6 +143,21 @@ describe('a run interrupted at the preflight', () => {
       [`${baseUrl}/me`, 'UND_ERR_DESTROYED'],
     ]);
     expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toContain('<failure message="interrupted by SIGINT during the preflight" type="interrupted">');
+  });
+
+  test('Ctrl-C twice, 50 ms apart, at the preflight: the second is said, the reports are written all the same, exit 3', async () => {
+    const { target, baseUrl, meAsked } = await meNeverAnswered();
+    const out = mkdtempSync(join(tmpdir(), 'asi-interrupt-preflight-'));
+    const run = launch(process.execPath, [BIN, 'run', '--base-url', baseUrl, '-q', '--out', out], { cwd: ROOT, env: { ...process.env, ASI_TOKEN: 'asi_live_00' } });
+    await until(meAsked, 10_000, 'the preflight asking GET /me');
+    run.signal(['SIGINT', 'SIGINT'], 'group');
+    const r = await run.ended;
+    target.closeAllConnections();
+    target.close();
+    expect(r.code, r.stdout + r.stderr).toBe(3);
+    expect(r.stderr).toContain('SIGINT again: the run is already stopping');
+    const dir = join(out, readdirSync(out)[0]!);
+    expect(readdirSync(dir).sort()).toEqual(RUN_FILES);
   });
 });
 

@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import type { Report } from '../../lib/report/report-model.ts';
 import { packageFiles } from '../../lib/certification/package-digest.ts';
 import { ROOT, runCli } from '../support/cli.ts';
+import { serveStandalone, stopServe, type Served } from '../support/standalone-serve.ts';
 
 /**
  * The package as CI users get it: `npm pack`, then `npm install <tarball>` into an empty project,
@@ -65,6 +66,7 @@ describe('npm pack', () => {
     expect(packed.filter((p) => p.endsWith('.map') || /(^|\/)test\//.test(p))).toEqual([]);
     for (const file of [
       'bin/asi-conformance.js',
+      'bin/asi-conformance',
       'dist/cli/main.js',
       'suites/auth.test.ts',
       'lib/http/client.ts',
@@ -112,6 +114,24 @@ describe('installed from the tarball into an empty project', () => {
     expect(verified.code, verified.stdout + verified.stderr).toBe(0);
     expect(verified.stdout).toMatch(/^ {2}harness {4}asi-conformance \S+, the same build as this verifier /m);
   });
+});
+
+describe('the fault hooks, installed', () => {
+  test('serve prints a run command that works from the project; the sample profile\'s hooks switch the faults of that server', async () => {
+    let served: Served | undefined;
+    try {
+      served = await serveStandalone('npx', ['--no', '--', 'asi-conformance', 'serve', '--port', '0'], { cwd: project, env: userEnv(), timeoutMs: 60_000 });
+      expect(served.then).toBe(`npx asi-conformance run --config node_modules/asi-conformance/config/reference.yaml --base-url ${served.baseUrl}`);
+      const out = join(work, 'reports-hooks');
+      const r = await exec('/bin/sh', ['-c', `${served.then} --suite conversation-faults -q --out ${out}`], project, userEnv(served.tokens));
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      const [runDir] = readdirSync(out);
+      const report = JSON.parse(readFileSync(join(out, runDir!, 'report.json'), 'utf8')) as Report;
+      for (const id of ['conversation/7/upstream-503', 'conversation/8.2/spend-cap-refused']) expect(report.results.find((x) => x.requirement.id === id)?.verdict, id).toBe('pass');
+    } finally {
+      stopServe(served);
+    }
+  }, 120_000);
 });
 
 const HAS_CONTAINER_ENGINE = spawnSync('docker', ['info'], { stdio: 'ignore' }).status === 0;

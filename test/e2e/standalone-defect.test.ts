@@ -1,4 +1,4 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,32 +6,19 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Report } from '../../lib/report/report-model.ts';
 import { curlOf } from '../../lib/http/curl.ts';
 import { BIN, ROOT, runCli } from '../support/cli.ts';
+import { serveStandalone, stopServe, type Served } from '../support/standalone-serve.ts';
 
-let server: ChildProcess;
+let served: Served | undefined;
 let baseUrl = '';
-const env: Record<string, string> = {};
+let env: Record<string, string> = {};
 
 /** Starts `asi-conformance serve --defect ...` as a user would and reads what it prints. */
 beforeAll(async () => {
-  server = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--defect', 'auth-missing-as-invalid'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve printed no base_url: ${out}`)), 20_000);
-    server.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('Ctrl-C')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-  });
-  baseUrl = /base_url\s+(\S+)/.exec(out)![1]!;
-  for (const m of out.matchAll(/export (\w+)=(\S+)/g)) env[m[1]!] = m[2]!;
+  served = await serveStandalone(process.execPath, [BIN, 'serve', '--port', '0', '--defect', 'auth-missing-as-invalid'], { cwd: ROOT });
+  ({ baseUrl, tokens: env } = served);
 });
 
-afterAll(() => {
-  server.kill('SIGTERM');
-});
+afterAll(() => stopServe(served));
 
 describe('a standalone reference with a defect switch', () => {
   test('fails the named requirement, with a curl line that reproduces it and no token anywhere', async () => {

@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { DEFAULT_TOKEN_ENV, TOKEN_ROLES } from '../../lib/profile/profile-file.ts';
 import { startReference, type RunningReference } from '../../lib/reference/server.ts';
 import type { ReferenceOptions } from '../../lib/reference/state.ts';
-import { BIN, ROOT } from './cli.ts';
+import { ROOT } from './cli.ts';
 
 export interface ReferenceTarget {
   reference: RunningReference;
-  /** A profile file pointing at it (config/reference.yaml with its base_url, admin URL and CLI path). */
+  /** A profile file pointing at it (config/reference.yaml with its base_url; the hooks follow the run's base_url). */
   profile: string;
   /** The demo tokens as the conventional variables a user exports. */
   env: Record<string, string>;
@@ -23,12 +23,10 @@ export interface ReferenceTarget {
 export async function referenceTarget(options: ReferenceOptions = {}, edit: (yaml: string) => string = (y) => y): Promise<ReferenceTarget> {
   const reference = await startReference(options);
   const dir = mkdtempSync(join(tmpdir(), 'asi-target-'));
-  const origin = new URL(reference.baseUrl).origin;
-  // Hook commands run from any folder: the CLI by absolute path, the line as a YAML (JSON) string.
-  const cli = `'${process.execPath}' '${BIN}'`;
+  // Hook commands as YAML (JSON) strings, so that a test can edit them whole.
   const yaml = readFileSync(join(ROOT, 'config', 'reference.yaml'), 'utf8')
-    .replaceAll('http://127.0.0.1:8787', origin)
-    .replace(/^(\s+(?:enable|disable): )(.*)$/gm, (_m, key: string, command: string) => `${key}${JSON.stringify(command.replace('node bin/asi-conformance.js', cli))}`);
+    .replace('http://127.0.0.1:8787/v1', reference.baseUrl)
+    .replace(/^(\s+(?:enable|disable): )(.*)$/gm, (_m, key: string, command: string) => `${key}${JSON.stringify(command)}`);
   const profile = join(dir, 'profile.yaml');
   writeFileSync(profile, edit(yaml));
   const env: Record<string, string> = {};

@@ -1,0 +1,68 @@
+import { describe, expect, test } from 'vitest';
+import { hookOutcome, runHook, stopHook } from '../../lib/hooks/hook-command.ts';
+import { groupAlive } from '../support/interrupted-run.ts';
+
+/** True once no process of the group is left; an orphan of it is reaped by init, which may take a moment. */
+async function groupEnds(pid: number): Promise<boolean> {
+  const end = Date.now() + 2_000;
+  while (groupAlive(pid) && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+  return !groupAlive(pid);
+}
+
+describe('runHook', () => {
+  test('a command that exits 0 says so, and nothing more', async () => {
+    const run = await runHook('echo switched; echo noted >&2');
+    expect(run.exitCode).toBe(0);
+    expect(hookOutcome(run)).toBe('exited 0');
+  });
+
+  test('a failing node shows the whole end of its stderr on one line, the loader frame and the real error both', async () => {
+    const run = await runHook(`'${process.execPath}' /nonexistent/bin/asi-conformance.js fault spend_cap_reached on`);
+    const text = hookOutcome(run);
+    expect(run.exitCode).toBe(1);
+    expect(text).toMatch(/^exited 1; stderr: node:internal\/modules\/cjs\/loader/);
+    expect(text).toContain("Error: Cannot find module '/nonexistent/bin/asi-conformance.js'");
+    expect(text).toContain(`Node.js ${process.version}`);
+    expect(text).not.toContain('\n');
+  });
+
+  test('a long stderr is cut at its start, its last words kept', async () => {
+    const run = await runHook(`i=0; while [ $i -lt 500 ]; do echo "line $i of noise" >&2; i=$((i+1)); done; echo 'the real reason' >&2; exit 4`);
+    const text = hookOutcome(run);
+    expect(text).toMatch(/^exited 4; stderr: …/);
+    expect(text).toMatch(/the real reason$/);
+    // 2000 characters of stderr, each line break shown as ` | `.
+    expect(text.length).toBeLessThan(3000);
+  });
+
+  test('stdout stands in when stderr is empty; silence is said', async () => {
+    expect(hookOutcome(await runHook('echo "admin answered 500"; exit 2'))).toBe('exited 2; stdout: admin answered 500');
+    expect(hookOutcome(await runHook('exit 3'))).toBe('exited 3, saying nothing');
+  });
+
+  test('runs with the environment it is given', async () => {
+    const run = await runHook('echo "$BASE_URL"', { env: { ...process.env, BASE_URL: 'http://127.0.0.1:9/v1' } });
+    expect(run.stdout.trim()).toBe('http://127.0.0.1:9/v1');
+  });
+
+  test('a command past its time is stopped with its whole process group', async () => {
+    let pid = 0;
+    const run = await runHook('sleep 30 & sleep 30; wait', { timeoutMs: 300, onStart: (p) => (pid = p) });
+    expect(run.exitCode).toBeNull();
+    expect(hookOutcome(run)).toMatch(/^stopped after 0.3 s/);
+    expect(await groupEnds(pid)).toBe(true);
+  });
+});
+
+describe('stopHook', () => {
+  test('waits until the group is gone, and kills a group that ignores SIGTERM', async () => {
+    let pid = 0;
+    const running = runHook(`trap '' TERM; sleep 30`, { onStart: (p) => (pid = p) });
+    await new Promise((r) => setTimeout(r, 200));
+    const started = Date.now();
+    await stopHook(pid);
+    await running;
+    expect(await groupEnds(pid)).toBe(true);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2_900);
+  });
+});
