@@ -112,7 +112,7 @@ describe('installed from the tarball into an empty project', () => {
     // The installed package's digest is the clone's: the clone's build verifies it as the same build.
     const verified = await runCli(['verify', join(out, runDir!, 'bundle.tar.gz')]);
     expect(verified.code, verified.stdout + verified.stderr).toBe(0);
-    expect(verified.stdout).toMatch(/^ {2}harness {4}asi-conformance \S+, the same build as this verifier /m);
+    expect(verified.stdout).toMatch(/^ {2}harness {5}asi-conformance \S+, the same build as this verifier /m);
   });
 });
 
