@@ -9,8 +9,9 @@ import { RUN_WIDE_JUDGEMENT, type JudgementLine } from './judgement-line.ts';
  * requirements it judged, and its findings, which then cite it. Offline verification re-runs the
  * rules over the recorded exchanges, in the order the record holds them.
  */
-export function recordRunWideJudgement(file: string, context: RecordContext, requirements: readonly string[], findings: Finding[], redact: (text: string) => string): void {
-  const write = (line: JudgementLine): void => appendFileSync(file, `${redact(JSON.stringify(line))}\n`);
+export function recordRunWideJudgement(file: string, context: RecordContext, requirements: readonly string[], findings: Finding[]): void {
+  // Not redacted again, as the worker's judgements are not (lib/suite/judgement-log.ts): the rules read recorded exchanges only.
+  const write = (line: JudgementLine): void => appendFileSync(file, `${JSON.stringify(line)}\n`);
   const encoder = new JudgementEncoder((value, data) => write({ value, data }));
   write({ judgement: RUN_WIDE_JUDGEMENT, checker: RUN_WIDE_JUDGEMENT, args: [encoder.encode(context), encoder.encode(requirements)], output: encoder.encode(findings) });
   findings.forEach((f, index) => {

@@ -240,7 +240,7 @@ export async function certify(options: CertifyOptions): Promise<CertifyResult> {
     const stopped: StopInput | undefined = ended?.stop ?? (cutShort === undefined ? undefined : { at: 'suites', reason: cutShort, exchanges: lastSent.exchanges() });
     const secrets = [...Object.values(target.tokens), ...transportSecrets(options.transport)];
     const redactor = new Redactor(secrets);
-    recordRunWideJudgement(judgementsFile(transcriptFile), recordContext, judge.requirements, runWide, (text) => redactor.redact(text));
+    recordRunWideJudgement(judgementsFile(transcriptFile), recordContext, judge.requirements, runWide);
     // A run the preflight ended judges nothing: every requirement is not run, the run-wide rules' too.
     const invariants = ended === undefined ? invariantTest(runWide, judge.exchanges, options.failOn, isPartial(selection), options.progress) : undefined;
     if (invariants !== undefined) tests.push(invariants);

@@ -65,6 +65,8 @@ export async function runSuites(context: RunContext, options: SuiteRunOptions): 
         pool: 'threads',
         sequence: { sequencer: SuiteSequencer },
         passWithNoTests: true,
+        // Transformed suites kept on disk across runs when asked (the self-tests run hundreds).
+        ...(process.env['ASI_VITEST_CACHE_DIR'] === undefined ? {} : { experimental: { fsModuleCache: true, fsModuleCachePath: process.env['ASI_VITEST_CACHE_DIR'] } }),
       },
       { logLevel: 'silent', cacheDir: undefined },
     );

@@ -12,12 +12,13 @@ export function judgingFor(test: string | undefined): void {
 
 /**
  * Records every judgement the worker makes into `file`, a JSON line each: the checker, its inputs
- * and its output, as lib/judgement/codec.ts encodes them. Lines go through `redact` like every
- * other record of the run.
+ * and its output, as lib/judgement/codec.ts encodes them. Not redacted again: a checker's inputs
+ * are recorded exchanges, redacted as they were recorded, and what it derives from them; the
+ * bundle's secret guard reads the file as every other before it is written.
  */
-export function startJudgementLog(file: string, redact: (text: string) => string): void {
+export function startJudgementLog(file: string): void {
   let n = 0;
-  const write = (line: JudgementLine): void => appendFileSync(file, `${redact(JSON.stringify(line))}\n`);
+  const write = (line: JudgementLine): void => appendFileSync(file, `${JSON.stringify(line)}\n`);
   const encoder = new JudgementEncoder((value, data) => write({ value, data }));
   recordJudgements({
     record(checker, args, output) {

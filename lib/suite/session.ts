@@ -78,7 +78,7 @@ export function session(): Session {
     onUnresponsive: (reason) => writeFileSync(targetDownFile(context.transcriptFile), reason),
     faultsOn: () => [...faultsOn],
   });
-  startJudgementLog(judgementsFile(context.transcriptFile), (text) => client.redact(text));
+  startJudgementLog(judgementsFile(context.transcriptFile));
   current = { context, client, pacer, requestCount: () => count };
   return current;
 }
