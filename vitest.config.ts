@@ -24,7 +24,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    maxWorkers: 2,
+    maxWorkers: 3,
     // The harness's runs (the CLI's, calibration's) keep vitest's transformed suites on disk and
     // reuse them: hundreds of runs here would transform the same files each time (lib/runner/run-suites.ts).
     env: { ASI_VITEST_CACHE_DIR: fileURLToPath(new URL('node_modules/.asi-vitest-cache', import.meta.url)) },

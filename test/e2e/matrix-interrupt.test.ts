@@ -38,7 +38,9 @@ async function vendor(prefix: string, fault: ReferenceFault, enableTail: string)
  * matrix waits for them, writes its page with what they wrote, and exits 3.
  */
 test('SIGINT to a matrix is passed to every run under way: each switches its fault off and writes its reports; the rest never start', async () => {
-  const acme = await vendor('ACME', 'spend_cap_reached', '');
+  // Both enable hooks switch their fault on and then hang, so both runs are in a drill when the
+  // signal comes, whatever else each run does first (interrupt.test.ts covers a drill under way).
+  const acme = await vendor('ACME', 'spend_cap_reached', ' ; sleep 30');
   const globex = await vendor('GLOBEX', 'limiter_store_down', ' ; sleep 30');
   writeFileSync(
     join(work, 'targets.yaml'),
@@ -58,7 +60,6 @@ test('SIGINT to a matrix is passed to every run under way: each switches its fau
   );
   const started = Date.now();
   const matrix = startCli(['matrix', join(work, 'targets.yaml'), '--out', work], { env: { ...acme.env, ...globex.env } });
-  // The drill runs with acme's fault on; globex's enable hook still runs (it hangs on purpose).
   await until(() => acme.target.reference.state.faults.has('spend_cap_reached') && globex.target.reference.state.faults.has('limiter_store_down'), 40_000);
   matrix.child.kill('SIGINT');
   const r = await matrix.done;

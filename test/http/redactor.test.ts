@@ -16,6 +16,17 @@ test('replaces every occurrence of every token, longest first', () => {
   expect(r.redactHeaders({ 'x-echo-asi_live_abc': '1' })).toEqual({ 'x-echo-$ASI_TOKEN': '1' });
 });
 
+test('a text with no escape mark in it is scanned for the plain forms, one with a mark anywhere for every form', () => {
+  const b64 = Buffer.from(`Bearer ${TOKEN}`).toString('base64');
+  const hex = Buffer.from(TOKEN).toString('hex');
+  // No %, \\ or &: the token in another case, its hex and base64 are still found.
+  expect(redactor.redact(`a ${TOKEN.toUpperCase()} b ${hex} c ${b64}`)).toBe('a $ASI_TOKEN b $ASI_TOKEN c $ASI_TOKEN');
+  // One mark far from the token turns the full scan on: an escaped character inside the token is found.
+  const escaped = `\\u0061${TOKEN.slice(1)}`;
+  expect(redactor.redact(`100% sure: ${escaped}`)).toBe('100% sure: $ASI_TOKEN');
+  expect(redactor.redact(`x ${TOKEN.slice(0, 3)}%5F${TOKEN.slice(4)} y`)).toBe('x $ASI_TOKEN y');
+});
+
 test('an empty secret redacts nothing', () => {
   expect(new Redactor([{ value: '', placeholder: '$X' }]).redact('abc')).toBe('abc');
 });
