@@ -1,7 +1,7 @@
 import { fail, inconclusive, pass, type Finding } from '../model/finding.ts';
 import { LEDGER_LIMIT_DEFAULT } from '../spec-constants.ts';
 import { describeResponse } from './json-body.ts';
-import { describeRows, duplicateKeys, rowSetDifference, type LedgerRow } from './ledger-page.ts';
+import { describeRows, duplicateKeys, rowSetDifference, type LedgerPage, type LedgerRow } from './ledger-page.ts';
 import { isComplete, walkExchanges, type Walk } from './ledger-walk.ts';
 import { walkTrouble, WALK_COMPLETE } from './ledger-window-rows.ts';
 
@@ -125,6 +125,47 @@ export function pageLimitFindings(walk: Walk): Finding[] {
   return [
     fail(id, `at most ${limit} rows per page${given === undefined ? ' (no limit given: the default, 50)' : ` (limit=${limit})`}`, `page ${over + 1} holds ${page.rows.length} rows`, [page.exchange]),
   ];
+}
+
+/** A first page of 50 rows that leads on: a server that fills its pages at `limit=50`. */
+function fullAt50(page: LedgerPage): boolean {
+  return page.ok && page.rows.length === LEDGER_LIMIT_DEFAULT && typeof page.nextCursor === 'string';
+}
+
+function sameKeys(a: LedgerPage, b: LedgerPage): boolean {
+  const { missing, extra } = rowSetDifference(a.rows, b.rows);
+  return missing.length === 0 && extra.length === 0;
+}
+
+/**
+ * > limit | integer | 1 to 200, default 50. | Page size.
+ * A default equals its explicit form, judged by comparison: the first page of one window without
+ * `limit`, between two first pages of it at `limit=50`. Where both of those hold 50 rows and lead
+ * on (the server fills its pages there), the page without `limit` holds 50 rows, and the same
+ * rows when the two agree (a server that lists rows in another order on each request is held to
+ * the count only). A server that shortens its pages (a cap, pages cut where it likes) leaves
+ * nothing to compare, and only "at most 50" is judged.
+ */
+export function defaultPageFindings(withoutLimit: LedgerPage, before: LedgerPage, after: LedgerPage): Finding[] {
+  const ex = [before.exchange, after.exchange, withoutLimit.exchange];
+  if (!withoutLimit.ok) {
+    if (withoutLimit.exchange.response?.status === 503) return [inconclusive(LIMIT_DEFAULT, describeResponse(withoutLimit.exchange), ex)];
+    return [fail(LIMIT_DEFAULT, '200 with a page without limit, as with limit=50', describeResponse(withoutLimit.exchange), ex)];
+  }
+  if (!fullAt50(before) || !fullAt50(after)) {
+    const held = [before, after].map((p) => (p.ok ? `${p.rows.length} rows${typeof p.nextCursor === 'string' ? ', leading on' : ''}` : describeResponse(p.exchange)));
+    return [pass(LIMIT_DEFAULT, ex, `the first pages at limit=50 held ${held.join(' and ')}: the server does not fill its pages, so only "at most 50" was judged`)];
+  }
+  const expected = `the first page without limit as the first page at limit=50 (50 rows that lead on, on a request before and one after)`;
+  if (withoutLimit.rows.length !== LEDGER_LIMIT_DEFAULT) {
+    return [fail(LIMIT_DEFAULT, expected, `the page without limit holds ${withoutLimit.rows.length} rows`, ex)];
+  }
+  if (!sameKeys(before, after)) return [pass(LIMIT_DEFAULT, ex, 'limit=50 listed other rows on its second request (an order that is not repeatable): the count was compared, not the rows')];
+  const { missing, extra } = rowSetDifference(withoutLimit.rows, before.rows);
+  if (missing.length > 0 || extra.length > 0) {
+    return [fail(LIMIT_DEFAULT, `${expected}: the same rows, as limit=50 listed the same twice`, `${extra.length} rows limit=50 did not list (${describeRows(extra)}), ${missing.length} it did missing (${describeRows(missing)})`, ex)];
+  }
+  return [pass(LIMIT_DEFAULT, ex, 'the first page without limit holds the 50 rows of the first page at limit=50')];
 }
 
 /** Characters of a cursor that went percent-encoded (all but those encodeURIComponent leaves). */

@@ -3,6 +3,7 @@ import { walkLedger } from '../../lib/checks/ledger-walk.ts';
 import {
   CURSOR_BYTE_EXACT,
   cursorsAcceptedFinding,
+  defaultPageFindings,
   LIMIT_DEFAULT,
   NO_CURSOR_TO_EMPTY_PAGE,
   NULL_CURSOR_ON_LAST_PAGE,
@@ -12,9 +13,9 @@ import {
   walkCompleteFindings,
   walkEndFindings,
 } from '../../lib/checks/ledger-walk-findings.ts';
-import { rowOf } from '../../lib/checks/ledger-page.ts';
+import { readPage, rowOf } from '../../lib/checks/ledger-page.ts';
 import { WALK_COMPLETE } from '../../lib/checks/ledger-window-rows.ts';
-import { errorExchange, page, row, tableFetcher } from './ledger-fixtures.ts';
+import { errorExchange, ledgerExchange, page, row, tableFetcher } from './ledger-fixtures.ts';
 
 const verdictOf = (findings: { requirement: string; verdict: string }[], id: string): string | undefined => findings.find((f) => f.requirement === id)?.verdict;
 
@@ -99,6 +100,39 @@ describe('pageSizeFindings and pageLimitFindings', () => {
     const many = Array.from({ length: 51 }, (_, i) => row(i));
     const byDefault = await walkLedger(tableFetcher({ '': page(many, null) }), {}, { maxPages: 5 });
     expect(pageLimitFindings(byDefault)[0]).toMatchObject({ requirement: LIMIT_DEFAULT, verdict: 'fail' });
+  });
+});
+
+describe('defaultPageFindings', () => {
+  const rows = (from: number, count: number) => Array.from({ length: count }, (_, i) => row(from + i));
+  const pageOf = (body: unknown) => readPage(ledgerExchange(body));
+  const full = pageOf(page(rows(0, 50), 'c'));
+
+  test('limit=50 full and leading on twice: the page without limit holds the same 50 rows, in any order', () => {
+    expect(defaultPageFindings(pageOf(page(rows(0, 50).reverse(), 'x')), full, full)[0]).toMatchObject({ requirement: LIMIT_DEFAULT, verdict: 'pass' });
+  });
+
+  test('a page of 20 rows without limit, where limit=50 serves 50 and leads on, fails', () => {
+    expect(defaultPageFindings(pageOf(page(rows(0, 20), 'x')), full, full)[0]).toMatchObject({ verdict: 'fail', actual: 'the page without limit holds 20 rows' });
+  });
+
+  test('50 other rows fail when limit=50 lists the same twice; compare the count only when it does not', () => {
+    const other = pageOf(page(rows(100, 50), 'x'));
+    expect(defaultPageFindings(other, full, full)[0]?.verdict).toBe('fail');
+    const again = pageOf(page(rows(200, 50), 'c'));
+    expect(defaultPageFindings(other, full, again)[0]).toMatchObject({ verdict: 'pass', note: expect.stringContaining('count was compared') });
+  });
+
+  test('a server that does not fill its pages at limit=50 leaves nothing to compare', () => {
+    const capped = pageOf(page(rows(0, 25), 'c'));
+    expect(defaultPageFindings(pageOf(page(rows(0, 20), 'x')), capped, capped)[0]).toMatchObject({ verdict: 'pass', note: expect.stringContaining('does not fill its pages') });
+    const last = pageOf(page(rows(0, 50), null));
+    expect(defaultPageFindings(pageOf(page(rows(0, 20), 'x')), last, last)[0]?.verdict).toBe('pass');
+  });
+
+  test('a refused page without limit fails; a 503 is not judged', () => {
+    expect(defaultPageFindings(readPage(errorExchange(400)), full, full)[0]?.verdict).toBe('fail');
+    expect(defaultPageFindings(readPage(errorExchange(503, 'upstream.unavailable', 'transient')), full, full)[0]?.verdict).toBe('inconclusive');
   });
 });
 
