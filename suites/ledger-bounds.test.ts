@@ -10,10 +10,10 @@ import { notEnoughRows, pagesFor } from '../lib/checks/ledger-discovery.ts';
 import { FEATURE_FILTER, featureFilterFindings } from '../lib/checks/ledger-feature-filter.ts';
 import { formatInstant } from '../lib/checks/ledger-instant.ts';
 import { prefixProbe, rowsBetween, type KnownRows } from '../lib/checks/ledger-known-rows.ts';
-import { uniqueByKey } from '../lib/checks/ledger-page.ts';
+import { readPage, uniqueByKey, type LedgerPage } from '../lib/checks/ledger-page.ts';
 import { pageSchemaFailures } from '../lib/checks/ledger-page-schema.ts';
 import { walkExchanges, walkLedger, type LedgerQuery, type PageFetcher, type Walk } from '../lib/checks/ledger-walk.ts';
-import { LIMIT_DEFAULT, PAGE_WITHIN_LIMIT, pageLimitFindings, walkCompleteFindings } from '../lib/checks/ledger-walk-findings.ts';
+import { defaultPageFindings, LIMIT_DEFAULT, PAGE_WITHIN_LIMIT, pageLimitFindings, walkCompleteFindings } from '../lib/checks/ledger-walk-findings.ts';
 import { inconclusive, type Finding } from '../lib/model/finding.ts';
 import { FEATURE_LENGTH_MAX, FEATURE_LENGTH_MIN, LEDGER_LIMIT_DEFAULT, LEDGER_LIMIT_MAX, LEDGER_LIMIT_MIN } from '../lib/spec-constants.ts';
 import { checkProperty } from '../lib/suite/property.ts';
@@ -24,6 +24,7 @@ const LIMIT_BOUNDS = 'ledger/8.3/limit-bounds';
 const LIMIT_INVALID = 'ledger/8.3/limit-invalid-400';
 const FEATURE_BOUNDS = 'ledger/8.3/feature-bounds';
 const FEATURE_INVALID = 'ledger/8.3/feature-invalid-400';
+const FEATURE_EMPTY = 'ledger/8.3/feature-empty-400';
 
 async function knownRows(kit: TestKit, instants: number): Promise<KnownRows | Finding[]> {
   const sample = await ledgerSample(kit);
@@ -69,20 +70,29 @@ describe('§8.3 Parameter bounds: limit', () => {
   });
 
   // > `limit` on the ledger: integer 1 to 200, default 50.
-  requirementTest(LIMIT_DEFAULT, 'no limit: the known rows walked whole, or else the first page of the default window', async (kit) => {
+  requirementTest(LIMIT_DEFAULT, 'no limit: the known rows walked whole, its first page between two at limit=50; or else the default window so', async (kit) => {
     const sample = await ledgerSample(kit);
     const known = sample.known;
     const fetch = pagesOf(kit);
+    const at50 = async (window: LedgerQuery): Promise<LedgerPage> => readPage(await fetch({ ...window, limit: LEDGER_LIMIT_DEFAULT }, undefined));
     if (known !== undefined && known.groups.length >= 2 && known.rows.length > LEDGER_LIMIT_DEFAULT) {
-      // A walk without limit behaves as one with limit=50: no page above 50, every known row once.
-      const walk = await walkLedger(fetch, wholeWindow(known), { maxPages: pagesFor(sample, known.rows.length, LEDGER_LIMIT_DEFAULT) });
+      // A walk without limit behaves as one with limit=50: no page above 50, every known row once,
+      // and its first page is the first page at limit=50 (asked before and after it).
+      const window = wholeWindow(known);
+      const before = await at50(window);
+      const walk = await walkLedger(fetch, window, { maxPages: pagesFor(sample, known.rows.length, LEDGER_LIMIT_DEFAULT) });
+      const after = await at50(window);
       const complete = walkCompleteFindings(walk, known.rows).map((f) => ({ ...f, requirement: LIMIT_DEFAULT }));
-      return [...pageLimitFindings(walk), ...complete, ...pageSchemaFailures(walkExchanges(walk), readPool(kit))];
+      const compared = defaultPageFindings(walk.pages[0]!, before, after);
+      return [...pageLimitFindings(walk), ...complete, ...compared, ...pageSchemaFailures([before.exchange, ...walkExchanges(walk), after.exchange], readPool(kit))];
     }
     // Fewer known rows than a page holds: the default window, when it holds more.
     if (uniqueByKey(sample.defaultWalk.rows).length > LEDGER_LIMIT_DEFAULT) {
+      const before = await at50({});
       const walk = await onePage(fetch, {});
-      return [...pageLimitFindings(walk), ...pageSchemaFailures(walkExchanges(walk), readPool(kit))];
+      const after = await at50({});
+      const compared = defaultPageFindings(walk.pages[0]!, before, after);
+      return [...pageLimitFindings(walk), ...compared, ...pageSchemaFailures([before.exchange, ...walkExchanges(walk), after.exchange], readPool(kit))];
     }
     return [inconclusive(LIMIT_DEFAULT, `the ledger shows ${sample.defaultWalk.rows.length} rows in the last 30 days; a page of more than ${LEDGER_LIMIT_DEFAULT} cannot show with fewer`)];
   });
@@ -116,14 +126,17 @@ describe('§8.3 Parameter bounds: feature', () => {
   });
 
   // > `feature` on the ledger: length 1 to 64. | 400 | Error envelope (validation failed). |
-  requirementTest(FEATURE_INVALID, 'an empty feature and one of 65 characters', async (kit) => {
+  requirementTest(FEATURE_INVALID, 'a feature of 65 characters, and longer ones', async (kit) => {
     const fetch = pagesOf(kit);
-    const findings: Finding[] = [];
-    for (const feature of ['', 'f'.repeat(FEATURE_LENGTH_MAX + 1)]) findings.push(...refusalFindings(FEATURE_INVALID, await fetch({ feature }, undefined)));
+    const findings: Finding[] = [...refusalFindings(FEATURE_INVALID, await fetch({ feature: 'f'.repeat(FEATURE_LENGTH_MAX + 1) }, undefined))];
     const probe = async (feature: string): Promise<Finding[]> => refusalFindings(FEATURE_INVALID, await fetch({ feature }, undefined));
     findings.push(...(await checkProperty(FEATURE_INVALID, invalidFeature(), probe, { numRuns: 2, maxShrinkRequests: 6 })));
     return findings;
   });
+
+  // > `feature` on the ledger: length 1 to 64. | 400 | Error envelope (validation failed). |
+  // A SHOULD: many HTTP stacks read `feature=` as no parameter (docs/ambiguity-register.md).
+  requirementTest(FEATURE_EMPTY, 'an empty feature (feature=)', async (kit) => refusalFindings(FEATURE_EMPTY, await pagesOf(kit)({ feature: '' }, undefined)));
 });
 
 /** Pages one walk of the feature-filter property may take. */
