@@ -10,7 +10,7 @@ import { notEnoughRows, pagesFor } from '../lib/checks/ledger-discovery.ts';
 import { FEATURE_FILTER, featureFilterFindings } from '../lib/checks/ledger-feature-filter.ts';
 import { formatInstant } from '../lib/checks/ledger-instant.ts';
 import { prefixProbe, rowsBetween, type KnownRows } from '../lib/checks/ledger-known-rows.ts';
-import { readPage, uniqueByKey, type LedgerPage } from '../lib/checks/ledger-page.ts';
+import { uniqueByKey } from '../lib/checks/ledger-page.ts';
 import { pageSchemaFailures } from '../lib/checks/ledger-page-schema.ts';
 import { walkExchanges, walkLedger, type LedgerQuery, type PageFetcher, type Walk } from '../lib/checks/ledger-walk.ts';
 import { defaultPageFindings, LIMIT_DEFAULT, PAGE_WITHIN_LIMIT, pageLimitFindings, walkCompleteFindings } from '../lib/checks/ledger-walk-findings.ts';
@@ -36,6 +36,9 @@ async function knownRows(kit: TestKit, instants: number): Promise<KnownRows | Fi
 function wholeWindow(known: KnownRows): LedgerQuery {
   return { from: known.groups[0]!.text, to: formatInstant(known.stableBefore) };
 }
+
+/** Pages of the default window walked to compare its pages with and without limit. */
+const DEFAULT_WINDOW_PAGES = 3;
 
 /** The first page only, as a walk of one page (its limit and its schema are judged). */
 function onePage(fetch: PageFetcher, query: LedgerQuery): Promise<Walk> {
@@ -70,30 +73,27 @@ describe('§8.3 Parameter bounds: limit', () => {
   });
 
   // > `limit` on the ledger: integer 1 to 200, default 50.
-  requirementTest(LIMIT_DEFAULT, 'no limit: the known rows walked whole, its first page between two at limit=50; or else the default window so', async (kit) => {
+  requirementTest(LIMIT_DEFAULT, 'no limit: the known rows walked whole, twice, against two walks at limit=50; or else the first pages of the default window so', async (kit) => {
     const sample = await ledgerSample(kit);
     const known = sample.known;
     const fetch = pagesOf(kit);
-    const at50 = async (window: LedgerQuery): Promise<LedgerPage> => readPage(await fetch({ ...window, limit: LEDGER_LIMIT_DEFAULT }, undefined));
+    // Two walks at limit=50 around two without: a default equals its explicit form, by comparison.
+    const compared = async (window: LedgerQuery, maxPages: number): Promise<{ walk: Walk; findings: Finding[] }> => {
+      const at50 = (): Promise<Walk> => walkLedger(fetch, { ...window, limit: LEDGER_LIMIT_DEFAULT }, { maxPages });
+      const before = await at50();
+      const walk = await walkLedger(fetch, window, { maxPages });
+      const again = await walkLedger(fetch, window, { maxPages });
+      const after = await at50();
+      const exchanges = [before, walk, again, after].flatMap(walkExchanges);
+      return { walk, findings: [...pageLimitFindings(walk), ...pageLimitFindings(again), ...defaultPageFindings([walk, again], [before, after]), ...pageSchemaFailures(exchanges, readPool(kit))] };
+    };
     if (known !== undefined && known.groups.length >= 2 && known.rows.length > LEDGER_LIMIT_DEFAULT) {
-      // A walk without limit behaves as one with limit=50: no page above 50, every known row once,
-      // and its first page is the first page at limit=50 (asked before and after it).
-      const window = wholeWindow(known);
-      const before = await at50(window);
-      const walk = await walkLedger(fetch, window, { maxPages: pagesFor(sample, known.rows.length, LEDGER_LIMIT_DEFAULT) });
-      const after = await at50(window);
-      const complete = walkCompleteFindings(walk, known.rows).map((f) => ({ ...f, requirement: LIMIT_DEFAULT }));
-      const compared = defaultPageFindings(walk.pages[0]!, before, after);
-      return [...pageLimitFindings(walk), ...complete, ...compared, ...pageSchemaFailures([before.exchange, ...walkExchanges(walk), after.exchange], readPool(kit))];
+      // A walk without limit behaves as one with limit=50: no page above 50, every known row once.
+      const { walk, findings } = await compared(wholeWindow(known), pagesFor(sample, known.rows.length, LEDGER_LIMIT_DEFAULT));
+      return [...findings, ...walkCompleteFindings(walk, known.rows).map((f) => ({ ...f, requirement: LIMIT_DEFAULT }))];
     }
-    // Fewer known rows than a page holds: the default window, when it holds more.
-    if (uniqueByKey(sample.defaultWalk.rows).length > LEDGER_LIMIT_DEFAULT) {
-      const before = await at50({});
-      const walk = await onePage(fetch, {});
-      const after = await at50({});
-      const compared = defaultPageFindings(walk.pages[0]!, before, after);
-      return [...pageLimitFindings(walk), ...compared, ...pageSchemaFailures([before.exchange, ...walkExchanges(walk), after.exchange], readPool(kit))];
-    }
+    // Fewer known rows than a page holds: the default window's first pages, when it holds more.
+    if (uniqueByKey(sample.defaultWalk.rows).length > LEDGER_LIMIT_DEFAULT) return (await compared({}, DEFAULT_WINDOW_PAGES)).findings;
     return [inconclusive(LIMIT_DEFAULT, `the ledger shows ${sample.defaultWalk.rows.length} rows in the last 30 days; a page of more than ${LEDGER_LIMIT_DEFAULT} cannot show with fewer`)];
   });
 

@@ -268,7 +268,7 @@ export const ledgerRequirements = requirements('ledger', [
     level: 'MUST',
     section: '8.3',
     statement:
-      'Without `limit`, pages are those of `limit=50`: at most 50 rows, a walk lists every row of its window, and where the first page at `limit=50` holds 50 rows and leads on, the first page without `limit` holds 50 too (the same rows, when the server lists them in a repeatable order).',
+      'Without `limit`, pages are those of `limit=50`: at most 50 rows, a walk lists every row of its window, and where walks at `limit=50` fill their pages (50 rows on every page that leads on), walks without `limit` that repeat each other do too, the first page holding the same rows when the server lists them in a repeatable order.',
     quote: '`limit` on the ledger: integer 1 to 200, default 50.',
   },
   {
