@@ -18,7 +18,7 @@ import { inconclusive, type Finding } from '../lib/model/finding.ts';
 import { FEATURE_LENGTH_MAX, FEATURE_LENGTH_MIN, LEDGER_LIMIT_DEFAULT, LEDGER_LIMIT_MAX, LEDGER_LIMIT_MIN } from '../lib/spec-constants.ts';
 import { checkProperty } from '../lib/suite/property.ts';
 import { requirementTest, type TestKit } from '../lib/suite/requirement-test.ts';
-import { fittingLimit, ledgerSample, pagesOf, readPool } from '../lib/suite/ledger-kit.ts';
+import { fittingLimit, ledgerSample, pagesOf, readPool, walkWhole } from '../lib/suite/ledger-kit.ts';
 
 const LIMIT_BOUNDS = 'ledger/8.3/limit-bounds';
 const LIMIT_INVALID = 'ledger/8.3/limit-invalid-400';
@@ -78,10 +78,10 @@ describe('§8.3 Parameter bounds: limit', () => {
     const known = sample.known;
     const fetch = pagesOf(kit);
     // Two walks at limit=50 around two without: a default equals its explicit form, by comparison.
-    const compared = async (window: LedgerQuery, maxPages: number): Promise<{ walk: Walk; findings: Finding[] }> => {
+    const compared = async (window: LedgerQuery, maxPages: number, whole?: number): Promise<{ walk: Walk; findings: Finding[] }> => {
       const at50 = (): Promise<Walk> => walkLedger(fetch, { ...window, limit: LEDGER_LIMIT_DEFAULT }, { maxPages });
       const before = await at50();
-      const walk = await walkLedger(fetch, window, { maxPages });
+      const walk = whole === undefined ? await walkLedger(fetch, window, { maxPages }) : await walkWhole(fetch, window, sample, whole);
       const again = await walkLedger(fetch, window, { maxPages });
       const after = await at50();
       const exchanges = [before, walk, again, after].flatMap(walkExchanges);
@@ -89,7 +89,7 @@ describe('§8.3 Parameter bounds: limit', () => {
     };
     if (known !== undefined && known.groups.length >= 2 && known.rows.length > LEDGER_LIMIT_DEFAULT) {
       // A walk without limit behaves as one with limit=50: no page above 50, every known row once.
-      const { walk, findings } = await compared(wholeWindow(known), pagesFor(sample, known.rows.length, LEDGER_LIMIT_DEFAULT));
+      const { walk, findings } = await compared(wholeWindow(known), pagesFor(sample, known.rows.length, LEDGER_LIMIT_DEFAULT), known.rows.length);
       return [...findings, ...walkCompleteFindings(walk, known.rows).map((f) => ({ ...f, requirement: LIMIT_DEFAULT }))];
     }
     // Fewer known rows than a page holds: the default window's first pages, when it holds more.
