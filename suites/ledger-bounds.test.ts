@@ -13,17 +13,18 @@ import { prefixProbe, rowsBetween, type KnownRows } from '../lib/checks/ledger-k
 import { uniqueByKey } from '../lib/checks/ledger-page.ts';
 import { pageSchemaFailures } from '../lib/checks/ledger-page-schema.ts';
 import { walkExchanges, walkLedger, type LedgerQuery, type PageFetcher, type Walk } from '../lib/checks/ledger-walk.ts';
-import { LIMIT_DEFAULT, PAGE_WITHIN_LIMIT, pageLimitFindings, walkCompleteFindings } from '../lib/checks/ledger-walk-findings.ts';
+import { defaultPageFindings, LIMIT_DEFAULT, PAGE_WITHIN_LIMIT, pageLimitFindings, walkCompleteFindings } from '../lib/checks/ledger-walk-findings.ts';
 import { inconclusive, type Finding } from '../lib/model/finding.ts';
 import { FEATURE_LENGTH_MAX, FEATURE_LENGTH_MIN, LEDGER_LIMIT_DEFAULT, LEDGER_LIMIT_MAX, LEDGER_LIMIT_MIN } from '../lib/spec-constants.ts';
 import { checkProperty } from '../lib/suite/property.ts';
 import { requirementTest, type TestKit } from '../lib/suite/requirement-test.ts';
-import { fittingLimit, ledgerSample, pagesOf, readPool } from '../lib/suite/ledger-kit.ts';
+import { fittingLimit, ledgerSample, pagesOf, readPool, walkWhole } from '../lib/suite/ledger-kit.ts';
 
 const LIMIT_BOUNDS = 'ledger/8.3/limit-bounds';
 const LIMIT_INVALID = 'ledger/8.3/limit-invalid-400';
 const FEATURE_BOUNDS = 'ledger/8.3/feature-bounds';
 const FEATURE_INVALID = 'ledger/8.3/feature-invalid-400';
+const FEATURE_EMPTY = 'ledger/8.3/feature-empty-400';
 
 async function knownRows(kit: TestKit, instants: number): Promise<KnownRows | Finding[]> {
   const sample = await ledgerSample(kit);
@@ -35,6 +36,9 @@ async function knownRows(kit: TestKit, instants: number): Promise<KnownRows | Fi
 function wholeWindow(known: KnownRows): LedgerQuery {
   return { from: known.groups[0]!.text, to: formatInstant(known.stableBefore) };
 }
+
+/** Pages of the default window walked to compare its pages with and without limit. */
+const DEFAULT_WINDOW_PAGES = 3;
 
 /** The first page only, as a walk of one page (its limit and its schema are judged). */
 function onePage(fetch: PageFetcher, query: LedgerQuery): Promise<Walk> {
@@ -69,21 +73,27 @@ describe('§8.3 Parameter bounds: limit', () => {
   });
 
   // > `limit` on the ledger: integer 1 to 200, default 50.
-  requirementTest(LIMIT_DEFAULT, 'no limit: the known rows walked whole, or else the first page of the default window', async (kit) => {
+  requirementTest(LIMIT_DEFAULT, 'no limit: the known rows walked whole, twice, against two walks at limit=50; or else the first pages of the default window so', async (kit) => {
     const sample = await ledgerSample(kit);
     const known = sample.known;
     const fetch = pagesOf(kit);
+    // Two walks at limit=50 around two without: a default equals its explicit form, by comparison.
+    const compared = async (window: LedgerQuery, maxPages: number, whole?: number): Promise<{ walk: Walk; findings: Finding[] }> => {
+      const at50 = (): Promise<Walk> => walkLedger(fetch, { ...window, limit: LEDGER_LIMIT_DEFAULT }, { maxPages });
+      const before = await at50();
+      const walk = whole === undefined ? await walkLedger(fetch, window, { maxPages }) : await walkWhole(fetch, window, sample, whole);
+      const again = await walkLedger(fetch, window, { maxPages });
+      const after = await at50();
+      const exchanges = [before, walk, again, after].flatMap(walkExchanges);
+      return { walk, findings: [...pageLimitFindings(walk), ...pageLimitFindings(again), ...defaultPageFindings([walk, again], [before, after]), ...pageSchemaFailures(exchanges, readPool(kit))] };
+    };
     if (known !== undefined && known.groups.length >= 2 && known.rows.length > LEDGER_LIMIT_DEFAULT) {
       // A walk without limit behaves as one with limit=50: no page above 50, every known row once.
-      const walk = await walkLedger(fetch, wholeWindow(known), { maxPages: pagesFor(sample, known.rows.length, LEDGER_LIMIT_DEFAULT) });
-      const complete = walkCompleteFindings(walk, known.rows, LIMIT_DEFAULT);
-      return [...pageLimitFindings(walk), ...complete, ...pageSchemaFailures(walkExchanges(walk), readPool(kit))];
+      const { walk, findings } = await compared(wholeWindow(known), pagesFor(sample, known.rows.length, LEDGER_LIMIT_DEFAULT), known.rows.length);
+      return [...findings, ...walkCompleteFindings(walk, known.rows, LIMIT_DEFAULT)];
     }
-    // Fewer known rows than a page holds: the default window, when it holds more.
-    if (uniqueByKey(sample.defaultWalk.rows).length > LEDGER_LIMIT_DEFAULT) {
-      const walk = await onePage(fetch, {});
-      return [...pageLimitFindings(walk), ...pageSchemaFailures(walkExchanges(walk), readPool(kit))];
-    }
+    // Fewer known rows than a page holds: the default window's first pages, when it holds more.
+    if (uniqueByKey(sample.defaultWalk.rows).length > LEDGER_LIMIT_DEFAULT) return (await compared({}, DEFAULT_WINDOW_PAGES)).findings;
     return [inconclusive(LIMIT_DEFAULT, `the ledger shows ${sample.defaultWalk.rows.length} rows in the last 30 days; a page of more than ${LEDGER_LIMIT_DEFAULT} cannot show with fewer`)];
   });
 
@@ -116,14 +126,17 @@ describe('§8.3 Parameter bounds: feature', () => {
   });
 
   // > `feature` on the ledger: length 1 to 64. | 400 | Error envelope (validation failed). |
-  requirementTest(FEATURE_INVALID, 'an empty feature and one of 65 characters', async (kit) => {
+  requirementTest(FEATURE_INVALID, 'a feature of 65 characters, and longer ones', async (kit) => {
     const fetch = pagesOf(kit);
-    const findings: Finding[] = [];
-    for (const feature of ['', 'f'.repeat(FEATURE_LENGTH_MAX + 1)]) findings.push(...refusalFindings(FEATURE_INVALID, await fetch({ feature }, undefined)));
+    const findings: Finding[] = [...refusalFindings(FEATURE_INVALID, await fetch({ feature: 'f'.repeat(FEATURE_LENGTH_MAX + 1) }, undefined))];
     const probe = async (feature: string): Promise<Finding[]> => refusalFindings(FEATURE_INVALID, await fetch({ feature }, undefined));
     findings.push(...(await checkProperty(FEATURE_INVALID, invalidFeature(), probe, { numRuns: 2, maxShrinkRequests: 6 })));
     return findings;
   });
+
+  // > `feature` on the ledger: length 1 to 64. | 400 | Error envelope (validation failed). |
+  // A SHOULD: many HTTP stacks read `feature=` as no parameter (docs/ambiguity-register.md).
+  requirementTest(FEATURE_EMPTY, 'an empty feature (feature=)', async (kit) => refusalFindings(FEATURE_EMPTY, await pagesOf(kit)({ feature: '' }, undefined)));
 });
 
 /** Pages one walk of the feature-filter property may take. */

@@ -1,9 +1,6 @@
 import fc from 'fast-check';
-import { formatInstant, isUtcMidnight, utcDateOf, type Instant } from '../checks/ledger-instant.ts';
+import { formatInstant, isUtcMidnight, utcDateOf, type BoundForm, type Instant } from '../checks/ledger-instant.ts';
 import { utcOffset } from './utc-offset.ts';
-
-/** The forms §4.1 accepts for `from` and `to`. */
-export type BoundForm = 'z' | 'offset' | 'offsetless' | 'date';
 
 /** One way of writing a bound for a given instant. */
 export interface BoundText {

@@ -98,7 +98,8 @@ export const ledgerRequirements = requirements('ledger', [
     id: 'ledger/4.1/date-only-accepted',
     level: 'MUST',
     section: '4.1',
-    statement: 'A bound written `YYYY-MM-DD` is accepted.',
+    statement:
+      'A bound written `YYYY-MM-DD` is accepted and stands for 00:00 of that day in some zone: no row outside every reading of the window (UTC−12 to UTC+14) is listed, so the bound is not dropped.',
     quote: 'Parsed from `YYYY-MM-DD` or RFC 3339, with or without offset.',
   },
   {
@@ -113,7 +114,8 @@ export const ledgerRequirements = requirements('ledger', [
     id: 'ledger/4.1/offsetless-accepted',
     level: 'MUST',
     section: '4.1',
-    statement: 'A bound written as an RFC 3339 date-time without offset is accepted.',
+    statement:
+      'A bound written as an RFC 3339 date-time without offset is accepted and stands for that wall-clock time in some zone: no row outside every reading of the window (UTC−12 to UTC+14) is listed, so the bound is not dropped.',
     quote: 'Parsed from `YYYY-MM-DD` or RFC 3339, with or without offset.',
   },
   {
@@ -154,6 +156,15 @@ export const ledgerRequirements = requirements('ledger', [
     section: '4.1',
     statement: 'With `feature`, every row has exactly that feature (no prefix or partial match) and every row of the window with that feature is returned, on every page.',
     quote: 'feature | string | Length 1 to 64. | Filter by feature.',
+  },
+  {
+    id: 'ledger/4.1/parameter-combinations',
+    level: 'MUST',
+    section: '4.1',
+    statement:
+      'Every valid combination of the query parameters (`from` and `to` each in any accepted form, or neither; `feature`; `limit`; and the cursors its walk is given) answers 200 on every page and lists each row of its window with that feature once, and no other: a date or a date-time without offset read in any zone (UTC−12 to UTC+14), no bounds as the last 30 days at the request.',
+    quote:
+      'Query parameters (all optional): … Parsed from `YYYY-MM-DD` or RFC 3339, with or without offset. … Filter by feature. … Pass back exactly the value returned earlier in `next_cursor`. … When neither bound is given, the window is the last 30 days.',
   },
   {
     id: 'ledger/4.1/page-within-limit',
@@ -256,7 +267,8 @@ export const ledgerRequirements = requirements('ledger', [
     id: 'ledger/8.3/limit-default-50',
     level: 'MUST',
     section: '8.3',
-    statement: 'Without `limit`, a page holds at most 50 rows, and a walk without `limit` lists every row of its window, as one with `limit=50` does.',
+    statement:
+      'Without `limit`, pages are those of `limit=50`: at most 50 rows, a walk lists every row of its window, and where walks at `limit=50` fill their pages (50 rows on every page that leads on), walks without `limit` that repeat each other do too, the first page holding the same rows when the server lists them in a repeatable order.',
     quote: '`limit` on the ledger: integer 1 to 200, default 50.',
   },
   {
@@ -270,7 +282,15 @@ export const ledgerRequirements = requirements('ledger', [
     id: 'ledger/8.3/feature-invalid-400',
     level: 'MUST',
     section: '8.3',
-    statement: 'An empty `feature`, or one longer than 64 characters, answers 400 with the envelope and category `permanent`.',
+    statement: 'A `feature` longer than 64 characters answers 400 with the envelope and category `permanent`.',
+    quote: '`feature` on the ledger: length 1 to 64. … 400 | Error envelope (validation failed).',
+  },
+  {
+    id: 'ledger/8.3/feature-empty-400',
+    level: 'SHOULD',
+    section: '8.3',
+    statement:
+      'An empty `feature` (`feature=`) is refused with 400, the envelope and category `permanent`, rather than read as no filter. A SHOULD: its length, 0, is outside 1 to 64, but many HTTP stacks read an empty parameter as an absent one.',
     quote: '`feature` on the ledger: length 1 to 64. … 400 | Error envelope (validation failed).',
   },
 ]);

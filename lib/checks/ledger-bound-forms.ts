@@ -1,6 +1,7 @@
 import type { Exchange } from '../model/exchange.ts';
 import { fail, inconclusive, pass, type Finding } from '../model/finding.ts';
 import { describeResponse } from './json-body.ts';
+import { compareInstants, formatInstant, readBound } from './ledger-instant.ts';
 import { describeRows, readPage, rowSetDifference, type LedgerRow } from './ledger-page.ts';
 import { isComplete, walkExchanges, type Walk } from './ledger-walk.ts';
 import { walkTrouble } from './ledger-window-rows.ts';
@@ -45,13 +46,26 @@ export const sameInstantFindings = judged('ledger-bound-forms/sameInstantFinding
 
 /**
  * A bound form the spec accepts without saying which instant it stands for (a date alone, a
- * date-time without offset): it must be accepted; whether the rows are those of the UTC reading
- * is only noted.
+ * date-time without offset): it must be accepted and read as some zone reads it, so no row may lie
+ * outside every reading of the window (a bound dropped, and the default window served, shows
+ * here); whether the rows are those of the UTC reading is only noted.
  */
 export const acceptedFormFinding = judged('ledger-bound-forms/acceptedFormFinding', function acceptedFormFinding(requirement: string, walk: Walk, utcRows: readonly LedgerRow[] | undefined, form: string): Finding {
   const ex = walkExchanges(walk);
-  if (walk.end === 'refused') {
-    return fail(requirement, `200 for ${form} bounds (from=${walk.query.from ?? ''} to=${walk.query.to ?? ''})`, describeResponse(ex[0]!), ex);
+  const bounds = `from=${walk.query.from ?? ''} to=${walk.query.to ?? ''}`;
+  if (walk.end === 'refused') return fail(requirement, `200 for ${form} bounds (${bounds})`, describeResponse(ex[0]!), ex);
+  const from = readBound(walk.query.from ?? '');
+  const to = readBound(walk.query.to ?? '');
+  if (from !== undefined && to !== undefined) {
+    const outsideOf = (rows: readonly LedgerRow[]): LedgerRow[] =>
+      rows.filter((r) => r.instant !== undefined && (compareInstants(r.instant, from.earliest) < 0 || compareInstants(r.instant, to.latest) >= 0));
+    const page = walk.pages.findIndex((p) => outsideOf(p.rows).length > 0);
+    if (page !== -1) {
+      const outside = outsideOf(walk.rows);
+      const range = `[${formatInstant(from.earliest)}, ${formatInstant(to.latest)})`;
+      // The first page that shows it last: the curl line a failure prints is that page's.
+      return fail(requirement, `only rows of ${bounds} read in some zone (UTC−12 to UTC+14): within ${range}`, `${outside.length} rows outside every reading: ${describeRows(outside)}`, ex.slice(0, page + 1));
+    }
   }
   if (utcRows === undefined || !isComplete(walk)) return pass(requirement, ex);
   const { missing, extra } = rowSetDifference(walk.rows, utcRows);

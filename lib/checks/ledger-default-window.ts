@@ -21,6 +21,29 @@ function between(r: LedgerRow, from: Instant, to: Instant): boolean {
 }
 
 /**
+ * What "the last 30 days" can mean for a request the server received between `startMs` and
+ * `endMs` (its clock, Unix ms): every reading of the window (calendar days in any zone, and
+ * DEFAULT_WINDOW_TOLERANCE_S for the seconds requests take) lies inside [earliest, latest) and
+ * covers [insideFrom, insideTo): from 29 days old to the request.
+ */
+export interface DefaultWindowReadings {
+  earliest: Instant;
+  latest: Instant;
+  insideFrom: Instant;
+  insideTo: Instant;
+}
+
+export function defaultWindowReadings(startMs: number, endMs: number): DefaultWindowReadings {
+  const toleranceMs = DEFAULT_WINDOW_TOLERANCE_S * 1000;
+  return {
+    earliest: instantFromMs(startMs - DEFAULT_WINDOW_DAYS * DAY_MS - CALENDAR_SLACK_MS - toleranceMs),
+    latest: instantFromMs(endMs + toleranceMs),
+    insideFrom: instantFromMs(endMs - DEFAULT_WINDOW_DAYS * DAY_MS + CALENDAR_SLACK_MS + toleranceMs),
+    insideTo: instantFromMs(startMs - toleranceMs),
+  };
+}
+
+/**
  * > When neither bound is given, the window is the last 30 days.
  *
  * Judged at both edges on the server's clock (HTTP Date header), allowing any calendar reading of
@@ -44,8 +67,7 @@ export const defaultWindowFindings = judged('ledger-default-window/defaultWindow
   }
   const start = sample.defaultStartedMs + sample.clockOffsetMs;
   const end = sample.defaultEndedMs + sample.clockOffsetMs;
-  const oldestAllowed = instantFromMs(start - DEFAULT_WINDOW_DAYS * DAY_MS - CALENDAR_SLACK_MS - toleranceMs);
-  const newestAllowed = instantFromMs(end + toleranceMs);
+  const { earliest: oldestAllowed, latest: newestAllowed, insideFrom, insideTo } = defaultWindowReadings(start, end);
   const listed = uniqueByKey(d.rows);
   const tooOld = listed.filter((r) => r.instant !== undefined && compareInstants(r.instant, oldestAllowed) < 0);
   const future = listed.filter((r) => r.instant !== undefined && compareInstants(r.instant, newestAllowed) >= 0);
@@ -59,8 +81,6 @@ export const defaultWindowFindings = judged('ledger-default-window/defaultWindow
   }
 
   // Rows an earlier walk listed well inside every reading of the window.
-  const insideFrom = instantFromMs(end - DEFAULT_WINDOW_DAYS * DAY_MS + CALENDAR_SLACK_MS + toleranceMs);
-  const insideTo = instantFromMs(start - toleranceMs);
   const known = [...(isComplete(sample.explicitWalk) ? sample.explicitWalk.rows : []), ...(sample.known?.rows ?? [])];
   const expected = uniqueByKey(known.filter((r) => between(r, insideFrom, insideTo)));
   const keys = new Set(listed.map((r) => r.key));

@@ -1,6 +1,7 @@
 import { fail, inconclusive, pass, type Finding } from '../model/finding.ts';
+import { describeResponse } from './json-body.ts';
 import { describeRows, rowSetDifference, type LedgerRow } from './ledger-page.ts';
-import { isComplete, walkExchanges, type Walk } from './ledger-walk.ts';
+import { isComplete, queryText, walkExchanges, type Walk } from './ledger-walk.ts';
 import { walkTrouble } from './ledger-window-rows.ts';
 import { judged } from './judged.ts';
 
@@ -18,7 +19,11 @@ export const featureFilterFindings = judged('ledger-feature-filter/featureFilter
     const wrong = walk.pages[wrongPage]!.rows.filter((r) => r.feature !== feature);
     return [fail(FEATURE_FILTER, `only rows with feature exactly ${JSON.stringify(feature)}`, `page ${wrongPage + 1} lists ${wrong.length} other rows: ${describeRows(wrong)}`, ex)];
   }
-  if (!isComplete(walk)) return walk.end === 'refused' ? [] : [inconclusive(FEATURE_FILTER, walkTrouble(walk)!, ex)];
+  // A valid filter refused is not served: that fails too (a 503 is an outage the spec allows).
+  if (walk.end === 'refused' && ex[0]?.response?.status !== 503) {
+    return [fail(FEATURE_FILTER, `200 with the rows of feature ${JSON.stringify(feature)} (${queryText(walk.query)})`, describeResponse(ex[0]!), ex)];
+  }
+  if (!isComplete(walk)) return [inconclusive(FEATURE_FILTER, walkTrouble(walk)!, ex)];
   if (expected === undefined) return [pass(FEATURE_FILTER, ex)];
   const { missing } = rowSetDifference(walk.rows, expected);
   if (missing.length > 0) {

@@ -11,6 +11,12 @@ export interface Instant {
 }
 
 const DAY_S = 86_400;
+/**
+ * The widest offsets in use, east and west of UTC (UTC+14:00 and UTC-12:00): a bound written
+ * without an instant of its own is read in some zone, so within these of its wall-clock digits.
+ */
+export const ZONE_EAST_MAX_S = 14 * 3600;
+export const ZONE_WEST_MAX_S = 12 * 3600;
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:\d{2})$/;
 
 function isLeapYear(year: number): boolean {
@@ -131,4 +137,35 @@ export function startOfUtcDay(instant: Instant): Instant {
 
 export function isUtcMidnight(instant: Instant): boolean {
   return instant.fraction === '' && instant.seconds % DAY_S === 0;
+}
+
+/** The forms §4.1 accepts for `from` and `to`: RFC 3339 with `Z`, with an offset, without one, and `YYYY-MM-DD`. */
+export type BoundForm = 'z' | 'offset' | 'offsetless' | 'date';
+
+/**
+ * The instants a bound can stand for, whatever the server: one for `Z` and `±hh:mm`; for a
+ * date-time without offset its wall-clock time, and for a date 00:00 of it, read in any zone in
+ * use (the spec names none), so from 14 hours before to 12 hours after the UTC reading.
+ */
+export interface BoundReading {
+  form: BoundForm;
+  earliest: Instant;
+  latest: Instant;
+}
+
+const OFFSETLESS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?$/;
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Seconds a bound of this form may stand before and after its UTC reading. */
+export function formReach(form: BoundForm): { before: number; after: number } {
+  return form === 'offsetless' || form === 'date' ? { before: ZONE_EAST_MAX_S, after: ZONE_WEST_MAX_S } : { before: 0, after: 0 };
+}
+
+/** How a bound's text reads in every accepted form; undefined for text no accepted form takes. */
+export function readBound(text: string): BoundReading | undefined {
+  const form: BoundForm = DATE_ONLY.test(text) ? 'date' : OFFSETLESS.test(text) ? 'offsetless' : text.endsWith('Z') ? 'z' : 'offset';
+  const utc = parseRfc3339(form === 'date' ? `${text}T00:00:00Z` : form === 'offsetless' ? `${text}Z` : text);
+  if (utc === undefined) return undefined;
+  const reach = formReach(form);
+  return { form, earliest: addSeconds(utc, -reach.before), latest: addSeconds(utc, reach.after) };
 }

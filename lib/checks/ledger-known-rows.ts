@@ -1,5 +1,5 @@
 import { isUtcDateTime } from '../contract/utc-date-time.ts';
-import { compareInstants, formatInstant, type Instant } from './ledger-instant.ts';
+import { compareInstants, formatInstant, ZONE_EAST_MAX_S, type Instant } from './ledger-instant.ts';
 import { uniqueByKey, type LedgerRow } from './ledger-page.ts';
 
 /** Rows that share one instant. */
@@ -75,7 +75,7 @@ export function largestTie(known: KnownRows): number | undefined {
 
 const DAY_S = 86_400;
 /** The widest offset in use (UTC+14): a date read in any zone starts within this of its UTC midnight. */
-const MAX_ZONE_S = 14 * 3600;
+const MAX_ZONE_S = ZONE_EAST_MAX_S;
 
 /**
  * Consecutive UTC dates `YYYY-MM-DD` (count of them, one day apart) that lie well inside the known

@@ -129,6 +129,58 @@ export const pageLimitFindings = judged('ledger-walk-findings/pageLimitFindings'
   ];
 });
 
+/** Rows per page of the pages of a walk that led on (a string next_cursor): its page sizes. */
+function leadingSizes(walk: Walk): number[] {
+  return walk.pages.filter((p) => p.ok && typeof p.nextCursor === 'string').map((p) => p.rows.length);
+}
+
+/** The same rows, or rows swapped for others at the same instants (ties listed in another order). */
+function sameRowsUpToTies(a: readonly LedgerRow[], b: readonly LedgerRow[]): boolean {
+  const { missing, extra } = rowSetDifference(a, b);
+  const instants = (rows: readonly LedgerRow[]): string => rows.map((r) => r.timestamp ?? '?').sort().join(' ');
+  return instants(missing) === instants(extra);
+}
+
+/**
+ * > limit | integer | 1 to 200, default 50. | Page size.
+ * A default equals its explicit form, judged by comparison: two walks of one window at `limit=50`
+ * and two without `limit`. Only a server that fills its pages there (every page that led on held
+ * 50 rows, at least two per walk) is compared; one that shortens them (a cap, pages cut where it
+ * likes) leaves nothing to compare, and only "at most 50" is judged. Then the walks without
+ * `limit`, when they repeat each other page for page (the server's page size for this query, not
+ * chance), must lead on with 50 rows a page as well; and their first page holds the rows of the
+ * first page at `limit=50` when each pair agrees (ties may come in another order).
+ */
+export function defaultPageFindings(withoutLimit: readonly [Walk, Walk], at50: readonly [Walk, Walk]): Finding[] {
+  const first = withoutLimit[0];
+  // The first page without limit last: the curl line a failure prints is its own.
+  const ex = [...at50.flatMap(walkExchanges), ...walkExchanges(withoutLimit[1]), ...walkExchanges(first).slice(1), first.pages[0]!.exchange];
+  if (first.end === 'refused') {
+    const answer = first.pages[0]!.exchange;
+    if (answer.response?.status === 503) return [inconclusive(LIMIT_DEFAULT, describeResponse(answer), ex)];
+    return [fail(LIMIT_DEFAULT, '200 with a page without limit, as with limit=50', describeResponse(answer), ex)];
+  }
+  const full = at50.map(leadingSizes);
+  if (!full.every((sizes) => sizes.length >= 2 && sizes.every((n) => n === LEDGER_LIMIT_DEFAULT))) {
+    const seen = full.map((sizes) => (sizes.length === 0 ? 'none' : sizes.join(', '))).join('; then ');
+    return [pass(LIMIT_DEFAULT, ex, `pages that led on at limit=50 held ${seen} rows: the server does not fill its pages there, so only "at most 50" was judged`)];
+  }
+  const [sizes, again] = withoutLimit.map(leadingSizes) as [number[], number[]];
+  const repeated = sizes.join(',') === again.join(',');
+  const expected = `pages without limit as those of limit=50, which led on with 50 rows a page in two walks of this window (${full[0]!.length} and ${full[1]!.length} pages)`;
+  if (repeated && sizes.some((n) => n !== LEDGER_LIMIT_DEFAULT)) {
+    return [fail(LIMIT_DEFAULT, expected, `two walks without limit led on with pages of ${sizes.join(', ')} rows`, ex)];
+  }
+  if (!repeated) return [pass(LIMIT_DEFAULT, ex, `two walks without limit led on with pages of ${sizes.join(', ')} and of ${again.join(', ')} rows (cut where the server likes): the sizes were not judged`)];
+  const pages = [...at50, ...withoutLimit].map((w) => w.pages[0]!.rows);
+  const [a, a2, b, b2] = pages as [LedgerRow[], LedgerRow[], LedgerRow[], LedgerRow[]];
+  if (sameRowsUpToTies(a, a2) && sameRowsUpToTies(b, b2) && !sameRowsUpToTies(a, b)) {
+    const { missing, extra } = rowSetDifference(b, a);
+    return [fail(LIMIT_DEFAULT, `${expected}: the first page holds the rows limit=50 listed first, twice`, `${extra.length} rows limit=50 did not list first (${describeRows(extra)}), ${missing.length} it did missing (${describeRows(missing)})`, ex)];
+  }
+  return [pass(LIMIT_DEFAULT, ex, `pages without limit led on with 50 rows, as at limit=50 (${sizes.length} pages)`)];
+}
+
 /** Characters of a cursor that went percent-encoded (all but those encodeURIComponent leaves). */
 function reservedCharacters(cursors: readonly string[]): string[] {
   return [...new Set(cursors.flatMap((c) => [...c].filter((ch) => !/[A-Za-z0-9\-_.!~*'()]/.test(ch))))];

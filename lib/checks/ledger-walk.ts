@@ -9,6 +9,12 @@ export interface LedgerQuery {
   limit?: number | string;
 }
 
+/** `from=… to=… feature=… limit=…`, the parameters given, for a finding. */
+export function queryText(query: LedgerQuery): string {
+  const parts = (['from', 'to', 'feature', 'limit'] as const).flatMap((k) => (query[k] === undefined ? [] : [`${k}=${String(query[k])}`]));
+  return parts.length === 0 ? 'no parameters' : parts.join(' ');
+}
+
 /**
  * Sends one page request. Walks get it injected, so that this module does no I/O of its own and
  * is tested on constructed exchanges.

@@ -20,6 +20,9 @@ export interface LedgerBehaviour {
   offsetsRejected: boolean;
   offsetlessRejected: boolean;
   dateOnlyRejected: boolean;
+  /** A bound of this form is dropped as if not given (with neither left, the default window serves). */
+  offsetlessIgnored: boolean;
+  dateOnlyIgnored: boolean;
   invalidDateAccepted: boolean;
   invalidDate500: boolean;
   // limit and feature
@@ -33,6 +36,11 @@ export interface LedgerBehaviour {
   featureMinLength: number;
   featureMaxLength: number;
   featurePrefixMatch: boolean;
+  featureEmptyIgnored: boolean;
+  featureWithWindowRefused: boolean;
+  featureDateWindow500: boolean;
+  /** With `feature` and no bounds, the listing is not narrowed to the default window. */
+  featureUnboundedDefault: boolean;
   // Rows and pages as written
   timestampPlusZero: boolean;
   /** Only in the listings of a workspace other than the first (`ws_1`). */
@@ -67,6 +75,9 @@ export interface LedgerBehaviour {
   workspacesShareRows: boolean;
 }
 
+/** Defect `ledger-default-limit-20`: a page size many APIs default to. */
+const DEFAULT_LIMIT_ELSEWHERE = 20;
+
 export function ledgerBehaviour(state: ReferenceState): LedgerBehaviour {
   const d = (name: string): boolean => state.defects.has(`ledger-${name}`);
   const v = (name: string): boolean => state.variants.has(`ledger-${name}`);
@@ -85,18 +96,24 @@ export function ledgerBehaviour(state: ReferenceState): LedgerBehaviour {
     offsetsRejected: d('offsets-rejected'),
     offsetlessRejected: d('offsetless-rejected'),
     dateOnlyRejected: d('date-only-rejected'),
+    offsetlessIgnored: d('offsetless-ignored'),
+    dateOnlyIgnored: d('date-only-ignored'),
     invalidDateAccepted: d('invalid-date-accepted'),
     invalidDate500: d('invalid-date-500'),
     limitMax: d('limit-200-rejected') ? LEDGER_LIMIT_MAX - 1 : LEDGER_LIMIT_MAX,
     limitZeroAccepted: d('limit-0-accepted'),
     limitClamped: d('limit-clamped'),
-    defaultLimit: d('default-limit-100') ? 2 * LEDGER_LIMIT_DEFAULT : LEDGER_LIMIT_DEFAULT,
+    defaultLimit: d('default-limit-100') ? 2 * LEDGER_LIMIT_DEFAULT : d('default-limit-20') ? DEFAULT_LIMIT_ELSEWHERE : LEDGER_LIMIT_DEFAULT,
     defaultLimitCursorSkips: d('default-limit-cursor-skips'),
     extraRowPerPage: d('page-one-row-too-long'),
     pageCap: state.ledgerShape.pageCap,
     featureMinLength: featureOffByOne ? FEATURE_LENGTH_MIN - 1 : FEATURE_LENGTH_MIN,
-    featureMaxLength: featureOffByOne ? FEATURE_LENGTH_MAX - 1 : FEATURE_LENGTH_MAX,
+    featureMaxLength: featureOffByOne ? FEATURE_LENGTH_MAX - 1 : d('feature-too-long-accepted') ? Number.POSITIVE_INFINITY : FEATURE_LENGTH_MAX,
     featurePrefixMatch: d('feature-prefix-match'),
+    featureEmptyIgnored: d('feature-empty-ignored'),
+    featureWithWindowRefused: d('feature-window-400'),
+    featureDateWindow500: d('feature-date-window-500'),
+    featureUnboundedDefault: d('feature-unbounded-default'),
     timestampPlusZero: d('timestamp-plus-zero-offset'),
     timestampPlusZeroElsewhere: d('other-workspace-offset-timestamps'),
     timestampSomeOffset: d('timestamp-some-offset'),

@@ -1,6 +1,6 @@
 import { LEDGER_LIMIT_MIN } from '../spec-constants.ts';
 import type { LedgerBehaviour } from './ledger-behaviour.ts';
-import { parseBound, type BoundQuirks } from './ledger-bound.ts';
+import { parseBound, type BoundForm, type BoundQuirks } from './ledger-bound.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -39,6 +39,11 @@ function boundQuirks(b: LedgerBehaviour): BoundQuirks {
   };
 }
 
+/** Defects `ledger-offsetless-ignored` and `ledger-date-only-ignored`: a bound of this form is read, then dropped. */
+function ignored(form: BoundForm, b: LedgerBehaviour): boolean {
+  return (form === 'date-time-local' && b.offsetlessIgnored) || (form === 'date' && b.dateOnlyIgnored);
+}
+
 /** > limit | integer | 1 to 200, default 50. | Page size. */
 function parseLimit(text: string | undefined, b: LedgerBehaviour): { ok: true; limit: number } | { ok: false; reason: string } {
   if (text === undefined) return { ok: true, limit: b.defaultLimit };
@@ -68,6 +73,8 @@ export function parseLedgerParameters(search: URLSearchParams, b: LedgerBehaviou
   const limit = parseLimit(one.limit, b);
   if (!limit.ok) return { ok: false, error: { parameter: 'limit', reason: limit.reason } };
 
+  // Defect: an empty value is read as no parameter at all.
+  if (one.feature === '' && b.featureEmptyIgnored) delete one.feature;
   // > feature | string | Length 1 to 64. | Filter by feature.  (Length in Unicode code points.)
   if (one.feature !== undefined) {
     const length = [...one.feature].length;
@@ -81,15 +88,23 @@ export function parseLedgerParameters(search: URLSearchParams, b: LedgerBehaviou
     const quirks = boundQuirks(b);
     let fromMs: number | null = null;
     let toMs: number | null = null;
+    const forms: BoundForm[] = [];
     if (one.from !== undefined) {
       const parsed = parseBound(one.from, quirks);
       if (!parsed.ok) return { ok: false, error: { parameter: 'from', reason: parsed.reason } };
-      fromMs = parsed.ms;
+      forms.push(parsed.form);
+      if (!ignored(parsed.form, b)) fromMs = parsed.ms;
     }
     if (one.to !== undefined) {
       const parsed = parseBound(one.to, quirks);
       if (!parsed.ok) return { ok: false, error: { parameter: 'to', reason: parsed.reason } };
-      toMs = parsed.ms;
+      forms.push(parsed.form);
+      if (!ignored(parsed.form, b)) toMs = parsed.ms;
+    }
+    // Defects: a filter that fails, or is refused, over a window.
+    if (one.feature !== undefined && b.featureDateWindow500 && forms.includes('date')) throw new Error('feature filter over a date window');
+    if (one.feature !== undefined && b.featureWithWindowRefused) {
+      return { ok: false, error: { parameter: 'feature', reason: 'feature cannot be combined with from or to' } };
     }
     // > When `to` is earlier than `from`, the response is 400.
     // Defect `ledger-bounds-compared-as-text`: the two texts are compared instead of the instants.
@@ -100,7 +115,8 @@ export function parseLedgerParameters(search: URLSearchParams, b: LedgerBehaviou
     if (fromMs !== null && toMs !== null && toMs === fromMs && b.equalBoundsRejected) {
       return { ok: false, error: { parameter: 'to', reason: 'to must be later than from' } };
     }
-    window = { fromMs, toMs, implicit: false };
+    // With both bounds dropped (a defect), the request reads as one without bounds.
+    if (fromMs !== null || toMs !== null || !forms.some((f) => ignored(f, b))) window = { fromMs, toMs, implicit: false };
   }
   return { ok: true, parameters: { window, feature: one.feature, limit: limit.limit, limitGiven: one.limit !== undefined, cursor: one.cursor } };
 }

@@ -80,7 +80,7 @@ function listOperations(ctx: ExchangeContext): void {
   let skip = 0;
   if (p.cursor === undefined || (b.cursorJsonAccepted && isEmptyJsonObject(p.cursor))) {
     // Variant: a cursor written as a JSON object without a position (`{}`) starts the listing.
-    listing = { workspace, window: p.window ?? defaultWindow(ctx.state.now(), b), feature: p.feature ?? null, order: b.order };
+    listing = { workspace, window: p.window ?? windowWithoutBounds(ctx, p, b), feature: p.feature ?? null, order: b.order };
   } else {
     const resumed = resume(ctx, p, p.cursor, b);
     if (!resumed.ok) return refuse(ctx, { parameter: 'cursor', reason: resumed.reason }, b);
@@ -89,6 +89,13 @@ function listOperations(ctx: ExchangeContext): void {
     if (b.cursorReplayAdvances) skip = (countUse(ctx.state, `replay ${p.cursor}`) - 1) * p.limit;
   }
   servePage(ctx, listing, p, b, skip);
+}
+
+/** > When neither bound is given, the window is the last 30 days. */
+function windowWithoutBounds(ctx: ExchangeContext, p: LedgerParameters, b: LedgerBehaviour): LedgerWindow {
+  // Defect: a filtered listing without bounds reads all of that feature's rows.
+  if (b.featureUnboundedDefault && p.feature !== undefined) return { fromMs: null, toMs: null, implicit: true };
+  return defaultWindow(ctx.state.now(), b);
 }
 
 function isEmptyJsonObject(text: string): boolean {

@@ -1,9 +1,9 @@
-import { discoverLedger, type LedgerSample } from '../checks/ledger-discovery.ts';
+import { discoverLedger, pagesFor, type LedgerSample } from '../checks/ledger-discovery.ts';
 import type { ReadPool } from '../checks/ledger-page-schema.ts';
-import type { PageFetcher } from '../checks/ledger-walk.ts';
+import { advanceWalk, walkLedger, type LedgerQuery, type PageFetcher, type Walk } from '../checks/ledger-walk.ts';
 import type { Exchange } from '../model/exchange.ts';
 import type { Finding } from '../model/finding.ts';
-import { LEDGER_LIMIT_MAX, LEDGER_PATH } from '../spec-constants.ts';
+import { LEDGER_LIMIT_DEFAULT, LEDGER_LIMIT_MAX, LEDGER_PATH } from '../spec-constants.ts';
 import { keptForDocumentChecks } from '../model/evidence-trim.ts';
 import type { TestKit } from './requirement-test.ts';
 
@@ -58,6 +58,18 @@ export function ledgerSample(kit: TestKit): Promise<LedgerSample> {
  */
 export function fittingLimit(limit: number, knownRows: number, maxPages: number): number {
   return Math.min(LEDGER_LIMIT_MAX, Math.max(limit, Math.ceil((knownRows + 1) / Math.max(1, maxPages - 2))));
+}
+
+/**
+ * A walk of a window of `rows` known rows that is to reach its end: budgeted by `pagesFor`, and,
+ * when it stops there while every page held rows (short pages are legal, and a server that cuts
+ * them where it likes may cut many in a row), carried on up to a page per known row.
+ */
+export async function walkWhole(fetch: PageFetcher, query: LedgerQuery, sample: Pick<LedgerSample, 'pageFill'>, rows: number): Promise<Walk> {
+  const limit = typeof query.limit === 'number' ? query.limit : LEDGER_LIMIT_DEFAULT;
+  const walk = await walkLedger(fetch, query, { maxPages: pagesFor(sample, rows, limit) });
+  if (walk.end === 'page-cap' && walk.pages.every((p) => p.rows.length > 0)) await advanceWalk(fetch, walk, { maxPages: Math.max(0, rows + 2 - walk.pages.length) });
+  return walk;
 }
 
 /** The findings of one requirement. */

@@ -5,10 +5,12 @@ import { trimFinding } from '../model/evidence-trim.ts';
 import { runningTestIds } from './requirement-test.ts';
 import { session } from './session.ts';
 
-export interface PropertyOptions {
+export interface PropertyOptions<T = unknown> {
   numRuns: number;
   /** Requests shrinking may spend before it stops looking for a smaller counterexample. */
   maxShrinkRequests?: number;
+  /** Inputs run before the random ones (counted in numRuns): cells a random draw may miss. */
+  examples?: readonly T[];
 }
 
 /** A property's seed: the run seed mixed with the requirement id, so each property replays alone. */
@@ -28,7 +30,7 @@ export async function checkProperty<T>(
   requirement: string,
   arbitrary: fc.Arbitrary<T>,
   probe: (input: T) => Promise<Finding[]>,
-  options: PropertyOptions,
+  options: PropertyOptions<T>,
 ): Promise<Finding[]> {
   const s = session();
   const seed = propertySeed(s.context.seed, requirement);
@@ -58,6 +60,7 @@ export async function checkProperty<T>(
   const details = await fc.check(property, {
     seed,
     numRuns: options.numRuns,
+    ...(options.examples === undefined ? {} : { examples: options.examples.map((e): [T] => [e]) }),
     ...(path === undefined ? {} : { path }),
   });
   const requests = s.requestCount() - start;

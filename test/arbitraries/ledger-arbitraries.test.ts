@@ -6,11 +6,16 @@ import { garbageCursor } from '../../lib/arbitraries/garbage-cursor.ts';
 import { invalidFeature } from '../../lib/arbitraries/invalid-feature.ts';
 import { invalidInstantText } from '../../lib/arbitraries/invalid-instant-text.ts';
 import { invalidLimit } from '../../lib/arbitraries/invalid-limit.ts';
+import { ledgerQuery } from '../../lib/arbitraries/ledger-query.ts';
 import { rowWindow } from '../../lib/arbitraries/row-window.ts';
 import { utcOffset } from '../../lib/arbitraries/utc-offset.ts';
 import { validFeature } from '../../lib/arbitraries/valid-feature.ts';
 import { validLimit } from '../../lib/arbitraries/valid-limit.ts';
-import { compareInstants, parseRfc3339 } from '../../lib/checks/ledger-instant.ts';
+import { compareInstants, parseRfc3339, readBound } from '../../lib/checks/ledger-instant.ts';
+import { rowOf } from '../../lib/checks/ledger-page.ts';
+import type { QueryModel } from '../../lib/checks/ledger-query-model.ts';
+import { querySpaceOf } from '../../lib/checks/ledger-query-space.ts';
+import { row } from '../checks/ledger-fixtures.ts';
 
 const RUNS = { numRuns: 300, seed: 42 };
 
@@ -93,8 +98,8 @@ describe('limit and feature', () => {
     expect(seen.some((f) => f.length === 64)).toBe(true);
   });
 
-  test('invalidFeature is empty or longer than 64', () => {
-    fc.assert(fc.property(invalidFeature(), (f) => f.length === 0 || f.length > 64), RUNS);
+  test('invalidFeature is longer than 64', () => {
+    fc.assert(fc.property(invalidFeature(), (f) => f.length > 64), RUNS);
   });
 });
 
@@ -129,5 +134,48 @@ describe('cursors', () => {
       }),
       RUNS,
     );
+  });
+});
+
+/** Rows every `stepMin` minutes over `hours` hours from 2025-02-01, two features. */
+function modelOf(hours: number, stepMin: number): QueryModel {
+  const start = Date.parse('2025-02-01T00:30:00Z');
+  const rows = Array.from({ length: Math.floor((hours * 60) / stepMin) }, (_, i) =>
+    rowOf(row(i + 1, { timestamp: new Date(start + i * stepMin * 60_000).toISOString(), feature: i % 2 === 0 ? 'deal_agent' : 'enrichment' })),
+  );
+  return { regions: [{ from: rows[0]!.instant!, to: rows[rows.length - 1]!.instant!, rows }], clockOffsetMs: 0 };
+}
+
+describe('queries', () => {
+  const space = querySpaceOf(modelOf(10 * 24, 180), { defaultWindow: true });
+
+  test('ledgerQuery: both bounds, valid in every reading, or neither; a feature of 1 to 64 characters; limit 1 to 200', () => {
+    fc.assert(
+      fc.property(ledgerQuery(space), (q) => {
+        const bounded = q.from !== undefined && q.to !== undefined;
+        if (!bounded && (q.from !== undefined || q.to !== undefined)) return false;
+        const valid = !bounded || compareInstants(readBound(q.from!)!.latest, readBound(q.to!)!.earliest) < 0;
+        const feature = q.feature === undefined || (q.feature.length >= 1 && q.feature.length <= 64);
+        const limit = q.limit === undefined || (Number.isInteger(q.limit) && q.limit >= 1 && q.limit <= 200);
+        return valid && feature && limit && Object.values(q).every((v) => v !== undefined);
+      }),
+      RUNS,
+    );
+  });
+
+  test('ledgerQuery writes every form on each side, the default window, known and other features, with and without limit', () => {
+    const seen = fc.sample(ledgerQuery(space), { numRuns: 400, seed: 5 });
+    const forms = (side: 'from' | 'to') => new Set(seen.flatMap((q) => (q[side] === undefined ? [] : [readBound(q[side])!.form])));
+    expect(forms('from')).toEqual(new Set(['z', 'offset', 'offsetless', 'date']));
+    expect(forms('to')).toEqual(new Set(['z', 'offset', 'offsetless', 'date']));
+    expect(seen.some((q) => q.from === undefined)).toBe(true);
+    expect(seen.some((q) => q.feature === 'enrichment') && seen.some((q) => q.feature !== undefined && !space.features.includes(q.feature))).toBe(true);
+    expect(seen.some((q) => q.limit === undefined) && seen.some((q) => q.limit !== undefined)).toBe(true);
+  });
+
+  test('ledgerQuery on an hour of rows without the default window writes only bounds with an instant of their own', () => {
+    const busy = querySpaceOf(modelOf(1, 1), { defaultWindow: false });
+    fc.assert(fc.property(ledgerQuery(busy), (q) => ['z', 'offset'].includes(readBound(q.from!)!.form) && ['z', 'offset'].includes(readBound(q.to!)!.form)), RUNS);
+    expect(() => ledgerQuery({ ...busy, pairs: [] })).toThrow(RangeError);
   });
 });

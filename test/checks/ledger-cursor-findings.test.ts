@@ -73,6 +73,11 @@ describe('featureFilterFindings', () => {
     expect(featureFilterFindings(leaking, f, undefined)[0]?.actual).toContain('page 2');
     expect(featureFilterFindings(ok, f, [rowOf(row(1)), rowOf(row(2)), rowOf(row(3))])[0]?.verdict).toBe('fail');
   });
+
+  test('a refused filter fails (it is a valid one); a 503 is not judged', async () => {
+    expect(featureFilterFindings(await walkOf({ '': errorExchange(400) }), 'deal_agent', undefined)[0]?.verdict).toBe('fail');
+    expect(featureFilterFindings(await walkOf({ '': errorExchange(503, 'upstream.unavailable', 'transient') }), 'deal_agent', undefined)[0]?.verdict).toBe('inconclusive');
+  });
 });
 
 describe('growth', () => {

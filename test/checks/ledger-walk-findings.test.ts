@@ -3,6 +3,7 @@ import { walkLedger } from '../../lib/checks/ledger-walk.ts';
 import {
   CURSOR_BYTE_EXACT,
   cursorsAcceptedFinding,
+  defaultPageFindings,
   LIMIT_DEFAULT,
   NO_CURSOR_TO_EMPTY_PAGE,
   NULL_CURSOR_ON_LAST_PAGE,
@@ -99,6 +100,65 @@ describe('pageSizeFindings and pageLimitFindings', () => {
     const many = Array.from({ length: 51 }, (_, i) => row(i));
     const byDefault = await walkLedger(tableFetcher({ '': page(many, null) }), {}, { maxPages: 5 });
     expect(pageLimitFindings(byDefault)[0]).toMatchObject({ requirement: LIMIT_DEFAULT, verdict: 'fail' });
+  });
+});
+
+describe('defaultPageFindings', () => {
+  const rows = (from: number, count: number) => Array.from({ length: count }, (_, i) => row(from + i, { timestamp: `2025-02-20T10:${String(Math.floor((from + i) / 60) % 60).padStart(2, '0')}:${String((from + i) % 60).padStart(2, '0')}Z` }));
+  /** A walk of pages of the given sizes over rows 0.., the last one final. */
+  const walkOf = (sizes: number[], query = {}) => {
+    const table: Record<string, unknown> = {};
+    let at = 0;
+    sizes.forEach((n, i) => {
+      table[i === 0 ? '' : `c${i}`] = page(rows(at, n), i + 1 < sizes.length ? `c${i + 1}` : null);
+      at += n;
+    });
+    return walkLedger(tableFetcher(table), query, { maxPages: 10 });
+  };
+  const at50 = async () => [await walkOf([50, 50, 50, 20], { limit: 50 }), await walkOf([50, 50, 50, 20], { limit: 50 })] as const;
+
+  test('pages of 50 that lead on without limit, as at limit=50, pass; the first page may list its rows in any order', async () => {
+    expect(defaultPageFindings([await walkOf([50, 50, 50, 20]), await walkOf([50, 50, 50, 20])], await at50())[0]).toMatchObject({ requirement: LIMIT_DEFAULT, verdict: 'pass' });
+  });
+
+  test('pages of 20 without limit, twice, where limit=50 fills its pages, fail; the curl line is the first page without limit', async () => {
+    const f = defaultPageFindings([await walkOf([20, 20, 20, 20, 20, 20, 20, 20, 10]), await walkOf([20, 20, 20, 20, 20, 20, 20, 20, 10])], await at50())[0]!;
+    expect(f).toMatchObject({ verdict: 'fail', actual: 'two walks without limit led on with pages of 20, 20, 20, 20, 20, 20, 20, 20 rows' });
+    expect(f.exchanges[f.exchanges.length - 1]!.response!.body).toContain('"next_cursor":"c1"');
+  });
+
+  test('page sizes without limit that vary from walk to walk (pages cut where the server likes) are not judged', async () => {
+    const f = defaultPageFindings([await walkOf([20, 50, 50, 50]), await walkOf([50, 30, 50, 50, 40])], await at50())[0];
+    expect(f).toMatchObject({ verdict: 'pass', note: expect.stringContaining('sizes were not judged') });
+  });
+
+  test('a server that does not fill its pages at limit=50 leaves nothing to compare', async () => {
+    const capped = [await walkOf([25, 25, 25, 25, 25, 25, 20], { limit: 50 }), await walkOf([25, 25, 25, 25, 25, 25, 20], { limit: 50 })] as const;
+    expect(defaultPageFindings([await walkOf([20, 20, 20, 20, 20, 20, 20, 20, 10]), await walkOf([20, 20, 20, 20, 20, 20, 20, 20, 10])], capped)[0]).toMatchObject({
+      verdict: 'pass',
+      note: expect.stringContaining('does not fill its pages'),
+    });
+    // One page that leads on is too little to tell a server that fills its pages.
+    const short = [await walkOf([50, 20], { limit: 50 }), await walkOf([50, 20], { limit: 50 })] as const;
+    expect(defaultPageFindings([await walkOf([20, 20, 20, 10]), await walkOf([20, 20, 20, 10])], short)[0]?.verdict).toBe('pass');
+  });
+
+  test('other rows on a first page of 50 fail when each pair agrees; ties in another order pass', async () => {
+    const other = async () => {
+      const table = { '': page(rows(100, 50), 'c1'), c1: page(rows(0, 50), 'c2'), c2: page(rows(50, 50), 'c3'), c3: page(rows(150, 20), null) };
+      return walkLedger(tableFetcher(table), {}, { maxPages: 10 });
+    };
+    expect(defaultPageFindings([await other(), await other()], await at50())[0]).toMatchObject({ verdict: 'fail', actual: expect.stringContaining('50 rows limit=50 did not list first') });
+    // Row 49 and row 300 share an instant: listed one for the other, the page is the same up to ties.
+    const tied = row(300, { timestamp: (rows(49, 1)[0] as { timestamp: string }).timestamp });
+    const swapped = async () => walkLedger(tableFetcher({ '': page([...rows(0, 49), tied], 'c1'), c1: page(rows(49, 50), 'c2'), c2: page(rows(99, 50), 'c3'), c3: page(rows(149, 21), null) }), {}, { maxPages: 10 });
+    expect(defaultPageFindings([await swapped(), await swapped()], await at50())[0]?.verdict).toBe('pass');
+  });
+
+  test('a refused walk without limit fails; a 503 is not judged', async () => {
+    const refused = async (status: number) => walkLedger(tableFetcher({ '': errorExchange(status, status === 503 ? 'upstream.unavailable' : 'request.validation_failed', status === 503 ? 'transient' : 'permanent') }), {}, { maxPages: 2 });
+    expect(defaultPageFindings([await refused(400), await refused(400)], await at50())[0]?.verdict).toBe('fail');
+    expect(defaultPageFindings([await refused(503), await refused(503)], await at50())[0]?.verdict).toBe('inconclusive');
   });
 });
 

@@ -73,6 +73,18 @@ describe('bound forms', () => {
     const refused = await walkLedger(tableFetcher({ '': errorExchange(400) }), {}, { maxPages: 1 });
     expect(acceptedFormFinding('ledger/4.1/date-only-accepted', refused, expected, 'a date').verdict).toBe('fail');
   });
+
+  test('a row outside every zone reading of a date window fails: the bound was dropped', async () => {
+    const dates = { from: '2025-02-20', to: '2025-02-21' };
+    // 13 hours before the first date: inside its reading at UTC+14.
+    const early = row(5, { timestamp: '2025-02-19T11:00:00Z' });
+    const inZone = await walkLedger(tableFetcher({ '': page([early, inside], null) }), dates, { maxPages: 1 });
+    expect(acceptedFormFinding('ledger/4.1/date-only-accepted', inZone, undefined, 'a date').verdict).toBe('pass');
+    const served = await walkLedger(tableFetcher({ '': page([inside], 'c'), c: page([row(6, { timestamp: '2025-01-30T10:00:00Z' })], null) }), dates, { maxPages: 2 });
+    const f = acceptedFormFinding('ledger/4.1/date-only-accepted', served, undefined, 'a date');
+    expect(f).toMatchObject({ verdict: 'fail', actual: expect.stringContaining('1 rows outside every reading') });
+    expect(f.exchanges).toHaveLength(2);
+  });
 });
 
 describe('additivityFindings', () => {

@@ -333,6 +333,46 @@ describe('switches of cursors, bounds and pages', () => {
     });
   });
 
+  test('bounds dropped after reading them (defects): a date-time without offset, or a date, serves the default window', async () => {
+    const t = Date.parse(all[40]!.timestamp);
+    const local = { from: new Date(t).toISOString().replace('Z', ''), to: new Date(t + 6 * 3_600_000).toISOString().replace('Z', ''), limit: 200 };
+    const dates = { from: '2000-01-01', to: '2100-01-01', limit: 200 };
+    await withReference({ defects: ['ledger-offsetless-ignored', 'ledger-date-only-ignored'] }, async (r) => {
+      const byDefault = await walk(r, { limit: 200 });
+      expect((await walk(r, local)).map((x) => x.operation_uuid)).toEqual(byDefault.map((x) => x.operation_uuid));
+      expect((await walk(r, dates)).length).toBe(byDefault.length);
+      // One side dropped leaves that side open.
+      const half = await walk(r, { from: new Date(t).toISOString(), to: '2100-01-01', limit: 200 });
+      expect(half.length).toBe(all.filter((x) => Date.parse(x.timestamp) >= t).length);
+    });
+  });
+
+  test('a filter over a window refused, or failing over dates (defects); unbounded without bounds (defect)', async () => {
+    await withReference({ defects: ['ledger-feature-window-400'] }, async (r) => {
+      expectRefused(await get(r, { from: '2000-01-01', to: '2100-01-01', feature: 'deal_agent' }), 'feature');
+      expect((await get(r, { feature: 'deal_agent' })).status).toBe(200);
+    });
+    await withReference({ defects: ['ledger-feature-date-window-500'] }, async (r) => {
+      expect((await get(r, { from: '2000-01-01', to: '2100-01-01', feature: 'deal_agent' })).status).toBe(500);
+      expect((await get(r, { from: '2000-01-01T00:00:00Z', to: '2100-01-01T00:00:00Z', feature: 'deal_agent' })).status).toBe(200);
+    });
+    await withReference({ defects: ['ledger-feature-unbounded-default'] }, async (r) => {
+      const rows = await walk(r, { feature: 'deal_agent', limit: 200 });
+      expect(rows.length).toBe(all.filter((x) => x.feature === 'deal_agent').length);
+      expect(rows.some((x) => Date.parse(x.timestamp) < Date.now() - 31 * DAY)).toBe(true);
+    });
+  });
+
+  test('an empty feature read as no filter, and a default page of 20 (defects)', async () => {
+    await withReference({ defects: ['ledger-feature-empty-ignored', 'ledger-default-limit-20'] }, async (r) => {
+      const unfiltered = await get(r, 'feature=');
+      expect(unfiltered.status).toBe(200);
+      expect(new Set(unfiltered.body.operations!.map((x) => x.feature)).size).toBeGreaterThan(1);
+      expect(unfiltered.body.operations).toHaveLength(20);
+      expect((await get(r, { limit: 50 })).body.operations).toHaveLength(50);
+    });
+  });
+
   test('without limit, the defect moves the cursor past rows it never served', async () => {
     const q = { from: '2000-01-01', to: '2100-01-01' };
     await withReference({ defects: ['ledger-default-limit-cursor-skips'] }, async (r) => {

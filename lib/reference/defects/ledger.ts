@@ -6,6 +6,7 @@ const BOUNDS = 'ledger-bounds';
 const PAGINATION = 'ledger-pagination';
 const CURSOR = 'ledger-cursor';
 const GROWTH = 'ledger-growth';
+const MODEL = 'ledger-model';
 
 /** Defects of GET /credits/operations: each breaks one rule of §2.1, §2.2, §4, §4.1 or §8.3. */
 export const ledgerDefects: DefectSwitch[] = [
@@ -126,6 +127,18 @@ export const ledgerDefects: DefectSwitch[] = [
     description: 'Refuses `YYYY-MM-DD` bounds (400).',
   },
   {
+    name: 'ledger-offsetless-ignored',
+    breaks: ['ledger/4.1/offsetless-accepted', 'ledger/4.1/parameter-combinations'],
+    suites: [WINDOW, MODEL],
+    description: 'Reads an RFC 3339 date-time without offset, then drops it as if it had not been given: with neither bound left, the default window serves.',
+  },
+  {
+    name: 'ledger-date-only-ignored',
+    breaks: ['ledger/4.1/date-only-accepted', 'ledger/4.1/parameter-combinations'],
+    suites: [WINDOW, MODEL],
+    description: 'Reads a `YYYY-MM-DD` bound, then drops it as if it had not been given: with neither bound left, the default window serves.',
+  },
+  {
     name: 'ledger-invalid-date-accepted',
     breaks: ['ledger/4.1/invalid-date-400'],
     suites: [WINDOW],
@@ -169,6 +182,12 @@ export const ledgerDefects: DefectSwitch[] = [
     description: 'The default page size is 100.',
   },
   {
+    name: 'ledger-default-limit-20',
+    breaks: ['ledger/8.3/limit-default-50'],
+    suites: [BOUNDS],
+    description: 'The default page size is 20: pages without `limit` are short of the 50 rows `limit=50` pages hold, though never over 50.',
+  },
+  {
     name: 'ledger-default-limit-cursor-skips',
     breaks: ['ledger/8.3/limit-default-50'],
     suites: [BOUNDS],
@@ -176,9 +195,39 @@ export const ledgerDefects: DefectSwitch[] = [
   },
   {
     name: 'ledger-feature-bounds-off-by-one',
-    breaks: ['ledger/8.3/feature-bounds', 'ledger/8.3/feature-invalid-400'],
+    breaks: ['ledger/8.3/feature-bounds', 'ledger/8.3/feature-empty-400'],
     suites: [BOUNDS],
     description: 'Checks `feature` length as 0..63: the empty filter passes and 64 characters are refused.',
+  },
+  {
+    name: 'ledger-feature-too-long-accepted',
+    breaks: ['ledger/8.3/feature-invalid-400'],
+    suites: [BOUNDS],
+    description: 'Accepts a `feature` of any length: one of 65 characters or more filters like any other.',
+  },
+  {
+    name: 'ledger-feature-empty-ignored',
+    breaks: ['ledger/8.3/feature-empty-400'],
+    suites: [BOUNDS],
+    description: 'Reads an empty `feature=` as no filter and lists every feature.',
+  },
+  {
+    name: 'ledger-feature-window-400',
+    breaks: ['ledger/4.1/feature-filter', 'ledger/4.1/parameter-combinations'],
+    suites: [BOUNDS, MODEL],
+    description: 'Refuses `feature` together with `from` or `to` (400): the filter works on the default window only.',
+  },
+  {
+    name: 'ledger-feature-date-window-500',
+    breaks: ['errors/7/no-server-error', 'ledger/4.1/parameter-combinations'],
+    suites: [MODEL],
+    description: 'Throws when `feature` comes with a bound written `YYYY-MM-DD`, which answers 500.',
+  },
+  {
+    name: 'ledger-feature-unbounded-default',
+    breaks: ['ledger/4.1/parameter-combinations'],
+    suites: [MODEL],
+    description: 'With `feature` and no bounds, lists that feature’s rows of all time instead of the last 30 days.',
   },
   {
     name: 'ledger-feature-prefix-match',
