@@ -18,6 +18,7 @@ import './ledger-default-window.ts';
 import './ledger-feature-filter.ts';
 import './ledger-growth.ts';
 import './ledger-page-schema.ts';
+import './ledger-query-model.ts';
 import './ledger-walk-findings.ts';
 import './ledger-window-rows.ts';
 import './openapi-agreement.ts';

@@ -6,6 +6,7 @@ import type { LedgerSample } from './ledger-discovery.ts';
 import { compareInstants, formatInstant, readBound, type Instant } from './ledger-instant.ts';
 import { describeRows, duplicateKeys, uniqueByKey, type LedgerRow } from './ledger-page.ts';
 import { isComplete, queryText, walkExchanges, type LedgerQuery, type Walk } from './ledger-walk.ts';
+import { judged } from './judged.ts';
 
 export const PARAMETER_COMBINATIONS = 'ledger/4.1/parameter-combinations';
 
@@ -134,7 +135,7 @@ function upTo(walk: Walk, index: number): Exchange[] {
  * window (recorded late, or outside the regions discovery walked) are allowed. A 503 (an outage
  * the spec allows) or a 429 leaves the combination unjudged.
  */
-export function modelFindings(walk: Walk, window: ModelWindow, model: QueryModel): Finding[] {
+export const modelFindings = judged('ledger-query-model/modelFindings', function modelFindings(walk: Walk, window: ModelWindow, model: QueryModel): Finding[] {
   const ex = walkExchanges(walk);
   const query = queryText(walk.query);
   const feature = walk.query.feature;
@@ -183,4 +184,4 @@ export function modelFindings(walk: Walk, window: ModelWindow, model: QueryModel
   const late = walk.rows.filter((r) => !known.has(r.key) && model.regions.some((g) => inRange(r, g.from, g.to)));
   const note = `${query}: ${walk.rows.length} rows over ${walk.pages.length} pages, the ${expected.length} known rows among them${late.length > 0 ? `; ${late.length} rows discovery did not list (recorded since?): ${describeRows(late)}` : ''}`;
   return [pass(PARAMETER_COMBINATIONS, ex, note)];
-}
+});

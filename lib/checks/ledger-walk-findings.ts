@@ -151,7 +151,7 @@ function sameRowsUpToTies(a: readonly LedgerRow[], b: readonly LedgerRow[]): boo
  * chance), must lead on with 50 rows a page as well; and their first page holds the rows of the
  * first page at `limit=50` when each pair agrees (ties may come in another order).
  */
-export function defaultPageFindings(withoutLimit: readonly [Walk, Walk], at50: readonly [Walk, Walk]): Finding[] {
+export const defaultPageFindings = judged('ledger-walk-findings/defaultPageFindings', function defaultPageFindings(withoutLimit: readonly [Walk, Walk], at50: readonly [Walk, Walk]): Finding[] {
   const first = withoutLimit[0];
   // The first page without limit last: the curl line a failure prints is its own.
   const ex = [...at50.flatMap(walkExchanges), ...walkExchanges(withoutLimit[1]), ...walkExchanges(first).slice(1), first.pages[0]!.exchange];
@@ -179,7 +179,7 @@ export function defaultPageFindings(withoutLimit: readonly [Walk, Walk], at50: r
     return [fail(LIMIT_DEFAULT, `${expected}: the first page holds the rows limit=50 listed first, twice`, `${extra.length} rows limit=50 did not list first (${describeRows(extra)}), ${missing.length} it did missing (${describeRows(missing)})`, ex)];
   }
   return [pass(LIMIT_DEFAULT, ex, `pages without limit led on with 50 rows, as at limit=50 (${sizes.length} pages)`)];
-}
+});
 
 /** Characters of a cursor that went percent-encoded (all but those encodeURIComponent leaves). */
 function reservedCharacters(cursors: readonly string[]): string[] {

@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import ts from 'typescript';
 import { describe, expect, test } from 'vitest';
 import '../../lib/checks/all-checkers.ts';
 import { checkerNamed, checkerNames, judged, recordJudgements } from '../../lib/checks/judged.ts';
@@ -16,6 +17,19 @@ describe('judged checkers', () => {
       for (const [, fn, name] of names) expect(name).toBe(`${file.replace(/\.ts$/, '')}/${fn}`);
     }
     expect(checkerNames().length).toBeGreaterThan(60);
+  });
+
+  test('every exported function of lib/checks that gives findings is judged: a finding no judgement gave cannot be verified', () => {
+    const unjudged: string[] = [];
+    for (const file of readdirSync(CHECKS).filter((f) => f.endsWith('.ts'))) {
+      const source = ts.createSourceFile(file, readFileSync(new URL(file, CHECKS), 'utf8'), ts.ScriptTarget.ES2022, true);
+      for (const st of source.statements) {
+        if (!ts.isFunctionDeclaration(st) || st.name === undefined || st.type === undefined) continue;
+        const exported = st.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword) === true;
+        if (exported && /^(readonly )?Finding(\[\])?$/.test(st.type.getText(source))) unjudged.push(`${file}: ${st.name.text}`);
+      }
+    }
+    expect(unjudged).toEqual([]);
   });
 
   test('a call is recorded once, with its inputs and output; a checker it calls is part of it; findings cite it', () => {
