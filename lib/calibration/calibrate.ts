@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { DefectSwitch, VariantSwitch } from '../reference/switches.ts';
 import { startReference } from '../reference/server.ts';
 import { certify } from '../runner/certify.ts';
+import type { SharedSuiteRunner } from '../runner/run-suites.ts';
 import { embeddedTarget } from '../runner/embedded-target.ts';
 import { selectSuiteFiles } from '../runner/suite-files.ts';
 import type { RequirementVerdict } from '../report/report-model.ts';
@@ -29,7 +30,7 @@ const CALIBRATION_SEED = 20261122;
  * every requirement a defect breaks must fail (SHOULD counts as failing here), and a variant's
  * run must fail nothing and leave nothing inconclusive.
  */
-export async function calibrateSwitch(kind: 'defect' | 'variant', sw: DefectSwitch | VariantSwitch): Promise<CalibrationResult> {
+export async function calibrateSwitch(kind: 'defect' | 'variant', sw: DefectSwitch | VariantSwitch, shared?: SharedSuiteRunner): Promise<CalibrationResult> {
   const started = Date.now();
   const reference = await startReference({
     ...(kind === 'defect' ? { defects: [sw.name] } : { variants: [sw.name] }),
@@ -49,6 +50,7 @@ export async function calibrateSwitch(kind: 'defect' | 'variant', sw: DefectSwit
       replayPaths: {},
       progress: () => {},
       argv: ['calibrate', `--${kind}`, sw.name],
+      ...(shared === undefined ? {} : { shared }),
     });
     const verdicts: Record<string, RequirementVerdict> = {};
     const problems: string[] = [];

@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { calibrateSwitch, type CalibrationResult } from '../calibration/calibrate.ts';
+import { SharedSuiteRunner } from '../runner/run-suites.ts';
 import { UsageError } from '../errors.ts';
 import { DEFECTS, VARIANTS } from '../reference/defects/index.ts';
 import type { DefectSwitch, VariantSwitch } from '../reference/switches.ts';
@@ -48,13 +49,19 @@ export async function calibrateCommand(args: string[]): Promise<number> {
   const jobs = shard === undefined ? all : all.filter((_, i) => i % shard.of === shard.index - 1);
   const results: CalibrationResult[] = [];
   const started = Date.now();
+  // One vitest instance for every switch of this process: each run still starts its suites afresh.
+  const shared = new SharedSuiteRunner();
+  try {
   for (const [i, [kind, sw]] of jobs.entries()) {
-    const result = await calibrateSwitch(kind, sw);
+    const result = await calibrateSwitch(kind, sw, shared);
     results.push(result);
     const mark = result.ok ? '✓' : '×';
     const what = kind === 'defect' ? `fails ${Object.keys(result.verdicts).join(', ')}` : 'passes';
     process.stdout.write(`${mark} [${i + 1}/${jobs.length}] ${kind} ${sw.name} ${result.ok ? what : ''} (${(result.durationMs / 1000).toFixed(1)}s, ${result.requests} requests)\n`);
     if (!result.ok && values.quiet !== true) for (const p of result.problems) process.stdout.write(`      ${p}\n`);
+  }
+  } finally {
+    await shared.close();
   }
   const bad = results.filter((r) => !r.ok);
   process.stdout.write(

@@ -29,7 +29,7 @@ import { judgementsFile } from '../judgement/judgement-line.ts';
 import { recordRunWideJudgement } from '../judgement/run-wide-judgement.ts';
 import type { Interrupts } from './interrupts.ts';
 import { LastSent, preflightStage, type PreflightEnd } from './run-stop.ts';
-import { runSuites } from './run-suites.ts';
+import { runSuites, type SharedSuiteRunner } from './run-suites.ts';
 import { invariantTest } from './invariant-test.ts';
 import { FULL_SELECTION, isPartial, notChosenBecause, type Selection } from '../catalogue/selection.ts';
 import { suiteName } from './suite-files.ts';
@@ -61,6 +61,8 @@ export interface CertifyOptions {
   implementation?: { label?: string; version?: string };
   /** The certification bundle to write beside the reports (none when absent). */
   bundle?: BundleRequest;
+  /** A vitest instance kept for many runs in this process (calibration); a run of its own otherwise. */
+  shared?: SharedSuiteRunner;
 }
 
 export interface CertifyResult {
@@ -225,6 +227,7 @@ export async function certify(options: CertifyOptions): Promise<CertifyResult> {
             progress: options.progress,
             ...(options.notice === undefined ? {} : { notice: options.notice }),
             ...(options.interrupts === undefined ? {} : { interrupts: options.interrupts }),
+            ...(options.shared === undefined ? {} : { shared: options.shared }),
           })
         : { tests: [], runErrors: [], cutShort: ended.cutShort };
     const finishedAt = new Date();

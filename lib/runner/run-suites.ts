@@ -1,4 +1,4 @@
-import { startVitest, type Vitest } from 'vitest/node';
+import { createVitest, startVitest, type Reporter, type TestSpecification, type Vitest } from 'vitest/node';
 import { PACKAGE_ROOT } from '../package-root.ts';
 import type { RunContext } from '../suite/run-context.ts';
 import { readWaits } from '../suite/worker-files.ts';
@@ -6,7 +6,8 @@ import { FindingsCollector, type CollectedTest } from './findings-collector.ts';
 import type { Interrupts } from './interrupts.ts';
 import { ProgressReporter } from './progress-reporter.ts';
 import { RunControl } from './run-control.ts';
-import { SuiteSequencer } from './suite-order.ts';
+import { suiteRank, SuiteSequencer } from './suite-order.ts';
+import { suiteName } from './suite-files.ts';
 
 export interface SuiteRunOptions {
   files: string[];
@@ -16,6 +17,82 @@ export interface SuiteRunOptions {
   notice?: (line: string) => void;
   /** Interrupts the run command listens for from its start; RunControl listens itself without. */
   interrupts?: Interrupts;
+  /** A vitest instance kept for many runs (calibration); a run of its own otherwise. */
+  shared?: SharedSuiteRunner;
+}
+
+/** What a run of the suites is given to vitest: no config file, one worker, isolation off, the suite order. */
+function vitestOptions(reporters: Reporter[], context: RunContext): Parameters<typeof createVitest>[1] {
+  return {
+    config: false,
+    root: PACKAGE_ROOT,
+    dir: PACKAGE_ROOT,
+    include: ['suites/**/*.test.ts'],
+    watch: false,
+    reporters,
+    provide: { asi: context },
+    fileParallelism: false,
+    isolate: false,
+    maxWorkers: 1,
+    pool: 'threads',
+    sequence: { sequencer: SuiteSequencer },
+    passWithNoTests: true,
+    // Transformed suites kept on disk across runs when asked (the self-tests run hundreds).
+    ...(process.env['ASI_VITEST_CACHE_DIR'] === undefined ? {} : { experimental: { fsModuleCache: true, fsModuleCachePath: process.env['ASI_VITEST_CACHE_DIR'] } }),
+  };
+}
+
+const VITE_OPTIONS = { logLevel: 'silent' as const, cacheDir: undefined };
+
+/** Hands every event of a vitest instance kept for many runs to the reporters of the run under way. */
+class RelayReporter implements Reporter {
+  to: Reporter[] = [];
+  onTestRunStart(...args: Parameters<NonNullable<Reporter['onTestRunStart']>>): void {
+    for (const r of this.to) void r.onTestRunStart?.(...args);
+  }
+  onTestModuleQueued(...args: Parameters<NonNullable<Reporter['onTestModuleQueued']>>): void {
+    for (const r of this.to) void r.onTestModuleQueued?.(...args);
+  }
+  onTestCaseReady(...args: Parameters<NonNullable<Reporter['onTestCaseReady']>>): void {
+    for (const r of this.to) void r.onTestCaseReady?.(...args);
+  }
+  onTestCaseResult(...args: Parameters<NonNullable<Reporter['onTestCaseResult']>>): void {
+    for (const r of this.to) void r.onTestCaseResult?.(...args);
+  }
+  onTestRunEnd(...args: Parameters<NonNullable<Reporter['onTestRunEnd']>>): void {
+    for (const r of this.to) void r.onTestRunEnd?.(...args);
+  }
+}
+
+/**
+ * One vitest instance for many runs in one process (calibration runs hundreds): each run provides
+ * its own context and has its own reporters; the instance, its transformed suites and its worker
+ * set-up are made once. The worker's modules are evaluated afresh for every run, as in a run of
+ * its own.
+ */
+export class SharedSuiteRunner {
+  readonly #relay = new RelayReporter();
+  #vitest: Promise<Vitest> | undefined;
+
+  async run(context: RunContext, files: readonly string[], reporters: Reporter[], onVitest: (vitest: Vitest) => void): Promise<void> {
+    this.#vitest ??= createVitest('test', vitestOptions([this.#relay], context), VITE_OPTIONS);
+    const vitest = await this.#vitest;
+    vitest.provide('asi', context);
+    this.#relay.to = reporters;
+    onVitest(vitest);
+    const project = vitest.getRootProject();
+    const ordered = [...files].sort((a, b) => suiteRank(suiteName(a)) - suiteRank(suiteName(b)) || suiteName(a).localeCompare(suiteName(b)));
+    const specs: TestSpecification[] = ordered.map((f) => project.createSpecification(f));
+    try {
+      await vitest.runTestSpecifications(specs, true);
+    } finally {
+      this.#relay.to = [];
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.#vitest !== undefined) await (await this.#vitest).close();
+  }
 }
 
 export interface SuiteRunResult {
@@ -48,29 +125,12 @@ export async function runSuites(context: RunContext, options: SuiteRunOptions): 
   };
   control.start();
   try {
-    const vitest = await startVitest(
-      'test',
-      options.files,
-      {
-        config: false,
-        root: PACKAGE_ROOT,
-        dir: PACKAGE_ROOT,
-        include: ['suites/**/*.test.ts'],
-        watch: false,
-        reporters: [attach, collector, progress],
-        provide: { asi: context },
-        fileParallelism: false,
-        isolate: false,
-        maxWorkers: 1,
-        pool: 'threads',
-        sequence: { sequencer: SuiteSequencer },
-        passWithNoTests: true,
-        // Transformed suites kept on disk across runs when asked (the self-tests run hundreds).
-        ...(process.env['ASI_VITEST_CACHE_DIR'] === undefined ? {} : { experimental: { fsModuleCache: true, fsModuleCachePath: process.env['ASI_VITEST_CACHE_DIR'] } }),
-      },
-      { logLevel: 'silent', cacheDir: undefined },
-    );
-    await vitest.close();
+    if (options.shared !== undefined) {
+      await options.shared.run(context, options.files, [attach, collector, progress], (vitest) => control.attach(vitest));
+    } else {
+      const vitest = await startVitest('test', options.files, vitestOptions([attach, collector, progress], context), VITE_OPTIONS);
+      await vitest.close();
+    }
   } finally {
     await control.stop();
     await control.restoreFaults();

@@ -13,7 +13,7 @@ import { runCli } from '../support/cli.ts';
  * runs as SHARDS processes side by side: most of a switch's time is spent waiting on the
  * reference (windows healing, streams pacing), not computing.
  */
-const SHARDS = 3;
+const SHARDS = 4;
 let results: Map<string, CalibrationResult>;
 
 beforeAll(async () => {
