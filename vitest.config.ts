@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
@@ -25,9 +24,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     maxWorkers: 3,
-    // The harness's runs (the CLI's, calibration's) keep vitest's transformed suites on disk and
-    // reuse them: hundreds of runs here would transform the same files each time (lib/runner/run-suites.ts).
-    env: { ASI_VITEST_CACHE_DIR: fileURLToPath(new URL('node_modules/.asi-vitest-cache', import.meta.url)) },
     sequence: { sequencer: LongestFirst },
   },
 });

@@ -37,8 +37,6 @@ function vitestOptions(reporters: Reporter[], context: RunContext): Parameters<t
     pool: 'threads',
     sequence: { sequencer: SuiteSequencer },
     passWithNoTests: true,
-    // Transformed suites kept on disk across runs when asked (the self-tests run hundreds).
-    ...(process.env['ASI_VITEST_CACHE_DIR'] === undefined ? {} : { experimental: { fsModuleCache: true, fsModuleCachePath: process.env['ASI_VITEST_CACHE_DIR'] } }),
   };
 }
 
