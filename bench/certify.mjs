@@ -13,8 +13,9 @@
 // it (the start of the CLI included), within 5 s.
 //
 // Run with `npm run bench` (which builds first); `-- --sizes` runs the size table only, `-- --row
-// TEXT` the rows whose variant (or size) contains TEXT, `-- --seed N` fixes another seed. Each run
-// is killed after HARD_STOP_MS.
+// TEXT` the rows whose variant (or size) contains TEXT, `-- --costs` the costs of the hot paths
+// only (printed first on a full run), `-- --seed N` fixes another seed. Each run is killed after
+// HARD_STOP_MS.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -141,6 +142,49 @@ function verifyBundle(path) {
   });
 }
 
+/**
+ * The costs of the hot paths, in this process: redacting a 4 MiB JSON body and a stream at the
+ * reader's caps (a token split across two events), and a reference with a million generated rows
+ * from start to its first answer. Goals, not bounds a self-test asserts: a loaded machine is slower.
+ */
+async function costs() {
+  const { Redactor } = await import(dist('http/redactor.js'));
+  const { startReference } = await import(dist('reference/server.js'));
+  const token = 'asi_live_0123456789abcdef0123456789abcdef';
+  const redactor = new Redactor([{ value: token, placeholder: '$ASI_TOKEN' }]);
+  const timed = async (work) => {
+    const started = performance.now();
+    await work();
+    return performance.now() - started;
+  };
+  const body = JSON.stringify({ operations: Array.from({ length: 20_000 }, (_, i) => ({ operation_uuid: `op_${i}_abcdef`, feature: 'chat', credits: i / 7, metadata: { note: 'x'.repeat(150) } })) });
+  redactor.redact(body.slice(0, 10_000));
+  const filler = 'x'.repeat(150);
+  const deltas = Array.from({ length: 10_000 }, (_, i) => ({ event: 'text_delta', data: JSON.stringify({ content: i === 5000 ? token.slice(0, 20) : i === 5001 ? token.slice(20) : filler }), atMs: i }));
+  const deep = Array.from({ length: 4 }, (_, i) => ({ event: 'message', data: `${'["a",'.repeat(100_000)}"v"${']'.repeat(100_000)}`, atMs: i }));
+  const streams = [deltas, deep].map((events) => ({ text: events.map((e) => `data: ${e.data}\n\n`).join(''), events }));
+  const rows = [
+    { what: 'redact a 4 MiB JSON body', goalMs: 750, ms: await timed(() => redactor.redact(body)) },
+    { what: 'redact streams at the reader caps', goalMs: 2_000, ms: await timed(() => streams.forEach((s) => redactor.redactStream(s.text, s.events))) },
+    {
+      what: 'a 1M-row reference: start, first page',
+      goalMs: 1_000,
+      ms: await timed(async () => {
+        const reference = await startReference({ ledger: { generatedRows: 1_000_000 } });
+        try {
+          const res = await fetch(`${reference.baseUrl}/me`, { headers: { authorization: `Bearer ${reference.tokens.primary}` } });
+          await res.arrayBuffer();
+        } finally {
+          await reference.close();
+        }
+      }),
+    },
+  ];
+  process.stdout.write('costs (goals, not bounds):\n');
+  for (const r of rows) process.stdout.write(`  ${r.what.padEnd(40)} ${r.ms.toFixed(0).padStart(6)} ms  (goal ${r.goalMs} ms)${r.ms <= r.goalMs ? '' : '  over its goal'}\n`);
+  process.stdout.write('\n');
+}
+
 function row(cells, widths) {
   return cells.map((c, i) => String(c).padEnd(widths[i])).join('  ').trimEnd();
 }
@@ -153,6 +197,11 @@ async function main() {
     await child(JSON.parse(args[1]), seed);
     process.exit(0);
   }
+  if (args.includes('--costs')) {
+    await costs();
+    return;
+  }
+  if (!args.includes('--row') && !args.includes('--sizes')) await costs();
   const rowAt = args.indexOf('--row');
   const all = args.includes('--sizes') ? SIZES : [...SIZES, ...VARIANTS];
   const specs = rowAt === -1 ? all : all.filter((s) => (s.variant ?? s.label).includes(args[rowAt + 1] ?? ''));

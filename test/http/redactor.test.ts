@@ -171,15 +171,11 @@ describe('a token split across the events of a stream', () => {
   });
 });
 
-test('stays cheap: 4 MiB of JSON in well under a second', () => {
+// How long these take is measured by `npm run bench` (its costs table), not asserted here.
+test('4 MiB of JSON with no token in it comes back unchanged', () => {
   const body = JSON.stringify({ operations: Array.from({ length: 20_000 }, (_, i) => ({ operation_uuid: `op_${i}_abcdef`, feature: 'chat', credits: i / 7, metadata: { note: 'x'.repeat(150) } })) });
-  redactor.redact(body.slice(0, 10_000));
-  const started = performance.now();
-  const out = redactor.redact(body);
-  const ms = performance.now() - started;
-  expect(out).toBe(body);
   expect(body.length).toBeGreaterThan(3_500_000);
-  expect(ms).toBeLessThan(750);
+  expect(redactor.redact(body)).toBe(body);
 });
 
 test('YAML and JavaScript code point escapes of the token are redacted', () => {
@@ -189,14 +185,12 @@ test('YAML and JavaScript code point escapes of the token are redacted', () => {
   expect(redactor.redact(`x = "${js}"`)).toBe('x = "$ASI_TOKEN"');
 });
 
-test('a stream at the reader\'s caps stays cheap: 10,000 events of several fields, or JSON nested 100,000 deep', () => {
+test('a stream at the reader\'s caps: 10,000 events of several fields, or JSON nested 100,000 deep, with the token split across two events', () => {
   const filler = 'x'.repeat(150);
   const deltas = Array.from({ length: 10_000 }, (_, i) => ({ event: 'text_delta', data: JSON.stringify({ id: `msg_${i}`, type: 'text_delta', content: i === 5000 ? TOKEN.slice(0, 20) : i === 5001 ? TOKEN.slice(20) : filler }), atMs: i }));
   const deep = Array.from({ length: 4 }, (_, i) => ({ event: 'message', data: `${'["a",'.repeat(100_000)}"v"${']'.repeat(100_000)}`, atMs: i }));
-  const started = performance.now();
   for (const events of [deltas, deep]) {
     const out = redactor.redactStream(events.map((e) => `data: ${e.data}\n\n`).join(''), events);
     expect(out.text).not.toMatch(/0123456789/);
   }
-  expect(performance.now() - started).toBeLessThan(2_000);
 });

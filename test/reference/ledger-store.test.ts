@@ -47,12 +47,11 @@ describe('generated rows', () => {
     expect(g.firstFrom(END, false)).toBe(g.count);
   });
 
-  test('a million rows cost nothing until read', () => {
-    const started = performance.now();
+  // What a million rows cost to set up is measured by `npm run bench` (its costs table).
+  test('a million rows answer a window by index', () => {
     const big = generated(1_000_000);
     const hour = big.firstFrom(END - 3_600_000, false);
     expect(big.count - hour).toBeGreaterThan(1_300);
-    expect(performance.now() - started).toBeLessThan(200);
   });
 });
 
