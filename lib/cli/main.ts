@@ -4,31 +4,23 @@ import { HarnessError } from '../errors.ts';
 import { nearestNames } from '../nearest-names.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
 import { consoleText } from '../report/console-text.ts';
-import { badgeCommand } from './badge-command.ts';
-import { calibrateCommand } from './calibrate-command.ts';
-import { diffCommand } from './diff-command.ts';
-import { faultCommand } from './fault-command.ts';
 import { MAIN_HELP } from './help.ts';
-import { keygenCommand } from './keygen-command.ts';
-import { listCommand } from './list-command.ts';
-import { matrixCommand } from './matrix-command.ts';
-import { runCommand } from './run-command.ts';
-import { serveCommand } from './serve-command.ts';
-import { verifyCommand } from './verify-command.ts';
-import { replayCommand } from './replay-command.ts';
 
-const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
-  run: runCommand,
-  serve: serveCommand,
-  list: listCommand,
-  calibrate: calibrateCommand,
-  fault: faultCommand,
-  diff: diffCommand,
-  verify: verifyCommand,
-  replay: replayCommand,
-  keygen: keygenCommand,
-  badge: badgeCommand,
-  matrix: matrixCommand,
+type Command = (args: string[]) => Promise<number>;
+
+/** Each command's module is loaded when it runs: a usage error or a verify loads no test runner. */
+const COMMANDS: Record<string, Command> = {
+  run: async (a) => (await import('./run-command.ts')).runCommand(a),
+  serve: async (a) => (await import('./serve-command.ts')).serveCommand(a),
+  list: async (a) => (await import('./list-command.ts')).listCommand(a),
+  calibrate: async (a) => (await import('./calibrate-command.ts')).calibrateCommand(a),
+  fault: async (a) => (await import('./fault-command.ts')).faultCommand(a),
+  diff: async (a) => (await import('./diff-command.ts')).diffCommand(a),
+  verify: async (a) => (await import('./verify-command.ts')).verifyCommand(a),
+  replay: async (a) => (await import('./replay-command.ts')).replayCommand(a),
+  keygen: async (a) => (await import('./keygen-command.ts')).keygenCommand(a),
+  badge: async (a) => (await import('./badge-command.ts')).badgeCommand(a),
+  matrix: async (a) => (await import('./matrix-command.ts')).matrixCommand(a),
 };
 
 /**

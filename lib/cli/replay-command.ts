@@ -43,8 +43,15 @@ function findingLine(f: Finding): string {
   return `${MARK[f.verdict]} ${f.verdict.padEnd(12)} ${said}`.trimEnd();
 }
 
+/** The requests sent again, the first three named. */
+function sentLabel(requests: readonly string[]): string {
+  if (requests.length === 0) return '';
+  const named = requests.slice(0, 3).join(', ');
+  return ` (${named}${requests.length > 3 ? `, and ${requests.length - 3} more` : ''})`;
+}
+
 function judgementLines(r: ReplayedJudgement): string[] {
-  const head = `  judgement ${r.judgement} (${r.checker})${r.skipped === undefined ? `: ${r.sent} request${r.sent === 1 ? '' : 's'} sent again` : ''}`;
+  const head = `  judgement ${r.judgement} (${r.checker})${r.skipped === undefined ? `: ${r.sent} request${r.sent === 1 ? '' : 's'} sent again${sentLabel(r.requests)}` : ''}`;
   if (r.skipped !== undefined) return [head, `    not replayed: ${r.skipped}`, ...r.then.map((f) => `    then  ${findingLine(f)}`)];
   const now = r.now.length === 0 ? ['    now   (no finding for this requirement: the checker found nothing to judge)'] : r.now.map((f) => `    now   ${findingLine(f)}`);
   return [head, ...r.then.map((f) => `    then  ${findingLine(f)}`), ...now];

@@ -29,6 +29,8 @@ export interface ReplayedJudgement {
   now: Finding[];
   /** Requests sent again. */
   sent: number;
+  /** What was sent again, as `METHOD /target` below base_url, in order. */
+  requests: string[];
   /** Why it was not sent again, when it was not. */
   skipped?: string;
 }
@@ -113,7 +115,7 @@ export async function replayRequirement(options: ReplayOptions): Promise<Replaye
     const call = calls.get(id);
     if (call === undefined) continue;
     const then = findings.filter((f) => f.judgement?.id === id);
-    const entry: ReplayedJudgement = { judgement: id, checker: call.checker, then, now: [], sent: 0 };
+    const entry: ReplayedJudgement = { judgement: id, checker: call.checker, then, now: [], sent: 0, requests: [] };
     out.push(entry);
     const cited = call.checker === RUN_WIDE_JUDGEMENT ? new Set(then.flatMap((f) => f.exchanges.map((e) => e.seq))) : citedExchanges(call.args, (d) => values.get(d));
     if (TIMED.test(call.checker)) {
@@ -134,6 +136,7 @@ export async function replayRequirement(options: ReplayOptions): Promise<Replaye
       }
       answers.set(seq, await options.send(request));
       entry.sent += 1;
+      entry.requests.push(`${request.method} ${request.target}`);
     }
     if (entry.skipped !== undefined) continue;
     const source = { exchange: (seq: number) => answers.get(seq) ?? bySeq.get(seq), value: (d: string) => values.get(d) };

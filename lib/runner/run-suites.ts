@@ -1,4 +1,4 @@
-import { createVitest, startVitest, type Reporter, type TestSpecification, type Vitest } from 'vitest/node';
+import type { createVitest, Reporter, TestSpecification, Vitest } from 'vitest/node';
 import { PACKAGE_ROOT } from '../package-root.ts';
 import type { RunContext } from '../suite/run-context.ts';
 import { readWaits } from '../suite/worker-files.ts';
@@ -6,7 +6,7 @@ import { FindingsCollector, type CollectedTest } from './findings-collector.ts';
 import type { Interrupts } from './interrupts.ts';
 import { ProgressReporter } from './progress-reporter.ts';
 import { RunControl } from './run-control.ts';
-import { suiteRank, SuiteSequencer } from './suite-order.ts';
+import { suiteRank } from './suite-order.ts';
 import { suiteName } from './suite-files.ts';
 
 export interface SuiteRunOptions {
@@ -21,8 +21,17 @@ export interface SuiteRunOptions {
   shared?: SharedSuiteRunner;
 }
 
+/**
+ * Vitest and the suites' sequencer, loaded when suites are about to run: a command that ends
+ * before (a usage error, verify, list) does not pay for loading them.
+ */
+async function loadVitest(): Promise<{ node: typeof import('vitest/node'); options: (reporters: Reporter[], context: RunContext) => Parameters<typeof createVitest>[1] }> {
+  const [node, { SuiteSequencer }] = await Promise.all([import('vitest/node'), import('./suite-sequencer.ts')]);
+  return { node, options: (reporters, context) => vitestOptions(reporters, context, SuiteSequencer) };
+}
+
 /** What a run of the suites is given to vitest: no config file, one worker, isolation off, the suite order. */
-function vitestOptions(reporters: Reporter[], context: RunContext): Parameters<typeof createVitest>[1] {
+function vitestOptions(reporters: Reporter[], context: RunContext, sequencer: NonNullable<NonNullable<Parameters<typeof createVitest>[1]>['sequence']>['sequencer']): Parameters<typeof createVitest>[1] {
   return {
     config: false,
     root: PACKAGE_ROOT,
@@ -35,7 +44,7 @@ function vitestOptions(reporters: Reporter[], context: RunContext): Parameters<t
     isolate: false,
     maxWorkers: 1,
     pool: 'threads',
-    sequence: { sequencer: SuiteSequencer },
+    sequence: { sequencer },
     passWithNoTests: true,
   };
 }
@@ -73,7 +82,7 @@ export class SharedSuiteRunner {
   #vitest: Promise<Vitest> | undefined;
 
   async run(context: RunContext, files: readonly string[], reporters: Reporter[], onVitest: (vitest: Vitest) => void): Promise<void> {
-    this.#vitest ??= createVitest('test', vitestOptions([this.#relay], context), VITE_OPTIONS);
+    this.#vitest ??= loadVitest().then(({ node, options }) => node.createVitest('test', options([this.#relay], context), VITE_OPTIONS));
     const vitest = await this.#vitest;
     vitest.provide('asi', context);
     this.#relay.to = reporters;
@@ -126,7 +135,8 @@ export async function runSuites(context: RunContext, options: SuiteRunOptions): 
     if (options.shared !== undefined) {
       await options.shared.run(context, options.files, [attach, collector, progress], (vitest) => control.attach(vitest));
     } else {
-      const vitest = await startVitest('test', options.files, vitestOptions([attach, collector, progress], context), VITE_OPTIONS);
+      const { node, options: vitestOptionsOf } = await loadVitest();
+      const vitest = await node.startVitest('test', options.files, vitestOptionsOf([attach, collector, progress], context), VITE_OPTIONS);
       await vitest.close();
     }
   } finally {

@@ -1,6 +1,3 @@
-import { BaseSequencer, type TestSpecification } from 'vitest/node';
-import { suiteName } from './suite-files.ts';
-
 /**
  * The order suites run in, by name prefix (the longest matching prefix wins). Exhausting a pool
  * takes a window to heal, so `ratelimit-exhaust` spends both pools of the secondary token first,
@@ -31,14 +28,4 @@ export function suiteRank(name: string): number {
     }
   });
   return best === -1 ? SUITE_ORDER.length : best;
-}
-
-export class SuiteSequencer extends BaseSequencer {
-  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    return [...files].sort((a, b) => {
-      const na = suiteName(a.moduleId);
-      const nb = suiteName(b.moduleId);
-      return suiteRank(na) - suiteRank(nb) || na.localeCompare(nb);
-    });
-  }
 }

@@ -42,7 +42,7 @@ describe('replaying a requirement on another server', () => {
       '/credits/operations?cursor=c': answer(200, { operations: [row('b')], next_cursor: null }),
     };
     const [replayed] = await replayRequirement({ record, results: results(findings), requirement: 'ledger/4.1/walk-complete', recordedBaseUrl: BASE, baseUrl: NEW_BASE, send: async (r) => pages[r.target]! });
-    expect(replayed).toMatchObject({ sent: 2, now: [{ verdict: 'pass' }] });
+    expect(replayed).toMatchObject({ sent: 2, requests: ['GET /credits/operations', 'GET /credits/operations?cursor=c'], now: [{ verdict: 'pass' }] });
   });
 
   test('a judgement that rests on requests in time is named and not sent again', async () => {

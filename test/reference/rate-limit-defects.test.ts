@@ -36,7 +36,7 @@ describe('rate-limit defect switches', () => {
     for (const d of [...ratelimitDefects, ...ratelimitVariants]) {
       expect(d.name).toMatch(/^ratelimit-[a-z0-9-]+$/);
       expect(d.suites.length).toBeGreaterThan(0);
-      expect(d.limits?.windowS).toBeLessThanOrEqual(5);
+      expect(d.limits?.windowS).toBeLessThanOrEqual(10);
     }
     for (const d of ratelimitDefects) for (const id of d.breaks) expect(ids.has(id), id).toBe(true);
   });
