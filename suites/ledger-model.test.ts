@@ -2,7 +2,7 @@ import { describe } from 'vitest';
 import { ledgerQuery } from '../lib/arbitraries/ledger-query.ts';
 import { EXPLICIT_MARGIN_MS, DEFAULT_WINDOW_TOLERANCE_S, notEnoughRows, pagesFor } from '../lib/checks/ledger-discovery.ts';
 import { pageSchemaFailures } from '../lib/checks/ledger-page-schema.ts';
-import { mayRowCount, modelFindings, modelWindow, PARAMETER_COMBINATIONS, queryModelOf, type ModelQuery, type QueryModel } from '../lib/checks/ledger-query-model.ts';
+import { mayRowCount, modelFindings, modelWindow, notDrawnFinding, PARAMETER_COMBINATIONS, queryModelOf, type ModelQuery, type QueryModel } from '../lib/checks/ledger-query-model.ts';
 import { BOUND_FORMS, coveringQueries, querySpaceOf } from '../lib/checks/ledger-query-space.ts';
 import { isComplete, walkExchanges, walkLedger } from '../lib/checks/ledger-walk.ts';
 import { pageLimitFindings, walkEndFindings } from '../lib/checks/ledger-walk-findings.ts';
@@ -78,7 +78,7 @@ describe('§4.1 GET /credits/operations: the valid query space against a model',
         ...(missing.length > 0 ? [`bounds written ${missing.join(', ')} (the known rows span too little time for a window valid in every zone)`] : []),
         ...(space.defaultWindow ? [] : ["the default window (the server's clock is too far off the harness's)"]),
       ];
-      return findings.map((f) => (f.requirement === PARAMETER_COMBINATIONS && f.verdict === 'pass' ? { ...f, note: `${f.note === undefined ? '' : `${f.note}; `}not drawn: ${left.join('; ')}` } : f));
+      return [...findings, notDrawnFinding(PARAMETER_COMBINATIONS, left)];
     },
   );
 });

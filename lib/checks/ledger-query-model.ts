@@ -185,3 +185,12 @@ export const modelFindings = judged('ledger-query-model/modelFindings', function
   const note = `${query}: ${walk.rows.length} rows over ${walk.pages.length} pages, the ${expected.length} known rows among them${late.length > 0 ? `; ${late.length} rows discovery did not list (recorded since?): ${describeRows(late)}` : ''}`;
   return [pass(PARAMETER_COMBINATIONS, ex, note)];
 });
+
+/**
+ * What of the valid query space the run could not draw from on this target (bound forms its known
+ * rows span too little time for, the default window when the clocks are too far apart): said as a
+ * finding of its own, so that verify re-derives it like any other.
+ */
+export const notDrawnFinding = judged('ledger-query-model/notDrawnFinding', function notDrawnFinding(requirement: string, left: readonly string[]): Finding {
+  return pass(requirement, [], `not drawn: ${left.join('; ')}`);
+});
