@@ -76,6 +76,19 @@ export function runHook(command: string, options: HookOptions = {}): Promise<Hoo
 }
 
 /**
+ * Runs a disable hook, and once more when a signal the harness never sends ended it. The harness
+ * stops enable hooks only; a disable it leaves alone. But a Ctrl-C or a CI cancel signals the
+ * harness's whole process group, and a hook forked a moment before (its setsid still to come,
+ * every signal blocked across the fork) keeps that signal pending and dies of it before its
+ * command starts: the fault would stay on. Switching a fault off twice is harmless; leaving it on is not.
+ */
+export async function runDisableHook(command: string, options: HookOptions = {}): Promise<HookRun> {
+  const first = await runHook(command, options);
+  if (first.signal === null || first.problem !== undefined) return first;
+  return runHook(command, options);
+}
+
+/**
  * How a hook ended, in one line: its exit code, and when it failed the end of its stderr (its
  * stdout when stderr is empty), lines joined with ` | `. A failing `node` prints its real error
  * several lines down, after the loader's frame: the whole tail is shown, not its first line.

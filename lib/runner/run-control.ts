@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { Vitest } from 'vitest/node';
 import { claimDisable, markStopping, readClaim, readFaultState, recordDisable, type DisableClaim, type FaultState } from '../hooks/fault-state.ts';
-import { HOOK_TIMEOUT_MS, hookOutcome, runHook, stopHook } from '../hooks/hook-command.ts';
+import { HOOK_TIMEOUT_MS, hookOutcome, runDisableHook, stopHook } from '../hooks/hook-command.ts';
 import { hookEnvironment } from '../hooks/hook-environment.ts';
 import { FAULT_NAMES, type FaultHook, type FaultName, type ResolvedProfile } from '../profile/resolved-profile.ts';
 import { targetDownFile } from '../suite/worker-files.ts';
@@ -196,7 +196,7 @@ export class RunControl {
   async #switchOff(claimed: Array<{ name: FaultName; hook: FaultHook; state: FaultState }>): Promise<void> {
     for (const { name, hook, state } of claimed) {
       if (state.phase === 'enabling') await stopHook(state.pid);
-      const off = await runHook(hook.disable, { env: hookEnvironment(this.#profile.baseUrl) });
+      const off = await runDisableHook(hook.disable, { env: hookEnvironment(this.#profile.baseUrl) });
       const text = `faults.${name}.disable ${hookOutcome(off)}`;
       recordDisable(this.#transcriptFile, name, { by: 'interrupt', outcome: { ok: off.exitCode === 0, text } });
       this.#say(off.exitCode === 0 ? `switched fault ${name} off (${text})` : `could not switch fault ${name} off: ${text}; switch it off by hand`);

@@ -1,5 +1,5 @@
 import { claimDisable, forgetFault, isStopping, recordDisable, writeFaultState } from '../hooks/fault-state.ts';
-import { hookOutcome, runHook } from '../hooks/hook-command.ts';
+import { hookOutcome, runDisableHook, runHook } from '../hooks/hook-command.ts';
 import { hookEnvironment } from '../hooks/hook-environment.ts';
 import type { FaultName } from '../profile/resolved-profile.ts';
 import { faultsOn, session } from './session.ts';
@@ -49,7 +49,7 @@ export async function withFault<T>(name: FaultName, body: () => Promise<T>): Pro
   } finally {
     // Claimed already: the run is stopping and switches the fault off itself.
     if (claimDisable(transcript, name, 'drill')) {
-      const off = await runHook(hook.disable, { env });
+      const off = await runDisableHook(hook.disable, { env });
       const text = `faults.${name}.disable ${client.redact(hookOutcome(off))}`;
       recordDisable(transcript, name, { by: 'drill', outcome: { ok: off.exitCode === 0, text } });
       // A fault left on must fail the drill loudly, whatever the body did; a failed enable still says so first.

@@ -1,5 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import { hookOutcome, runHook, stopHook } from '../../lib/hooks/hook-command.ts';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { hookOutcome, runDisableHook, runHook, stopHook } from '../../lib/hooks/hook-command.ts';
 import { groupAlive } from '../support/interrupted-run.ts';
 
 /** True once no process of the group is left; an orphan of it is reaped by init, which may take a moment. */
@@ -64,5 +67,25 @@ describe('stopHook', () => {
     await running;
     expect(await groupEnds(pid)).toBe(true);
     expect(Date.now() - started).toBeGreaterThanOrEqual(2_900);
+  });
+});
+
+describe('runDisableHook', () => {
+  // A group signal that reaches a hook between its fork and its setsid kills it before its command
+  // runs; here the command signals itself, the first time only.
+  test('a disable ended by a signal the harness never sent runs once more', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'asi-disable-'));
+    const command = `if [ ! -f '${dir}/signalled' ]; then : > '${dir}/signalled'; kill -INT $$; fi; echo off >> '${dir}/calls'`;
+    const run = await runDisableHook(command);
+    expect(hookOutcome(run)).toBe('exited 0');
+    expect(readFileSync(join(dir, 'calls'), 'utf8')).toBe('off\n');
+  });
+
+  test('a disable that fails, or runs out of time, is not run again', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'asi-disable-'));
+    expect((await runDisableHook(`echo x >> '${dir}/calls'; exit 3`)).exitCode).toBe(3);
+    const slow = await runDisableHook(`echo y >> '${dir}/calls'; sleep 5`, { timeoutMs: 200 });
+    expect(slow.problem).toBe('stopped after 0.2 s');
+    expect(readFileSync(join(dir, 'calls'), 'utf8')).toBe('x\ny\n');
   });
 });
