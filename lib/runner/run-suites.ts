@@ -21,17 +21,20 @@ export interface SuiteRunOptions {
   shared?: SharedSuiteRunner;
 }
 
+type VitestOptions = Parameters<typeof createVitest>[1];
+type Sequencer = NonNullable<NonNullable<VitestOptions>['sequence']>['sequencer'];
+
 /**
  * Vitest and the suites' sequencer, loaded when suites are about to run: a command that ends
  * before (a usage error, verify, list) does not pay for loading them.
  */
-async function loadVitest(): Promise<{ node: typeof import('vitest/node'); options: (reporters: Reporter[], context: RunContext) => Parameters<typeof createVitest>[1] }> {
+async function loadVitest(): Promise<{ node: typeof import('vitest/node'); options: (reporters: Reporter[], context: RunContext) => VitestOptions }> {
   const [node, { SuiteSequencer }] = await Promise.all([import('vitest/node'), import('./suite-sequencer.ts')]);
   return { node, options: (reporters, context) => vitestOptions(reporters, context, SuiteSequencer) };
 }
 
 /** What a run of the suites is given to vitest: no config file, one worker, isolation off, the suite order. */
-function vitestOptions(reporters: Reporter[], context: RunContext, sequencer: NonNullable<NonNullable<Parameters<typeof createVitest>[1]>['sequence']>['sequencer']): Parameters<typeof createVitest>[1] {
+function vitestOptions(reporters: Reporter[], context: RunContext, sequencer: Sequencer): VitestOptions {
   return {
     config: false,
     root: PACKAGE_ROOT,
