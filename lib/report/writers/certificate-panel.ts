@@ -42,12 +42,12 @@ export function certificateHtml(panel: CertificatePanel): string {
       : `<dt>Signature</dt><dd>Ed25519, key id <code>${h(panel.keyid)}</code>: give verify the signer's public key</dd>`;
   return [
     '<section id="certificate" class="certificate"><h2>Certification bundle</h2><dl class="facts">',
-    `<dt>Bundle</dt><dd><code>${h(b.path)}</code>${b.form === 'folder' ? ' (a folder)' : ''}: the reports, the exchange record, the profile and a manifest with the SHA-256 of every file</dd>`,
+    `<dt>Bundle</dt><dd><code>${h(b.path)}</code>${b.form === 'folder' ? ' (a folder)' : ''}: the reports, the exchange record, every checker call with its inputs, the profile and a manifest with the SHA-256 of every file</dd>`,
     digest,
     signature,
     `<dt>Verify offline</dt><dd><code>${h(panel.verifyCommand)}</code></dd>`,
     '</dl>',
-    '<p class="note">Verify checks every digest (and the signature), then derives every verdict of this report again from its findings and finds every exchange they cite in the recorded exchanges, without contacting the server; it says whether the run is a certification and exits 0 only when nothing was changed.</p>',
+    '<p class="note">Verify checks every digest (and the signature), runs every checker call again on the recorded exchanges, derives every verdict of this report again from the findings and finds every exchange they cite in the record, without contacting the server; it says whether the run is a certification and exits 0 only when nothing was changed.</p>',
     '</section>',
   ].join('\n');
 }
