@@ -6,7 +6,6 @@ import { requirementIds } from '../catalogue/selection.ts';
 import { BundleError, UsageError } from '../errors.ts';
 import { HttpClient, limitsForTimeout } from '../http/client.ts';
 import { Redactor, type Secret } from '../http/redactor.ts';
-import type { JudgementLine } from '../judgement/judgement-line.ts';
 import { isJudgementLine } from '../judgement/rederive.ts';
 import { replayRequirement, type ReplayedJudgement, type ReplayRequest } from '../judgement/replay.ts';
 import type { Finding } from '../model/finding.ts';
@@ -98,7 +97,7 @@ export async function replayCommand(args: string[]): Promise<number> {
   const read = bundledReport(bundle);
   const exchanges = exchangeRecord(bundle);
   if ('problem' in read || exchanges === undefined) throw new BundleError(positionals[0]!, 'holds no readable report or exchange record');
-  const judgements = (bundle.recordLines(JUDGEMENTS_RECORD) ?? []).flatMap((l) => (isJudgementLine(l.value) ? [l.value as JudgementLine] : []));
+  const judgements = (bundle.recordLines(JUDGEMENTS_RECORD) ?? []).flatMap((l) => (isJudgementLine(l.value) ? [l.value] : []));
   const report = read.report;
   const tokens = profile?.tokens ?? tokensFromEnvironment(report.meta.profile, process.env);
   const secrets = Object.values(tokens);

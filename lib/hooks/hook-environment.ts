@@ -1,9 +1,6 @@
 import { delimiter, join } from 'node:path';
 import { PACKAGE_ROOT } from '../package-root.ts';
 
-/** The variables a hook command may use, set from the run (never taken from the harness's environment). */
-export const HOOK_VARIABLES = ['BASE_URL', 'ORIGIN'] as const;
-
 /** The folder of bin/asi-conformance: first on a hook's PATH. */
 const OWN_BIN = join(PACKAGE_ROOT, 'bin');
 

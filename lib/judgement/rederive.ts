@@ -34,21 +34,6 @@ export interface Rederivation {
   findingsTraced: number;
 }
 
-/** Parses the lines of a record file, skipping a cut-off last line. */
-export function parseRecordLines<T>(text: string, accept: (value: unknown) => value is T): T[] {
-  const out: T[] = [];
-  for (const line of text.split('\n')) {
-    if (line.trim() === '') continue;
-    try {
-      const value: unknown = JSON.parse(line);
-      if (accept(value)) out.push(value);
-    } catch {
-      // A run cut off mid-write leaves a partial last line; the digests of the bundle say whether it is whole.
-    }
-  }
-  return out;
-}
-
 export function isJudgementLine(value: unknown): value is JudgementLine {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;
