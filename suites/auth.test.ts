@@ -3,7 +3,6 @@ import { unissuedLiveToken } from '../lib/arbitraries/unissued-live-token.ts';
 import { envelopeFindings, expectError, expectOneOfErrors } from '../lib/checks/error-envelope.ts';
 import { expectSuccess } from '../lib/checks/success-status.ts';
 import type { MisplacedToken, SendOptions } from '../lib/http/client.ts';
-import type { Finding } from '../lib/model/finding.ts';
 import { LEDGER_PATH, ME_PATH } from '../lib/spec-constants.ts';
 import { authenticatedRoutes, probeRequest, type RouteProbe } from '../lib/suite/authenticated-routes.ts';
 import { probeJobId } from '../lib/suite/probe-job.ts';
@@ -21,34 +20,26 @@ async function everyRoute(kit: TestKit): Promise<RouteProbe[]> {
 
 describe('§5 Authentication', () => {
   // > Every endpoint except the unauthenticated routes requires the header `Authorization: Bearer <API_TOKEN>`.
-  requirementTest('auth/5.1/bearer-accepted', `the primary token on GET ${ME_PATH} and GET ${LEDGER_PATH}`, async ({ client }) => {
-    const findings: Finding[] = [];
-    for (const path of [ME_PATH, LEDGER_PATH]) {
-      const ex = await client.send({ path, token: 'primary' });
-      findings.push(expectSuccess('auth/5.1/bearer-accepted', ex, `2xx for GET ${path} with a valid bearer token`));
-    }
-    return findings;
+  requirementTest('auth/5.1/bearer-accepted', `the primary token on GET ${ME_PATH} and GET ${LEDGER_PATH}`, async ({ sendAll }) => {
+    const paths = [ME_PATH, LEDGER_PATH];
+    const sent = await sendAll(paths.map((path) => ({ path, token: 'primary' })));
+    return sent.map((ex, i) => expectSuccess('auth/5.1/bearer-accepted', ex, `2xx for GET ${paths[i]!} with a valid bearer token`));
   });
 
   // > The scheme is HTTP bearer.
   // HTTP auth-schemes are case-insensitive (RFC 9110 §11.1); the spec writes `Bearer`: a SHOULD.
-  requirementTest('auth/5.2/scheme-case-insensitive', `\`bearer\` and \`BEARER\` with the primary token on GET ${ME_PATH}`, async ({ client }) => {
-    const findings: Finding[] = [];
-    for (const scheme of ['bearer', 'BEARER']) {
-      const ex = await client.send({ path: ME_PATH, misplacedToken: { role: 'primary', as: 'scheme', name: scheme } });
-      findings.push(expectSuccess('auth/5.2/scheme-case-insensitive', ex, `2xx for \`Authorization: ${scheme} <valid token>\` (HTTP auth-schemes are case-insensitive)`));
-    }
-    return findings;
+  requirementTest('auth/5.2/scheme-case-insensitive', `\`bearer\` and \`BEARER\` with the primary token on GET ${ME_PATH}`, async ({ sendAll }) => {
+    const schemes = ['bearer', 'BEARER'];
+    const sent = await sendAll(schemes.map((name) => ({ path: ME_PATH, misplacedToken: { role: 'primary', as: 'scheme', name } })));
+    return sent.map((ex, i) =>
+      expectSuccess('auth/5.2/scheme-case-insensitive', ex, `2xx for \`Authorization: ${schemes[i]!} <valid token>\` (HTTP auth-schemes are case-insensitive)`),
+    );
   });
 
   // > When the header is missing, the response is 401 with error code `auth.token_missing` and category `permanent`.
   requirementTest('auth/5.3/missing-header', 'no Authorization header on every authenticated route, streamed and job POSTs and a job poll included', async (kit) => {
-    const findings: Finding[] = [];
-    for (const route of await everyRoute(kit)) {
-      const ex = await kit.client.send(probeRequest(route));
-      findings.push(expectError('auth/5.3/missing-header', ex, { status: 401, code: MISSING, category: 'permanent' }), ...envelopeFindings(ex));
-    }
-    return findings;
+    const sent = await kit.sendAll((await everyRoute(kit)).map(probeRequest));
+    return sent.flatMap((ex) => [expectError('auth/5.3/missing-header', ex, { status: 401, code: MISSING, category: 'permanent' }), ...envelopeFindings(ex)]);
   });
 
   // > When the header is missing, the response is 401 with error code `auth.token_missing` and category `permanent`.
@@ -59,7 +50,7 @@ describe('§5 Authentication', () => {
   requirementTest(
     'auth/5.3/token-outside-header',
     'the primary token in the query string, a cookie and a JSON body field (there a 400 refusal of the body passes too), with no Authorization header',
-    async ({ client, context }) => {
+    async ({ sendAll, context }) => {
       const route = context.profile.messages.routes[0];
       const at = (as: MisplacedToken['as']): MisplacedToken => ({ role: 'primary', as, name: 'access_token' });
       const probes: Array<SendOptions & { misplacedToken: MisplacedToken }> = [
@@ -70,14 +61,10 @@ describe('§5 Authentication', () => {
       if (route !== undefined) {
         for (const as of ['query', 'cookie', 'json-field'] as const) probes.push({ method: 'POST', path: route.path, json: route.body, misplacedToken: at(as) });
       }
-      const findings: Finding[] = [];
-      for (const probe of probes) {
-        const ex = await client.send(probe);
-        const missing = { status: 401, code: MISSING, category: 'permanent' } as const;
-        const refusedBody = { status: 400, category: 'permanent' } as const;
-        findings.push(expectOneOfErrors('auth/5.3/token-outside-header', ex, probe.misplacedToken.as === 'json-field' ? [missing, refusedBody] : [missing]));
-      }
-      return findings;
+      const missing = { status: 401, code: MISSING, category: 'permanent' } as const;
+      const refusedBody = { status: 400, category: 'permanent' } as const;
+      const sent = await sendAll(probes);
+      return sent.map((ex, i) => expectOneOfErrors('auth/5.3/token-outside-header', ex, probes[i]!.misplacedToken.as === 'json-field' ? [missing, refusedBody] : [missing]));
     },
   );
 
@@ -93,13 +80,13 @@ describe('§5 Authentication', () => {
         const ex = await kit.client.send({ ...probeRequest(route), authorization: `Bearer ${token}` });
         return [expectError('auth/5.4/unknown-token', ex, { status: 401, code: INVALID, category: 'permanent' })];
       },
-      { numRuns: 12, maxShrinkRequests: 20 },
+      { numRuns: 12, maxShrinkRequests: 20, independent: true },
     );
   });
 
   // > All token-authenticated endpoints require the bearer header (section 5).
   // A Bearer header whose token is absent or garbled: the spec does not say which of its two codes it earns.
-  requirementTest('auth/5.4/malformed-header', 'a Bearer header with no token, a garbled token or several words, on GET /me', async ({ client }) => {
+  requirementTest('auth/5.4/malformed-header', 'a Bearer header with no token, a garbled token or several words, on GET /me', async ({ client, sendAll }) => {
     const shape = client.tokenShape('primary') ?? { prefix: 'asi', hexLength: 32 };
     const headers = [
       'Bearer',
@@ -108,24 +95,16 @@ describe('§5 Authentication', () => {
       `Bearer ${shape.prefix}_test_${'0'.repeat(shape.hexLength)}`,
       'Bearer a b c',
     ];
-    const findings: Finding[] = [];
-    for (const authorization of headers) {
-      const ex = await client.send({ path: ME_PATH, authorization });
-      findings.push(expectError('auth/5.4/malformed-header', ex, { status: 401, code: [MISSING, INVALID], category: 'permanent' }));
-    }
-    return findings;
+    const sent = await sendAll(headers.map((authorization) => ({ path: ME_PATH, authorization })));
+    return sent.map((ex) => expectError('auth/5.4/malformed-header', ex, { status: 401, code: [MISSING, INVALID], category: 'permanent' }));
   });
 
   for (const role of ['revoked', 'expired'] as const) {
     // > When the token is invalid, expired or revoked, the response is 401 with error code `auth.token_invalid` and category `permanent`.
     requirementTest(`auth/5.4/${role}-token`, `the ${role} token on every authenticated route`, async (kit) => {
       if (!kit.client.hasToken(role)) return kit.noToken(role);
-      const findings: Finding[] = [];
-      for (const route of await everyRoute(kit)) {
-        const ex = await kit.client.send({ ...probeRequest(route), token: role });
-        findings.push(expectError(`auth/5.4/${role}-token`, ex, { status: 401, code: INVALID, category: 'permanent' }));
-      }
-      return findings;
+      const sent = await kit.sendAll((await everyRoute(kit)).map((route) => ({ ...probeRequest(route), token: role })));
+      return sent.map((ex) => expectError(`auth/5.4/${role}-token`, ex, { status: 401, code: INVALID, category: 'permanent' }));
     });
   }
 
@@ -133,7 +112,7 @@ describe('§5 Authentication', () => {
   requirementTest(
     'auth/7/other-scheme',
     'the primary token under the scheme `Token` and bare, and a Basic credential, with no Bearer header',
-    async ({ client, context }) => {
+    async ({ sendAll, context }) => {
       const route = context.profile.messages.routes[0];
       const scheme = (name: string): MisplacedToken => ({ role: 'primary', as: 'scheme', name });
       const probes: SendOptions[] = [
@@ -142,12 +121,8 @@ describe('§5 Authentication', () => {
         { path: ME_PATH, authorization: 'Basic dXNlcjpwYXNzd29yZA==' },
       ];
       if (route !== undefined) probes.push({ method: 'POST', path: route.path, json: route.body, misplacedToken: scheme('Token') });
-      const findings: Finding[] = [];
-      for (const probe of probes) {
-        const ex = await client.send(probe);
-        findings.push(expectError('auth/7/other-scheme', ex, { status: 401, code: MISSING, category: 'permanent' }));
-      }
-      return findings;
+      const sent = await sendAll(probes);
+      return sent.map((ex) => expectError('auth/7/other-scheme', ex, { status: 401, code: MISSING, category: 'permanent' }));
     },
   );
 });

@@ -27,7 +27,7 @@ describe('§1, §4.3, §8.1 rule 3: async message jobs', () => {
   requirementTest(
     [ASYNC_JOB, JOB_POST_WRITE_POOL, JOB_POLL_READ_POOL, JOB_OUTCOME],
     `a job created on the first route, polled with a backoff from 1 s doubling to 5 s; a job created on each other route (up to ${MAX_ROUTES})`,
-    async ({ client, context, notRun }) => {
+    async ({ client, sendAll, context, notRun }) => {
       const settings = context.profile.messages.async;
       if (settings === undefined) return notRun('the profile has no messages.async settings (the spec does not show the job mode)');
       const route = context.profile.messages.routes[0];
@@ -38,6 +38,12 @@ describe('§1, §4.3, §8.1 rule 3: async message jobs', () => {
       const postPool = jobPostPoolFinding(post, pools);
       const id = jobIdOf(post, settings.jobIdPointer);
       if (!id.ok) return [postPool, ...jobNotCreatedFindings(post, id.why)];
+      // The job mode on the other routes too, while the first job is polled: each POST that creates
+      // a job is charged to the write pool, and the run-wide rules judge its answer like any other
+      // (§8.1 rule 3).
+      const othersSent = sendAll(
+        context.profile.messages.routes.slice(1, MAX_ROUTES).map((other) => ({ method: 'POST', path: other.path, token: 'primary', json: { ...messageBodyWith(other.body, '', 'absent'), ...settings.body } })),
+      );
       const polls: Exchange[] = [];
       // > poll async jobs with a backoff starting at 1 second and doubling up to 5 seconds
       for (const delay of jobPollDelaysMs()) {
@@ -47,12 +53,7 @@ describe('§1, §4.3, §8.1 rule 3: async message jobs', () => {
         const status = poll.response?.status ?? 0;
         if (status < 200 || status > 299 || jobStateOf(poll).state === 'finished') break;
       }
-      // The job mode on the other routes too: each POST that creates a job is charged to the write
-      // pool, and the run-wide rules judge its answer like any other (§8.1 rule 3).
-      const others: Exchange[] = [];
-      for (const other of context.profile.messages.routes.slice(1, MAX_ROUTES)) {
-        others.push(await client.send({ method: 'POST', path: other.path, token: 'primary', json: { ...messageBodyWith(other.body, '', 'absent'), ...settings.body } }));
-      }
+      const others = await othersSent;
       return [postPool, ...others.map((o) => jobPostPoolFinding(o, pools)), ...jobPollFindings(polls, pools)];
     },
     { timeout: 60_000 },

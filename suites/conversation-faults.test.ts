@@ -39,7 +39,7 @@ describe('§7, §8.2 Upstream unavailable and spend cap on the message POST', ()
     requirementTest(
       ids,
       `${fault}: a stream already running when the fault starts, then every authenticated route in every form sent under it (each message route as REST, streamed both ways and in the job mode; GET /me, the ledger, a job poll)`,
-      async ({ client, context, notRun }) => {
+      async ({ client, sendAll, context, notRun }) => {
         if (!hasFault(fault)) return notRun(`the profile has no faults.${fault} hook`);
         const route = context.profile.messages.routes[0];
         if (route === undefined) return notRun('the profile lists no messages.routes');
@@ -51,13 +51,10 @@ describe('§7, §8.2 Upstream unavailable and spend cap on the message POST', ()
         // Sent before the hook runs: if it is still streaming when the fault takes hold, it must end with `error`.
         const running = client.send(stream);
         const probes = await withFault(fault, async (): Promise<FaultProbe[]> => {
-          const underFault: FaultProbe[] = [];
-          for (const r of routes) {
-            // Unpaced: a refusal under the fault is the evidence, never a 429 to wait out and resend.
-            const exchange = await client.send({ ...probeRequest(r), token: 'primary', unpaced: true });
-            // The spec says nothing of the reads under these faults: the run-wide rules judge their answers.
-            if (r.form !== undefined) underFault.push({ exchange, label: r.label, job: r.form === 'job' });
-          }
+          // Unpaced: a refusal under the fault is the evidence, never a 429 to wait out and resend.
+          const sent = await sendAll(routes.map((r) => ({ ...probeRequest(r), token: 'primary', unpaced: true })));
+          // The spec says nothing of the reads under these faults: the run-wide rules judge their answers.
+          const underFault = routes.flatMap((r, i): FaultProbe[] => (r.form === undefined ? [] : [{ exchange: sent[i]!, label: r.label, job: r.form === 'job' }]));
           return [{ exchange: await running, startedBeforeFault: true, label: `POST ${route.template} (Accept: text/event-stream)` }, ...underFault];
         });
         const after = await client.send(rest);

@@ -22,15 +22,11 @@ describe('§1, §2.4 Conversation transports: REST blocking (the default)', () =
   requirementTest(
     REST_IDS,
     `the profile's message on each route (up to ${MAX_ROUTES}), without Accept: text/event-stream or \`stream\``,
-    async ({ client, context, notRun }) => {
+    async ({ sendAll, context, notRun }) => {
       const { routes } = context.profile.messages;
       if (routes.length === 0) return notRun('the profile lists no messages.routes');
-      const findings: Finding[] = [];
-      for (const route of routes.slice(0, MAX_ROUTES)) {
-        const ex = await client.send({ method: 'POST', path: route.path, token: 'primary', json: messageBodyWith(route.body, '', 'absent') });
-        findings.push(...restTurnFindings(ex, context.profile.limits));
-      }
-      return findings;
+      const sent = await sendAll(routes.slice(0, MAX_ROUTES).map((route) => ({ method: 'POST', path: route.path, token: 'primary', json: messageBodyWith(route.body, '', 'absent') })));
+      return sent.flatMap((ex) => restTurnFindings(ex, context.profile.limits));
     },
   );
 
@@ -62,7 +58,7 @@ describe('§1, §2.4 Conversation transports: REST blocking (the default)', () =
           }
           return findings;
         },
-        { numRuns: PROPERTY_RUNS, maxShrinkRequests: 6 },
+        { numRuns: PROPERTY_RUNS, maxShrinkRequests: 6, independent: true },
       );
     },
   );

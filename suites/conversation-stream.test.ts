@@ -5,7 +5,6 @@ import { SSE_BY_ACCEPT, SSE_BY_STREAM_FLAG, streamTurnFindings } from '../lib/ch
 import { INCREMENTAL_DELIVERY } from '../lib/checks/sse-delivery.ts';
 import { FRAMING } from '../lib/checks/sse-framing-lint.ts';
 import { GRAMMAR_REQUIREMENTS } from '../lib/checks/sse-grammar.ts';
-import type { Finding } from '../lib/model/finding.ts';
 import { requirementTest } from '../lib/suite/requirement-test.ts';
 
 // Budget: two writes per route (at most MAX_ROUTES), one with the Accept header and one with
@@ -17,33 +16,27 @@ const STREAM_IDS = [...GRAMMAR_REQUIREMENTS, INCREMENTAL_DELIVERY, FRAMING, MESS
 describe('§6 Events: the message stream', () => {
   // > SSE streaming: chosen by sending the header `Accept: text/event-stream` or the body field `stream: true`. See Events.
   // > done | conversation_id, messages | Final state; same shape as the REST response.
-  requirementTest([SSE_BY_ACCEPT, ...STREAM_IDS], `Accept: text/event-stream on each route (up to ${MAX_ROUTES}), no \`stream\` field`, async ({ client, context, notRun }) => {
+  requirementTest([SSE_BY_ACCEPT, ...STREAM_IDS], `Accept: text/event-stream on each route (up to ${MAX_ROUTES}), no \`stream\` field`, async ({ sendAll, context, notRun }) => {
     const { routes } = context.profile.messages;
     if (routes.length === 0) return notRun('the profile lists no messages.routes');
-    const findings: Finding[] = [];
-    for (const route of routes.slice(0, MAX_ROUTES)) {
-      const ex = await client.send({
+    const sent = await sendAll(
+      routes.slice(0, MAX_ROUTES).map((route) => ({
         method: 'POST',
         path: route.path,
         token: 'primary',
         headers: { accept: 'text/event-stream' },
         json: messageBodyWith(route.body, '', 'absent'),
         stream: true,
-      });
-      findings.push(...streamTurnFindings(ex, { choice: 'accept', pool: context.profile.limits, delivery: true }));
-    }
-    return findings;
+      })),
+    );
+    return sent.flatMap((ex) => streamTurnFindings(ex, { choice: 'accept', pool: context.profile.limits, delivery: true }));
   });
 
   // > SSE streaming: chosen by sending the header `Accept: text/event-stream` or the body field `stream: true`. See Events.
-  requirementTest([SSE_BY_STREAM_FLAG, ...STREAM_IDS], `\`stream: true\` in the body of each route (up to ${MAX_ROUTES}), no Accept header`, async ({ client, context, notRun }) => {
+  requirementTest([SSE_BY_STREAM_FLAG, ...STREAM_IDS], `\`stream: true\` in the body of each route (up to ${MAX_ROUTES}), no Accept header`, async ({ sendAll, context, notRun }) => {
     const { routes } = context.profile.messages;
     if (routes.length === 0) return notRun('the profile lists no messages.routes');
-    const findings: Finding[] = [];
-    for (const route of routes.slice(0, MAX_ROUTES)) {
-      const ex = await client.send({ method: 'POST', path: route.path, token: 'primary', json: messageBodyWith(route.body, '', true), stream: true });
-      findings.push(...streamTurnFindings(ex, { choice: 'stream-flag', pool: context.profile.limits, delivery: true }));
-    }
-    return findings;
+    const sent = await sendAll(routes.slice(0, MAX_ROUTES).map((route) => ({ method: 'POST', path: route.path, token: 'primary', json: messageBodyWith(route.body, '', true), stream: true })));
+    return sent.flatMap((ex) => streamTurnFindings(ex, { choice: 'stream-flag', pool: context.profile.limits, delivery: true }));
   });
 });

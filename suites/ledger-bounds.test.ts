@@ -57,8 +57,8 @@ describe('§8.3 Parameter bounds: limit', () => {
       const walk = await onePage(fetch, { ...window, limit });
       return [acceptedFinding(LIMIT_BOUNDS, walk.pages[0]!.exchange, `limit=${limit}`), ...pageLimitFindings(walk), ...pageSchemaFailures(walkExchanges(walk), readPool(kit))];
     };
-    for (const limit of [LEDGER_LIMIT_MIN, LEDGER_LIMIT_MAX]) findings.push(...(await probe(limit)));
-    findings.push(...(await checkProperty(LIMIT_BOUNDS, validLimit({ min: 2, max: 120 }), probe, { numRuns: 4, maxShrinkRequests: 10 })));
+    findings.push(...(await Promise.all([LEDGER_LIMIT_MIN, LEDGER_LIMIT_MAX].map(probe))).flat());
+    findings.push(...(await checkProperty(LIMIT_BOUNDS, validLimit({ min: 2, max: 120 }), probe, { numRuns: 4, maxShrinkRequests: 10, independent: true })));
     return findings;
   });
 
@@ -67,8 +67,8 @@ describe('§8.3 Parameter bounds: limit', () => {
     const fetch = pagesOf(kit);
     const findings: Finding[] = [];
     const probe = async (limit: string): Promise<Finding[]> => refusalFindings(LIMIT_INVALID, await fetch({ limit }, undefined));
-    for (const limit of [String(LEDGER_LIMIT_MIN - 1), String(LEDGER_LIMIT_MAX + 1)]) findings.push(...(await probe(limit)));
-    findings.push(...(await checkProperty(LIMIT_INVALID, invalidLimit(), probe, { numRuns: 8, maxShrinkRequests: 10 })));
+    findings.push(...(await Promise.all([String(LEDGER_LIMIT_MIN - 1), String(LEDGER_LIMIT_MAX + 1)].map(probe))).flat());
+    findings.push(...(await checkProperty(LIMIT_INVALID, invalidLimit(), probe, { numRuns: 8, maxShrinkRequests: 10, independent: true })));
     return findings;
   });
 
@@ -107,6 +107,7 @@ describe('§8.3 Parameter bounds: limit', () => {
     return checkProperty(PAGE_WITHIN_LIMIT, validLimit({ max: most }), async (limit) => pageLimitFindings(await onePage(fetch, { ...window, limit })), {
       numRuns: 5,
       maxShrinkRequests: 10,
+      independent: true,
     });
   });
 });
@@ -121,7 +122,7 @@ describe('§8.3 Parameter bounds: feature', () => {
       findings.push(acceptedFinding(FEATURE_BOUNDS, await fetch({ feature }, undefined), `feature of length ${n}`));
     }
     const probe = async (feature: string): Promise<Finding[]> => [acceptedFinding(FEATURE_BOUNDS, await fetch({ feature }, undefined), `feature of length ${feature.length}`)];
-    findings.push(...(await checkProperty(FEATURE_BOUNDS, validFeature(), probe, { numRuns: 2, maxShrinkRequests: 6 })));
+    findings.push(...(await checkProperty(FEATURE_BOUNDS, validFeature(), probe, { numRuns: 2, maxShrinkRequests: 6, independent: true })));
     return findings;
   });
 
@@ -130,7 +131,7 @@ describe('§8.3 Parameter bounds: feature', () => {
     const fetch = pagesOf(kit);
     const findings: Finding[] = [...refusalFindings(FEATURE_INVALID, await fetch({ feature: 'f'.repeat(FEATURE_LENGTH_MAX + 1) }, undefined))];
     const probe = async (feature: string): Promise<Finding[]> => refusalFindings(FEATURE_INVALID, await fetch({ feature }, undefined));
-    findings.push(...(await checkProperty(FEATURE_INVALID, invalidFeature(), probe, { numRuns: 2, maxShrinkRequests: 6 })));
+    findings.push(...(await checkProperty(FEATURE_INVALID, invalidFeature(), probe, { numRuns: 2, maxShrinkRequests: 6, independent: true })));
     return findings;
   });
 
@@ -164,7 +165,7 @@ describe('§4.1 GET /credits/operations: the feature filter', () => {
         const walk = await walkLedger(fetch, { from: from.text, to: to.text, feature, limit: fittingLimit(limit, expected.length, FILTER_WALK_PAGES) }, { maxPages: FILTER_WALK_PAGES });
         return [...featureFilterFindings(walk, feature, expected), ...pageLimitFindings(walk), ...pageSchemaFailures(walkExchanges(walk), readPool(kit))];
       },
-      { numRuns: 6, maxShrinkRequests: 24 },
+      { numRuns: 6, maxShrinkRequests: 24, independent: true },
     );
     // Exact match: a filter that is a proper prefix of another feature lists none of that feature's rows.
     const probe = prefixProbe(known);

@@ -88,6 +88,7 @@ describe('§4.1 GET /credits/operations: the cursor', () => {
     return checkProperty(CURSOR_GARBAGE, garbageCursor(), async (cursor) => unissuedCursorFindings(CURSOR_GARBAGE, await fetch(query, cursor), window), {
       numRuns: 6,
       maxShrinkRequests: 10,
+      independent: true,
     });
   });
 
@@ -107,7 +108,7 @@ describe('§4.1 GET /credits/operations: the cursor', () => {
         // A change that leaves the cursor's bytes as they were under some common reading is not tampering.
         return altersEveryReading(cursor, altered) ? refusalFindings(CURSOR_TAMPER, await fetch(query, altered)) : [];
       },
-      { numRuns: 6, maxShrinkRequests: 10 },
+      { numRuns: 6, maxShrinkRequests: 10, independent: true },
     );
   });
 });

@@ -69,7 +69,7 @@ describe('§4.1 GET /credits/operations: the valid query space against a model',
           const window = modelWindow(query, { startMs, endMs: now() })!;
           return [...modelFindings(walk, window, model), ...walkEndFindings(walk), ...pageLimitFindings(walk), ...pageSchemaFailures(walkExchanges(walk), readPool(kit))];
         },
-        { numRuns: examples.length + RANDOM_RUNS, maxShrinkRequests: 30, examples },
+        { numRuns: examples.length + RANDOM_RUNS, maxShrinkRequests: 30, independent: true, examples },
       );
       const missing = BOUND_FORMS.filter((f) => !space.pairs.some(([a, b]) => a === f || b === f));
       if (missing.length === 0 && space.defaultWindow) return findings;

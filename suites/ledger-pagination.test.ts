@@ -56,7 +56,7 @@ describe('§4.1 GET /credits/operations: walking the cursors', () => {
         findings.push(...(await probe({ window: { start, end: Math.min(start + 2, count - 1) }, limit: 1 })));
       }
       const arbitrary = fc.record({ window: rowWindow(count, { minSpan: 2, maxSpan: 8, focus: tiedGroupIndices(known) }), limit: fc.integer({ min: 1, max: 7 }) });
-      findings.push(...(await checkProperty(WALK_COMPLETE, arbitrary, probe, { numRuns: 8, maxShrinkRequests: 40 })));
+      findings.push(...(await checkProperty(WALK_COMPLETE, arbitrary, probe, { numRuns: 8, maxShrinkRequests: 40, independent: true })));
       return findings;
     },
   );

@@ -70,7 +70,7 @@ describe('§4.1 GET /credits/operations: window rules', () => {
         const walk = await walkOf(fetch, { from: from.text, to: to.text }, sample, expected.length);
         return [...windowFindings(walk, { from: from.instant, to: to.instant }, expected), ...pageSchemaFailures(walkExchanges(walk), readPool(kit))];
       },
-      { numRuns: 10, maxShrinkRequests: 20 },
+      { numRuns: 10, maxShrinkRequests: 20, independent: true },
     );
   });
 
@@ -146,7 +146,7 @@ describe('§4.1 GET /credits/operations: window rules', () => {
         const written = await walkOf(fetch, { from: from.text, to: to.text }, sample, rows);
         return [...sameInstantFindings(written, withZ), ...pageSchemaFailures(walkExchanges(written), readPool(kit))];
       },
-      { numRuns: 8, maxShrinkRequests: 20 },
+      { numRuns: 8, maxShrinkRequests: 20, independent: true },
     ).then((found) => [...crossed, ...found]);
   });
 
@@ -170,7 +170,7 @@ describe('§4.1 GET /credits/operations: window rules', () => {
       INVALID_DATE,
       arbitrary,
       async ({ text, side }) => refusalFindings(INVALID_DATE, await fetch(side === 'from' ? { from: text, to: late } : { from: early, to: text }, undefined)),
-      { numRuns: 10, maxShrinkRequests: 15 },
+      { numRuns: 10, maxShrinkRequests: 15, independent: true },
     );
   });
 
@@ -197,7 +197,7 @@ describe('§4.1 GET /credits/operations: window rules', () => {
         const walk = (from: string, to: string): Promise<Walk> => walkOf(fetch, { from, to }, sample, rows);
         return additivityFindings(await walk(a, c), await walk(a, b), await walk(b, c));
       },
-      { numRuns: 6, maxShrinkRequests: 24 },
+      { numRuns: 6, maxShrinkRequests: 24, independent: true },
     );
     // Dates alone: whatever zone the server reads them in, the days tile.
     const dates = knownDates(known, 2);

@@ -35,7 +35,7 @@ export interface Limits {
 }
 
 export interface Pacing {
-  /** Most requests in flight while a pool is spent on purpose (`pacing.max_in_flight`). */
+  /** Most requests in flight while a pool is spent on purpose, and caps probes side by side (`pacing.max_in_flight`). */
   maxInFlight: number;
 }
 

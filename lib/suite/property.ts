@@ -2,8 +2,10 @@ import fc from 'fast-check';
 import { propertyHeldFinding } from '../checks/property-outcome.ts';
 import type { Finding, PropertyEvidence } from '../model/finding.ts';
 import { trimFinding } from '../model/evidence-trim.ts';
+import { drawnInputs, ProbedAhead, type DrawParameters } from './property-lookahead.ts';
 import { runningTestIds } from './requirement-test.ts';
 import { session } from './session.ts';
+import { sideBySide } from './side-by-side.ts';
 
 export interface PropertyOptions<T = unknown> {
   numRuns: number;
@@ -11,6 +13,11 @@ export interface PropertyOptions<T = unknown> {
   maxShrinkRequests?: number;
   /** Inputs run before the random ones (counted in numRuns): cells a random draw may miss. */
   examples?: readonly T[];
+  /**
+   * The probe's answers do not depend on another input's requests: inputs are drawn ahead of the
+   * run and probed side by side (lib/suite/property-lookahead.ts). One at a time when absent.
+   */
+  independent?: boolean;
 }
 
 /** A property's seed: the run seed mixed with the requirement id, so each property replays alone. */
@@ -40,13 +47,26 @@ export async function checkProperty<T>(
   let failedAt: number | undefined;
   let lastFailure: Finding[] = [];
   let sample: Finding[] = [];
+  const parameters: DrawParameters<T> = {
+    seed,
+    numRuns: options.numRuns,
+    ...(options.examples === undefined ? {} : { examples: options.examples.map((e): [T] => [e]) }),
+  };
+  // A replayed path starts mid-run: drawing ahead would draw from the start.
+  const ahead =
+    options.independent === true && path === undefined
+      ? new ProbedAhead(await drawnInputs(arbitrary, parameters), probe, sideBySide(s.context.profile.pacing.maxInFlight))
+      : undefined;
   const property = fc.asyncProperty(arbitrary, async (input) => {
     // Once shrinking has spent its budget, skip further candidates instead of sending requests.
     if (failedAt !== undefined && s.requestCount() - failedAt > shrinkBudget) fc.pre(false);
-    const findings = await probe(input);
+    const findings = (failedAt === undefined ? await ahead?.take(input) : undefined) ?? (await probe(input));
     // Kept as evidence, trimmed now: shrinking runs on, and the bodies of a kept input would stay
     // in memory with it.
     if (findings.some((f) => f.verdict === 'fail')) {
+      // Shrinking probes live, and its budget counts from here: the probes ahead end first.
+      ahead?.stop();
+      await ahead?.settled();
       failedAt ??= s.requestCount();
       lastFailure = findings.map(trimFinding);
       return false;
@@ -57,12 +77,9 @@ export async function checkProperty<T>(
     if (sample.length === 0 || (unjudged(sample) && !unjudged(findings))) sample = findings.map(trimFinding);
     return true;
   });
-  const details = await fc.check(property, {
-    seed,
-    numRuns: options.numRuns,
-    ...(options.examples === undefined ? {} : { examples: options.examples.map((e): [T] => [e]) }),
-    ...(path === undefined ? {} : { path }),
-  });
+  const details = await fc.check(property, { ...parameters, ...(path === undefined ? {} : { path }) });
+  // Inputs drawn past a failure were probed too: their requests end inside this test.
+  await ahead?.settled();
   const requests = s.requestCount() - start;
   if (!details.failed) {
     const evidence = { seed, numRuns: details.numRuns, requests };

@@ -10,6 +10,7 @@ import { LEDGER_PATH, ME_PATH, type Pool } from '../spec-constants.ts';
 import { authenticatedRoutes, probeRequest } from './authenticated-routes.ts';
 import { countLedgerRows, countLedgerRowsSettled, measureBackground } from './ledger-snapshot.ts';
 import type { Session } from './session.ts';
+import { sendAll } from './side-by-side.ts';
 import { medianRoundTripMs, spendInFlight } from './spend-in-flight.ts';
 import { waitingFor } from './wait-notices.ts';
 
@@ -116,23 +117,9 @@ function lastReceived(exchanges: readonly Exchange[]): Exchange | undefined {
   return best;
 }
 
-/** Sends `requests`, `concurrency` at a time, and returns them in the order they were sent. */
-async function sendAll(s: Session, requests: readonly SendOptions[], concurrency: number): Promise<Exchange[]> {
-  const out: Exchange[] = new Array<Exchange>(requests.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < requests.length) {
-      const i = next++;
-      out[i] = await s.client.send(requests[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, requests.length) }, worker));
-  return out;
-}
-
 /** Sends `count` copies of one request, `concurrency` at a time, and returns them in the order they were sent. */
 function sendMany(s: Session, count: number, concurrency: number, request: SendOptions): Promise<Exchange[]> {
-  return sendAll(s, new Array<SendOptions>(count).fill(request), concurrency);
+  return sendAll(s.client, new Array<SendOptions>(count).fill(request), concurrency);
 }
 
 /** How a burst spends a pool: its name, and the requests kept in flight, sized from the round trip. */
@@ -169,7 +156,7 @@ async function exhaust(s: Session, limit: number, last: Exchange, extra: number,
  */
 async function refusedTrial(s: Session, forms: readonly SendOptions[], inFlight: number): Promise<RefusedTrial> {
   const before = await countLedgerRows(s.client);
-  const posts = await sendAll(s, Array.from({ length: TRIAL_ROUNDS }, () => forms).flat(), inFlight);
+  const posts = await sendAll(s.client, Array.from({ length: TRIAL_ROUNDS }, () => forms).flat(), inFlight);
   const after = await countLedgerRows(s.client);
   const background = before.ok && after.ok ? await measureBackground(s.client, spanMs(before, after)) : undefined;
   return { posts, before, after, ...(background === undefined ? {} : { background }) };
@@ -252,8 +239,8 @@ async function freshLooks(s: Session, limits: Limits, read: SendOptions, write: 
   const stale: Looks['stale'] = { read: [], write: [] };
   const started = Date.now();
   for (let tries = 0; ; tries++) {
-    const readLook = await s.client.send(read);
-    const writeLook = write === undefined ? undefined : await s.client.send(write);
+    // Side by side: the pools are separate, and each look is the first point its pool is charged.
+    const [readLook, writeLook] = await Promise.all([s.client.send(read), write === undefined ? undefined : s.client.send(write)]);
     const spent = [
       ...(notFresh(readLook, limits.read) ? [describeStale('read', readLook, limits.read)] : []),
       ...(writeLook !== undefined && notFresh(writeLook, limits.write) ? [describeStale('write', writeLook, limits.write)] : []),
@@ -292,6 +279,8 @@ async function runReads(s: Session, limits: Limits, looks: Looks): Promise<ReadR
   // A one-row page of the default window: a ledger request the pool serves (§4.1).
   const ledger: SendOptions = { path: LEDGER_PATH, query: { limit: 1 }, token: EXHAUSTED_ROLE, unpaced: true };
   const sequence: Exchange[] = [looks.read];
+  // The primary token's read before the pool is spent, beside the sequence: it charges another token.
+  const primaryBeforeSent = s.client.send({ path: ME_PATH, token: 'primary' });
   sequence.push(await s.client.send(ME));
   const head = await s.client.send({ ...ME, method: 'HEAD' });
   sequence.push(head);
@@ -300,7 +289,7 @@ async function runReads(s: Session, limits: Limits, looks: Looks): Promise<ReadR
   sequence.push(provoked400);
   sequence.push(await s.client.send(ledger));
   sequence.push(await s.client.send(ME));
-  const primaryBefore = await s.client.send({ path: ME_PATH, token: 'primary' });
+  const primaryBefore = await primaryBeforeSent;
   const pace = paceOf(s, 'read', sequence, limits.read, 1, READ_IN_FLIGHT_FLOOR);
   const burst = await exhaust(s, limits.read, sequence[sequence.length - 1]!, 1, pace, ME);
   // > 429 | Error envelope, with rate-limit headers and `Retry-After`.  (the ledger's own 429)
@@ -309,8 +298,11 @@ async function runReads(s: Session, limits: Limits, looks: Looks): Promise<ReadR
   // which the run-wide rules leave to the server's order.
   const poll = s.context.profile.messages.async?.poll;
   const pollRefusal: SendOptions[] = poll === undefined ? [] : [{ path: jobPollPath(poll, 'job_asi_conformance_read_pool_probe'), token: EXHAUSTED_ROLE, unpaced: true }];
-  const routeRefusals = await sendEach(s, [ledger, ...pollRefusal]);
-  const primaryAfter = await s.client.send({ path: ME_PATH, token: 'primary', unpaced: true });
+  // All at once, the primary token's read after the spend beside them: each 429 is a 429 whatever the order.
+  const [routeRefusals, primaryAfter] = await Promise.all([
+    sendAll(s.client, [ledger, ...pollRefusal], pace.inFlight),
+    s.client.send({ path: ME_PATH, token: 'primary', unpaced: true }),
+  ]);
   const charged = [...sequence, ...burst, ...routeRefusals];
   const refusal = lastReceived([...burst, ...routeRefusals].filter(isRefusal));
   return {
@@ -384,7 +376,7 @@ async function runWrites(s: Session, limits: Limits, routes: readonly MessageRou
   // profile declares, the burst's own form aside. All at once: each is refused whatever the order,
   // and a far target answers them in one round trip.
   const everyForm = messageForms(s.context.profile, post);
-  const routeRefusals = await sendAll(s, everyForm, pace.inFlight);
+  const routeRefusals = await sendAll(s.client, everyForm, pace.inFlight);
   const primaryAfter = await s.client.send({ ...post, token: 'primary' });
   // Every POST between the counts, the primary token's among them: their served rows are expected.
   const posts = [primaryBefore, ...burst, ...routeRefusals, primaryAfter];

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { inject } from 'vitest';
-import { ExchangeSequence, HttpClient, sleep } from '../http/client.ts';
+import { ExchangeSequence, HttpClient, sleep, type SendOptions } from '../http/client.ts';
 import { Pacer, windowPacing } from '../http/pacer.ts';
 import type { Exchange } from '../model/exchange.ts';
 import { holdsServedDescription } from '../checks/openapi-served-description.ts';
@@ -10,6 +10,7 @@ import { judgementsFile } from '../judgement/judgement-line.ts';
 import { pacerStatsFile, targetDownFile } from './worker-files.ts';
 import { startJudgementLog } from './judgement-log.ts';
 import type { RunContext } from './run-context.ts';
+import { sendAll, sideBySide } from './side-by-side.ts';
 import { waitingFor } from './wait-notices.ts';
 
 /**
@@ -22,6 +23,8 @@ export interface Session {
   pacer: Pacer;
   /** Requests sent so far by this worker, every token and none. */
   requestCount(): number;
+  /** Independent requests sent side by side (lib/suite/side-by-side.ts); their exchanges in the order given. */
+  sendAll(requests: readonly SendOptions[]): Promise<Exchange[]>;
 }
 
 let current: Session | undefined;
@@ -79,6 +82,7 @@ export function session(): Session {
     faultsOn: () => [...faultsOn],
   });
   startJudgementLog(judgementsFile(context.transcriptFile));
-  current = { context, client, pacer, requestCount: () => count };
+  const inFlight = sideBySide(context.profile.pacing.maxInFlight);
+  current = { context, client, pacer, requestCount: () => count, sendAll: (requests) => sendAll(client, requests, inFlight) };
   return current;
 }
