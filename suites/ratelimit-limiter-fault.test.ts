@@ -1,12 +1,13 @@
 import { describe, inject } from 'vitest';
 import { failClosedFinding, limiterDownFinding, limiterRecoversFinding, type FaultRows } from '../lib/checks/rate-limit-limiter-down.ts';
-import { spanMs, type LedgerCount } from '../lib/checks/rate-limit-ledger.ts';
+import { spanMs } from '../lib/checks/rate-limit-ledger.ts';
 import type { Exchange } from '../lib/model/exchange.ts';
 import { ME_PATH } from '../lib/spec-constants.ts';
 import { authenticatedRoutes, probeRequest } from '../lib/suite/authenticated-routes.ts';
 import { hasFault, withFault } from '../lib/suite/fault-hooks.ts';
-import { finishedProbeJobId, probeJobId } from '../lib/suite/probe-job.ts';
-import { probesSettled } from '../lib/suite/rate-limit-state.ts';
+import { finishedProbeJobId } from '../lib/suite/probe-job.ts';
+import { lastReadProbeGoing, probesSettled } from '../lib/suite/rate-limit-state.ts';
+import { sendAll } from '../lib/suite/side-by-side.ts';
 import { countLedgerRows, measureBackground } from '../lib/suite/ledger-snapshot.ts';
 import { requirementTest } from '../lib/suite/requirement-test.ts';
 
@@ -27,22 +28,18 @@ describe('§7 the limiter store down (faults.limiter_store_down)', () => {
       if (!hasFault('limiter_store_down')) return kit.notRun('the profile gives no faults.limiter_store_down hook');
       const { client } = kit;
       const route = kit.context.profile.messages.routes[0];
-      // A job created before the fault (its poll is an authenticated GET like the others), while
-      // the exhaustion's timed probes settle: they must not meet the store down (they would
-      // misread its 503s). It must have finished, so that its ledger row is in before the count.
-      // (A failure to create it surfaces below, where it is awaited.)
-      probeJobId().catch(() => undefined);
-      await probesSettled();
-      const pollJobId = await finishedProbeJobId();
+      // A job created before the fault (its poll is an authenticated GET like the others), and
+      // finished, so that its ledger row is in before the count: all while the exhaustion's timed
+      // probes settle, which must not meet the store down (they would misread its 503s).
+      const [pollJobId] = await Promise.all([finishedProbeJobId(), lastReadProbeGoing()]);
       const routes = authenticatedRoutes(kit.context.profile, pollJobId === undefined ? {} : { pollJobId });
-      const before: LedgerCount | undefined = route === undefined ? undefined : await countLedgerRows(client);
+      // Counted while the last probe is out: it reads GET /me, which leaves no row.
+      const [before] = await Promise.all([route === undefined ? undefined : countLedgerRows(client), probesSettled()]);
       // Unpaced: during the drill the answers carry no pool headers, and nothing here may be retried.
       // > When the limiter store is unavailable the response is 503 with `system.rate_limit_unavailable`.
-      const during = await withFault('limiter_store_down', async () => {
-        const sent: Exchange[] = [];
-        for (const r of routes) sent.push(await client.send({ ...probeRequest(r), token: 'primary', unpaced: true }));
-        return sent;
-      });
+      // All at once: the store is down for as short a time as the target's hooks allow.
+      const requests = routes.map((r) => ({ ...probeRequest(r), token: 'primary', unpaced: true }));
+      const during = await withFault('limiter_store_down', () => sendAll(client, requests, kit.context.profile.pacing.maxInFlight));
       // > `transient`: retry with backoff.
       const after: Exchange[] = [];
       for (const backoff of [...RECOVERY_BACKOFF_MS, undefined]) {

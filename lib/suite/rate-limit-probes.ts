@@ -54,9 +54,10 @@ function servesAgainAtMs(refusal: Exchange, windowMs: number): number {
  *  - one sent when the Reset instant has passed, if Reset comes well before Retry-After;
  *  - one sent once Retry-After has elapsed (and Reset too, when the two agree), which must be served.
  * Each is timed against the latest 429 received before it. The waits are in the background and
- * overlap the other suites; only the recovery suite waits for what is left.
+ * overlap the other suites; only the recovery suite waits for what is left. `lastGoing` is called
+ * as the last of them goes out.
  */
-export async function probeReadRefusal(s: Session, refusal: Exchange, windowMs: number): Promise<Probe[]> {
+export async function probeReadRefusal(s: Session, refusal: Exchange, windowMs: number, lastGoing: () => void = () => {}): Promise<Probe[]> {
   const request: SendOptions = { path: ME_PATH, token: EXHAUSTED_ROLE, unpaced: true };
   const latest = receivedAtMs(refusal) + windowMs + BEYOND_WINDOW_MS;
   const waitFor = (atMs: number): Promise<void> => sleepUntil(Math.min(atMs, latest));
@@ -87,13 +88,15 @@ export async function probeReadRefusal(s: Session, refusal: Exchange, windowMs: 
     if (!first) return probes;
   }
   await waitFor(servesAgainAtMs(basis, windowMs) + AFTER_MARGIN_MS);
+  lastGoing();
   await send();
   return probes;
 }
 
 /**
  * One more read once every point the campaign spent has aged out, for the INFO on whether
- * refusals consume points; sent by the recovery suite after the replay, so it rarely waits.
+ * refusals consume points; sent by the recovery suite once the timed probes are done, beside the
+ * replay, so it rarely waits.
  */
 export async function finalRead(s: Session, spent: readonly Exchange[], windowMs: number): Promise<Exchange> {
   await sleepUntil(finalReadAtMs(spent, windowMs));

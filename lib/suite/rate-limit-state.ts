@@ -14,6 +14,8 @@ import { waitingFor } from './wait-notices.ts';
 interface RateLimitStore {
   campaign?: Promise<CampaignOutcome>;
   probes?: Promise<Probe[] | { failed: string }>;
+  /** Resolves when the read probes' last request goes out, or when they ended without it. */
+  lastProbeGoing?: Promise<void>;
 }
 
 const store: RateLimitStore = {};
@@ -23,13 +25,16 @@ export function campaign(): Promise<CampaignOutcome> {
   if (store.campaign === undefined) {
     const s = session();
     store.campaign = runCampaign(s);
+    let going = (): void => {};
+    store.lastProbeGoing = new Promise<void>((resolve) => (going = resolve));
     store.probes = store.campaign
       .then(async (c): Promise<Probe[] | { failed: string }> => {
         if ('skipped' in c) return { failed: c.skipped };
         if (c.read.refusal === undefined) return { failed: 'the read pool never answered 429' };
-        return probeReadRefusal(s, c.read.refusal, c.limits.windowS * 1000);
+        return probeReadRefusal(s, c.read.refusal, c.limits.windowS * 1000, going);
       })
-      .catch((err: unknown) => ({ failed: err instanceof Error ? err.message : String(err) }));
+      .catch((err: unknown) => ({ failed: err instanceof Error ? err.message : String(err) }))
+      .finally(going);
   }
   return store.campaign;
 }
@@ -47,10 +52,22 @@ export async function readProbes(): Promise<Probe[] | { failed: string }> {
  */
 export async function probesSettled(): Promise<void> {
   if (store.probes === undefined) return;
+  await waitForProbes(store.probes);
+}
+
+/**
+ * Waits until the last of those probes goes out (at once when none is under way): what a drill
+ * prepares meanwhile (a count of the ledger) is then as fresh as it can be when the probes settle.
+ */
+export async function lastReadProbeGoing(): Promise<void> {
+  if (store.lastProbeGoing === undefined) return;
+  await waitForProbes(store.lastProbeGoing);
+}
+
+async function waitForProbes(work: Promise<unknown>): Promise<void> {
   const c = await campaign();
-  const s = session();
   const due = isCampaign(c) ? healsAfterRefusalAtMs(c.read.refusal, c.limits.windowS * 1000) : Date.now();
-  await waitingFor(s.context.transcriptFile, "the timed probes of the read pool's 429 to finish (the drill would disturb them)", due, store.probes);
+  await waitingFor(session().context.transcriptFile, "the timed probes of the read pool's 429 to finish (the drill would disturb them)", due, work);
 }
 
 export function isCampaign(outcome: CampaignOutcome): outcome is Campaign {
