@@ -1,4 +1,4 @@
-import { Agent, request } from 'undici';
+import { request as httpRequest } from 'node:http';
 import { HookError, UsageError } from '../errors.ts';
 import { FAULT_NAMES } from '../profile/resolved-profile.ts';
 import { FAULT_HELP } from './help.ts';
@@ -32,16 +32,33 @@ export async function faultCommand(args: string[]): Promise<number> {
   if (values.admin !== undefined && values['base-url'] !== undefined) throw new UsageError('fault: give --base-url or --admin, not both');
   const admin = values['base-url'] === undefined ? values.admin : adminOf(values['base-url']);
   if (admin === undefined) throw new UsageError('fault: --base-url URL (in a hook: --base-url "${BASE_URL}") or --admin URL (serve prints it) is required');
-  const dispatcher = new Agent({ connect: { timeout: 5_000 }, headersTimeout: 5_000, bodyTimeout: 5_000 });
   try {
-    const res = await request(`${admin.replace(/\/+$/, '')}/faults/${name}`, { method: state === 'on' ? 'PUT' : 'DELETE', dispatcher });
-    const text = await res.body.text();
-    if (res.statusCode !== 200) throw new HookError(name, `admin answered ${res.statusCode}: ${text.slice(0, 200)}`);
+    const { status, text } = await adminRequest(`${admin.replace(/\/+$/, '')}/faults/${name}`, state === 'on' ? 'PUT' : 'DELETE');
+    if (status !== 200) throw new HookError(name, `admin answered ${status}: ${text.slice(0, 200)}`);
     return 0;
   } catch (err) {
     if (err instanceof HookError) throw err;
     throw new HookError(name, `${admin} did not answer: ${(err as Error).message}`);
-  } finally {
-    await dispatcher.close();
   }
+}
+
+const ADMIN_TIMEOUT_MS = 5_000;
+
+/**
+ * One request to the reference's loopback admin endpoint, with node:http: a hook runs this command
+ * twice per drill, and the HTTP client library would take longer to load than the call takes.
+ */
+function adminRequest(url: string, method: 'PUT' | 'DELETE'): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method, timeout: ADMIN_TIMEOUT_MS }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      res.on('error', reject);
+    });
+    req.on('timeout', () => req.destroy(new Error(`no answer within ${ADMIN_TIMEOUT_MS / 1000} s`)));
+    req.on('error', reject);
+    req.end();
+  });
 }

@@ -1,4 +1,4 @@
-import { REPORT_FORMATS } from '../report/write-reports.ts';
+import { REPORT_FORMATS } from '../report/report-formats.ts';
 
 export const MAIN_HELP = `asi-conformance: conformance harness for the Agents Service Interface v1
 

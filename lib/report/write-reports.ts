@@ -9,19 +9,9 @@ import { reportHtml } from './writers/html.ts';
 import { reportJson } from './writers/json.ts';
 import { junitXml } from './writers/junit.ts';
 import { summaryMarkdown } from './writers/markdown.ts';
+import { REPORT_FILE_NAMES, REPORT_FORMATS, type ReportFormat } from './report-formats.ts';
 
-export type ReportFormat = 'html' | 'json' | 'junit' | 'md' | 'har';
-
-/** Every format, in the order files are written. */
-export const REPORT_FORMATS: readonly ReportFormat[] = ['json', 'junit', 'md', 'html', 'har'];
-
-export const REPORT_FILE_NAMES: Record<ReportFormat, string> = {
-  json: 'report.json',
-  junit: 'junit.xml',
-  md: 'summary.md',
-  html: 'report.html',
-  har: 'transcript.har',
-};
+export { REPORT_FILE_NAMES, REPORT_FORMATS, type ReportFormat } from './report-formats.ts';
 
 export interface WriteReportsOptions {
   /** Folder of this run's reports (`reports/<run-id>/`); created when missing. */

@@ -8,6 +8,7 @@ import { ProgressReporter } from './progress-reporter.ts';
 import { RunControl } from './run-control.ts';
 import { suiteRank } from './suite-order.ts';
 import { suiteName } from './suite-files.ts';
+import { suiteModuleCache } from './suite-module-cache.ts';
 
 export interface SuiteRunOptions {
   files: string[];
@@ -33,8 +34,9 @@ async function loadVitest(): Promise<{ node: typeof import('vitest/node'); optio
   return { node, options: (reporters, context) => vitestOptions(reporters, context, SuiteSequencer) };
 }
 
-/** What a run of the suites is given to vitest: no config file, one worker, isolation off, the suite order. */
+/** What a run of the suites is given to vitest: no config file, one worker, isolation off, the suite order, the module cache. */
 function vitestOptions(reporters: Reporter[], context: RunContext, sequencer: Sequencer): VitestOptions {
+  const cache = suiteModuleCache();
   return {
     config: false,
     root: PACKAGE_ROOT,
@@ -49,6 +51,7 @@ function vitestOptions(reporters: Reporter[], context: RunContext, sequencer: Se
     pool: 'threads',
     sequence: { sequencer },
     passWithNoTests: true,
+    ...(cache === undefined ? {} : { experimental: cache }),
   };
 }
 
