@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
 import { writeBundle, type BundleRequest, type WrittenBundle } from '../certification/write-bundle.ts';
 import { contractDigest } from '../contract/contract-document.ts';
 import type { HarnessError } from '../errors.ts';
@@ -278,6 +278,9 @@ export async function certify(options: CertifyOptions): Promise<CertifyResult> {
     return { ...result, bundle };
   } finally {
     for (const f of [transcriptFile, judgementsFile(transcriptFile), pacerStatsFile(transcriptFile), targetDownFile(transcriptFile), waitsFile(transcriptFile), ...faultWorkingFiles(transcriptFile)]) rmSync(f, { force: true });
+    // And any other working file named after the transcript: a worker stopped by an interrupt
+    // between writing a claim aside and removing it leaves that one behind.
+    for (const name of workingFilesLeft(dir, transcriptFile)) rmSync(join(dir, name), { force: true });
     // A run that wrote nothing (it broke) leaves no empty folder behind; one holding anything stays.
     if (files === undefined) {
       try {
@@ -286,5 +289,14 @@ export async function certify(options: CertifyOptions): Promise<CertifyResult> {
         // Not empty: what is there is for the user to see.
       }
     }
+  }
+}
+
+function workingFilesLeft(dir: string, transcriptFile: string): string[] {
+  const prefix = `${basename(transcriptFile)}.`;
+  try {
+    return readdirSync(dir).filter((name) => name.startsWith(prefix));
+  } catch {
+    return [];
   }
 }
