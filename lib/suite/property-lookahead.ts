@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { inLanes } from './side-by-side.ts';
 
 /** What fast-check is given to draw a property's inputs: the same for the dry draw and the run. */
 export interface DrawParameters<T> {
@@ -41,28 +42,13 @@ export class ProbedAhead<T, R extends object> {
 
   constructor(inputs: readonly T[], probe: (input: T) => Promise<R>, inFlight: number) {
     this.#keys = inputs.map((input) => fc.stringify(input));
-    const starts: Array<() => void> = [];
-    this.#results = inputs.map(
-      (input) =>
-        new Promise<Settled<R>>((resolve) => {
-          starts.push(() => {
-            probe(input).then(
-              (value) => resolve({ ok: true, value }),
-              (error: unknown) => resolve({ ok: false, error }),
-            );
-          });
-        }),
+    const lane = inLanes(inFlight);
+    this.#results = inputs.map((input) =>
+      lane(() => probe(input)).then(
+        (value): Settled<R> => ({ ok: true, value }),
+        (error: unknown): Settled<R> => ({ ok: false, error }),
+      ),
     );
-    // A lane starts the next waiting probe once its own has settled.
-    let started = 0;
-    const lane = async (): Promise<void> => {
-      while (started < starts.length) {
-        const i = started++;
-        starts[i]!();
-        await this.#results[i];
-      }
-    };
-    for (let i = 0; i < Math.min(Math.max(1, inFlight), inputs.length); i++) void lane();
   }
 
   /** The result probed ahead for the run's next input, or undefined: then probe it live. */

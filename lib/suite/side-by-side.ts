@@ -13,16 +13,30 @@ export function sideBySide(maxInFlight: number): number {
   return Math.max(1, Math.min(PROBES_IN_FLIGHT, maxInFlight));
 }
 
-/** Sends `requests`, `inFlight` at a time, and returns their exchanges in the order given. */
-export async function sendAll(client: HttpClient, requests: readonly SendOptions[], inFlight: number): Promise<Exchange[]> {
-  const out = new Array<Exchange>(requests.length);
-  let next = 0;
-  const lane = async (): Promise<void> => {
-    while (next < requests.length) {
-      const i = next++;
-      out[i] = await client.send(requests[i]!);
-    }
+/**
+ * Runs the tasks it is given at most `inFlight` at once, each as soon as one before it has ended,
+ * in the order given; each call answers with its own task's promise.
+ */
+export function inLanes(inFlight: number): <R>(task: () => Promise<R>) => Promise<R> {
+  const waiting: Array<() => void> = [];
+  let running = 0;
+  const next = (): void => {
+    running -= 1;
+    waiting.shift()?.();
   };
-  await Promise.all(Array.from({ length: Math.min(Math.max(1, inFlight), requests.length) }, lane));
-  return out;
+  return <R>(task: () => Promise<R>): Promise<R> =>
+    new Promise<R>((resolve, reject) => {
+      const start = (): void => {
+        running += 1;
+        task().then(resolve, reject).finally(next);
+      };
+      if (running < Math.max(1, inFlight)) start();
+      else waiting.push(start);
+    });
+}
+
+/** Sends `requests`, `inFlight` at a time, and returns their exchanges in the order given. */
+export function sendAll(client: HttpClient, requests: readonly SendOptions[], inFlight: number): Promise<Exchange[]> {
+  const lane = inLanes(inFlight);
+  return Promise.all(requests.map((request) => lane(() => client.send(request))));
 }
