@@ -43,8 +43,11 @@ export class ProbedAhead<T, R extends object> {
   constructor(inputs: readonly T[], probe: (input: T) => Promise<R>, inFlight: number) {
     this.#keys = inputs.map((input) => fc.stringify(input));
     const lane = inLanes(inFlight);
+    // An input not yet started once the run probes live (a failure, or another input) is never sent.
+    const skipped = Promise.reject(new Error('not probed: the run went on live'));
+    skipped.catch(() => undefined);
     this.#results = inputs.map((input) =>
-      lane(() => probe(input)).then(
+      lane(() => (this.#live ? skipped : probe(input))).then(
         (value): Settled<R> => ({ ok: true, value }),
         (error: unknown): Settled<R> => ({ ok: false, error }),
       ),
@@ -62,12 +65,12 @@ export class ProbedAhead<T, R extends object> {
     return settled.value;
   }
 
-  /** From now on every input is probed live (the run found a failure and shrinks it). */
+  /** From now on every input is probed live (the run found a failure and shrinks it), and none ahead starts. */
   stop(): void {
     this.#live = true;
   }
 
-  /** Every probe sent ahead has settled, taken or not: no request of the property is left in flight. */
+  /** Every probe started ahead has settled, taken or not: no request of the property is left in flight. */
   async settled(): Promise<void> {
     await Promise.all(this.#results);
   }

@@ -27,6 +27,11 @@ export function propertySeed(runSeed: number, requirement: string): number {
   return h | 0;
 }
 
+/** A probe whose findings are trimmed once it settles: the results probed ahead wait to be taken, and their bodies with them. */
+function trimmedProbe<T>(probe: (input: T) => Promise<Finding[]>): (input: T) => Promise<Finding[]> {
+  return async (input) => (await probe(input)).map(trimFinding);
+}
+
 /**
  * Runs a property against the target with fast-check. The probe sends requests for one input
  * and returns findings; the property fails on the first `fail`. A failure comes back as the
@@ -55,7 +60,7 @@ export async function checkProperty<T>(
   // A replayed path starts mid-run: drawing ahead would draw from the start.
   const ahead =
     options.independent === true && path === undefined
-      ? new ProbedAhead(await drawnInputs(arbitrary, parameters), probe, sideBySide(s.context.profile.pacing.maxInFlight))
+      ? new ProbedAhead(await drawnInputs(arbitrary, parameters), trimmedProbe(probe), sideBySide(s.context.profile.pacing.maxInFlight))
       : undefined;
   const property = fc.asyncProperty(arbitrary, async (input) => {
     // Once shrinking has spent its budget, skip further candidates instead of sending requests.

@@ -281,6 +281,8 @@ async function runReads(s: Session, limits: Limits, looks: Looks): Promise<ReadR
   const sequence: Exchange[] = [looks.read];
   // The primary token's read before the pool is spent, beside the sequence: it charges another token.
   const primaryBeforeSent = s.client.send({ path: ME_PATH, token: 'primary' });
+  // Awaited below; settled here too, so that a send of the sequence that throws leaves no rejection unhandled.
+  primaryBeforeSent.catch(() => undefined);
   sequence.push(await s.client.send(ME));
   const head = await s.client.send({ ...ME, method: 'HEAD' });
   sequence.push(head);
