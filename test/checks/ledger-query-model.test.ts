@@ -89,6 +89,12 @@ describe('modelFindings', () => {
     expect(modelFindings(await walkOf(query, [[seven]]), window, model)[0]?.actual).toContain('missing 1');
   });
 
+  test('a row listed twice in the default window, which grows while it is walked, is noted, not failed', async () => {
+    const growing = modelWindow({}, clock)!;
+    const f = only(modelFindings(await walkOf({}, [day.slice(0, 11), day.slice(10)]), growing, model));
+    expect(f).toMatchObject({ verdict: 'pass', note: expect.stringContaining('1 rows listed twice while the window grew') });
+  });
+
   test('a row inside the window the model does not know is allowed and noted', async () => {
     const late = row(99, { timestamp: '2025-02-20T06:30:00Z' });
     const f = only(modelFindings(await walkOf(query, [[five, late, seven]]), window, model));
