@@ -43,6 +43,14 @@ export function receivedAtMs(exchange: Exchange): number {
 }
 
 /**
+ * Unix ms the response's headers had arrived: what the target stated in them (its Date, its
+ * Reset) it stated by then, however long a stream's body ran on after.
+ */
+export function headersAtMs(exchange: Exchange): number {
+  return sentAtMs(exchange) + (exchange.timings.headersMs ?? exchange.timings.totalMs);
+}
+
+/**
  * Server clock minus harness clock, read from the HTTP Date header (RFC 9110 §6.6.1: an origin
  * server with a clock sends it), to the second; 0 when the header is missing or unreadable.
  */
@@ -50,7 +58,8 @@ export function clockOffsetOf(exchange: Exchange): number {
   const date = exchange.response?.headers['date'];
   const serverMs = date === undefined ? Number.NaN : Date.parse(date);
   if (Number.isNaN(serverMs)) return 0;
-  const offset = serverMs - (Date.parse(exchange.startedAt) + exchange.timings.totalMs / 2);
+  // Stamped as the headers went out: between the send and their arrival, not a stream's end.
+  const offset = serverMs - (sentAtMs(exchange) + (headersAtMs(exchange) - sentAtMs(exchange)) / 2);
   // The header has whole seconds: an offset under two seconds is rounding, not skew.
   return Math.abs(offset) < 2000 ? 0 : offset;
 }
@@ -95,7 +104,7 @@ export function poolHeaderAspects(exchange: Exchange, expected: PoolHeaderExpect
   } else if (reset !== undefined) {
     // On the target's clock (its Date header), as every other timing check reads it: a target whose
     // clock is off the harness's still states its Reset truly.
-    const nowS = (expected.receivedAtMs ?? receivedAtMs(exchange) + clockOffsetOf(exchange)) / 1000;
+    const nowS = (expected.receivedAtMs ?? headersAtMs(exchange) + clockOffsetOf(exchange)) / 1000;
     const r = Number(reset);
     // A rolling window refills within one window from now; slack either side for clock skew.
     if (r < nowS - RESET_SKEW_S || r > nowS + expected.windowS + RESET_SKEW_S) {

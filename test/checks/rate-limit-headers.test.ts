@@ -28,6 +28,13 @@ describe('poolHeaderAspects', () => {
     expect(poolHeaderAspects(ex, { pool: 'read', limit: 600, windowS: 60 }).reset.join()).toMatch(why);
   });
 
+  test('a stream that runs on for 30 s after its headers is judged by when its headers came: its Date and Reset were stated then', () => {
+    const dated = { 'date': new Date(T0).toUTCString(), 'x-ratelimit-reset': String(Math.floor(T0 / 1000) + 1) };
+    const ex = served(599, 0, { headers: dated });
+    ex.timings = { totalMs: 30_000, headersMs: 100 };
+    expect(poolHeaderAspects(ex, { pool: 'read', limit: 600, windowS: 60 }).reset).toEqual([]);
+  });
+
   test('poolHeaderProblems keeps listing every problem', () => {
     const ex = exchange(200, { headers: poolHeaders('READ', 1000, 5, RESET) });
     expect(poolHeaderProblems(ex, { pool: 'read', limit: 600, windowS: 60 })).toEqual([
