@@ -19,8 +19,10 @@ export const featureFilterFindings = judged('ledger-feature-filter/featureFilter
     const wrong = walk.pages[wrongPage]!.rows.filter((r) => r.feature !== feature);
     return [fail(FEATURE_FILTER, `only rows with feature exactly ${JSON.stringify(feature)}`, `page ${wrongPage + 1} lists ${wrong.length} other rows: ${describeRows(wrong)}`, ex)];
   }
-  // A valid filter refused is not served: that fails too (a 503 is an outage the spec allows).
-  if (walk.end === 'refused' && ex[0]?.response?.status !== 503) {
+  // A valid filter refused is not served: that fails too (a 503 is an outage the spec allows, and
+  // a 429 one the pacer could not wait out: both leave the walk unjudged, as in the other walks).
+  const status = ex[0]?.response?.status;
+  if (walk.end === 'refused' && status !== 503 && status !== 429) {
     return [fail(FEATURE_FILTER, `200 with the rows of feature ${JSON.stringify(feature)} (${queryText(walk.query)})`, describeResponse(ex[0]!), ex)];
   }
   if (!isComplete(walk)) return [inconclusive(FEATURE_FILTER, walkTrouble(walk)!, ex)];

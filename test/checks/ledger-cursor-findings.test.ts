@@ -74,9 +74,10 @@ describe('featureFilterFindings', () => {
     expect(featureFilterFindings(ok, f, [rowOf(row(1)), rowOf(row(2)), rowOf(row(3))])[0]?.verdict).toBe('fail');
   });
 
-  test('a refused filter fails (it is a valid one); a 503 is not judged', async () => {
+  test('a refused filter fails (it is a valid one); a 503 or a 429 is not judged', async () => {
     expect(featureFilterFindings(await walkOf({ '': errorExchange(400) }), 'deal_agent', undefined)[0]?.verdict).toBe('fail');
     expect(featureFilterFindings(await walkOf({ '': errorExchange(503, 'upstream.unavailable', 'transient') }), 'deal_agent', undefined)[0]?.verdict).toBe('inconclusive');
+    expect(featureFilterFindings(await walkOf({ '': errorExchange(429, 'rate_limit.exceeded', 'rate_limited') }), 'deal_agent', undefined)[0]?.verdict).toBe('inconclusive');
   });
 });
 
