@@ -32,7 +32,7 @@ export function didYouMean(wrong: string, ids: readonly string[] = catalogue.map
  * Requirement ids from a repeatable flag: each must be in the catalogue (the ids `list` prints and
  * failures show). An unknown id is a usage error with the nearest ids as suggestions.
  */
-export function requirementIds(flag: string, values: readonly string[]): string[] {
+export function requirementIds(flag: string, values: readonly string[], command = 'run'): string[] {
   const known = new Set(catalogue.map((r) => r.id));
   const out: string[] = [];
   for (const raw of values) {
@@ -40,7 +40,7 @@ export function requirementIds(flag: string, values: readonly string[]): string[
     if (!known.has(id)) {
       const hints = didYouMean(id);
       const hint = hints.length > 0 ? `did you mean ${hints.join(' or ')}?` : "see 'asi-conformance list' for the ids";
-      throw new UsageError(`run: --${flag} ${JSON.stringify(raw)} is not a requirement id; ${hint}`);
+      throw new UsageError(`${command}: --${flag} ${JSON.stringify(raw)} is not a requirement id; ${hint}`);
     }
     if (!out.includes(id)) out.push(id);
   }

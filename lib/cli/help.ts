@@ -216,8 +216,10 @@ Usage
 Exit codes
   0  every replayed judgement finds no failure now
   1  a replayed judgement still finds one
-  2  usage: no such bundle, an unknown id, no URL; or the bundle does not verify
-  3  nothing could be replayed`;
+  2  usage: no such bundle, an unknown id, no URL or not an http one; the bundle does not
+     verify; or a token the run used is not in this shell's environment
+  3  nothing could be replayed, the server never answered, or a replayed judgement found
+     nothing to judge now (NOT PROVED)`;
 
 export const VERIFY_HELP = `asi-conformance verify: check a certification bundle offline
 

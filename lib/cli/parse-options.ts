@@ -58,3 +58,16 @@ export function integerOption(command: string, flag: string, value: string | und
   }
   return Number(value);
 }
+
+/** A base URL given on the command line: an http or https URL, or a usage error naming the command. */
+export function validateBaseUrl(command: string, url: string): void {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new UsageError(`${command}: --base-url ${JSON.stringify(url)} is not a URL; expected for example https://api.example.com/v1`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new UsageError(`${command}: --base-url must be http or https, got ${parsed.protocol}`);
+  }
+}

@@ -3,17 +3,18 @@ import { JUDGEMENTS_RECORD } from '../certification/bundle-layout.ts';
 import { openBundle } from '../certification/open-bundle.ts';
 import { verifyBundle } from '../certification/verify-bundle.ts';
 import { requirementIds } from '../catalogue/selection.ts';
-import { BundleError, UsageError } from '../errors.ts';
+import { BundleError, MissingTokenError, TargetUnreachableError, UsageError } from '../errors.ts';
 import { HttpClient, limitsForTimeout } from '../http/client.ts';
 import { Redactor, type Secret } from '../http/redactor.ts';
 import { isJudgementLine } from '../judgement/rederive.ts';
 import { replayRequirement, type ReplayedJudgement, type ReplayRequest } from '../judgement/replay.ts';
+import type { Exchange } from '../model/exchange.ts';
 import type { Finding } from '../model/finding.ts';
 import { loadProfileFile } from '../profile/load-profile.ts';
 import { resolveProfile } from '../profile/resolve-profile.ts';
 import { consoleText } from '../report/console-text.ts';
 import { REPLAY_HELP } from './help.ts';
-import { integerOption, parseOptions } from './parse-options.ts';
+import { integerOption, parseOptions, validateBaseUrl } from './parse-options.ts';
 
 const MARK: Record<Finding['verdict'], string> = { pass: '✓', fail: '×', warn: '!', 'not-run': '-', inconclusive: '?' };
 
@@ -61,7 +62,8 @@ function judgementLines(r: ReplayedJudgement): string[] {
  * again to a server (a fix on its way), judged by the same checkers, then and now side by side.
  * Tokens come from this shell's environment under the variables the run named, never from the
  * bundle. Exit 0 when every replayed judgement passes now, 1 when one still fails, 3 when nothing
- * could be replayed.
+ * could be replayed, the server never answered, or a judgement found nothing to judge now; 2 for a
+ * token the run used that this shell has not exported.
  */
 export async function replayCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseOptions(
@@ -81,11 +83,12 @@ export async function replayCommand(args: string[]): Promise<number> {
     return 0;
   }
   if (positionals.length !== 1) throw new UsageError(`replay: expected one bundle (a .tar.gz or a bundle folder), got ${positionals.length}; see 'asi-conformance replay --help'`);
-  const ids = requirementIds('only', values.only ?? []);
+  const ids = requirementIds('only', values.only ?? [], 'replay');
   if (ids.length === 0) throw new UsageError('replay: --only ID names the requirement to replay (the ids a report shows); see asi-conformance replay --help');
   const profile = values.config === undefined ? undefined : resolveProfile(values.config, loadProfileFile(values.config));
   const baseUrl = values['base-url'] ?? profile?.profile.baseUrl;
   if (baseUrl === undefined) throw new UsageError('replay: --base-url URL (or --config FILE) names the server to replay against');
+  validateBaseUrl('replay', baseUrl);
   const timeoutS = integerOption('replay', 'timeout', values.timeout, 1, 600);
 
   const bundle = openBundle(positionals[0]!);
@@ -103,12 +106,17 @@ export async function replayCommand(args: string[]): Promise<number> {
   const secrets = Object.values(tokens);
   const redactor = new Redactor(secrets);
   const client = new HttpClient({ baseUrl, tokens, ...(timeoutS === undefined ? {} : { limits: limitsForTimeout(timeoutS) }) });
-  const send = (r: ReplayRequest) => {
+  let sent = 0;
+  let answered = 0;
+  const send = async (r: ReplayRequest): Promise<Exchange> => {
+    // A request the run sent with a token this shell has not exported would go out with the
+    // variable's name in its place and read as the server's refusal.
+    if (r.tokenRole !== undefined && tokens[r.tokenRole] === undefined) throw missingToken(r.tokenRole, report.meta.profile);
     const at = r.target.indexOf('?');
     const path = at === -1 ? r.target : r.target.slice(0, at);
     const query = at === -1 ? undefined : withTokens(r.target.slice(at + 1), secrets);
     const { authorization, ...headers } = r.headers;
-    return client.send({
+    const exchange = await client.send({
       method: r.method,
       path: withTokens(path, secrets),
       ...(query === undefined ? {} : { query }),
@@ -118,10 +126,16 @@ export async function replayCommand(args: string[]): Promise<number> {
       stream: r.stream,
       unpaced: true,
     });
+    sent += 1;
+    if (exchange.response !== undefined) answered += 1;
+    // The token's role, as the run recorded it: the run-wide rules judge by it.
+    if (r.tokenRole !== undefined) exchange.request.tokenRole = r.tokenRole;
+    return exchange;
   };
   const lines: string[] = [`replaying against ${baseUrl} what run ${report.meta.runId} recorded against ${report.meta.target.baseUrl}`];
   let replayed = 0;
   let failing = 0;
+  let unjudged = 0;
   try {
     for (const id of ids) {
       const results = await replayRequirement({ record: { exchanges: [...exchanges.bySeq.values()], judgements }, results: report.results, requirement: id, recordedBaseUrl: report.meta.target.baseUrl, baseUrl, send });
@@ -133,13 +147,29 @@ export async function replayCommand(args: string[]): Promise<number> {
         if (r.skipped !== undefined) continue;
         replayed += 1;
         if (r.now.some((f) => f.verdict === 'fail')) failing += 1;
+        else if (!r.now.some((f) => f.verdict === 'pass' || f.verdict === 'warn')) unjudged += 1;
       }
     }
   } finally {
     await client.close();
   }
-  const verdict = replayed === 0 ? 'NOTHING REPLAYED' : failing === 0 ? 'PASSES NOW: every replayed judgement found no failure' : `STILL FAILING: ${failing} of ${replayed} replayed judgements found a failure`;
+  if (sent > 0 && answered === 0) throw new TargetUnreachableError(baseUrl, `none of the ${sent} requests replayed got an answer`);
+  const verdict =
+    replayed === 0
+      ? 'NOTHING REPLAYED'
+      : failing > 0
+        ? `STILL FAILING: ${failing} of ${replayed} replayed judgements found a failure`
+        : unjudged > 0
+          ? `NOT PROVED: ${unjudged} of ${replayed} replayed judgements judged nothing now (no answer, or nothing the rule binds)`
+          : 'PASSES NOW: every replayed judgement found no failure';
   lines.push('', verdict);
   process.stdout.write(`${redactor.redact(lines.map((l) => consoleText(l)).join('\n'))}\n`);
-  return replayed === 0 ? 3 : failing === 0 ? 0 : 1;
+  return replayed === 0 ? 3 : failing > 0 ? 1 : unjudged > 0 ? 3 : 0;
+}
+
+/** The role's token is not in this shell: the variable the run named for it, as `run` says it. */
+function missingToken(role: string, profile: unknown): MissingTokenError {
+  const named = typeof profile === 'object' && profile !== null ? (profile as { tokens?: Record<string, unknown> }).tokens?.[role] : undefined;
+  const variable = typeof named === 'string' && named.startsWith('$') ? named.slice(1) : `the variable of tokens.${role}`;
+  return new MissingTokenError(role, variable, process.env[variable]?.trim() === '' ? 'empty' : 'unset');
 }

@@ -21,7 +21,7 @@ import { requirementIds } from '../catalogue/selection.ts';
 import { selectSuiteFiles } from '../runner/suite-files.ts';
 import { BUNDLE_OPTIONS, bundleLine, bundleRequest } from './bundle-flags.ts';
 import { RUN_HELP } from './help.ts';
-import { integerOption, parseOptions } from './parse-options.ts';
+import { integerOption, parseOptions, validateBaseUrl } from './parse-options.ts';
 import { TRANSPORT_OPTIONS, transportFlags } from './transport-flags.ts';
 
 function parseFormats(value: string | undefined): ReportFormat[] {
@@ -51,18 +51,6 @@ function profileFromEnvironment(baseUrl: string): ProfileFile {
   const tokens: Record<string, { env: string }> = {};
   for (const role of TOKEN_ROLES) tokens[role] = { env: DEFAULT_TOKEN_ENV[role] };
   return { base_url: baseUrl, tokens: tokens as ProfileFile['tokens'] };
-}
-
-function validateBaseUrl(url: string): void {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new UsageError(`run: --base-url ${JSON.stringify(url)} is not a URL; expected for example https://api.example.com/v1`);
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new UsageError(`run: --base-url must be http or https, got ${parsed.protocol}`);
-  }
 }
 
 /**
@@ -129,7 +117,7 @@ export async function runCommand(args: string[]): Promise<number> {
   const expectations = values.expect === undefined ? undefined : { file: values.expect, entries: loadExpectations(values.expect) };
   const baseline = values.baseline === undefined ? undefined : { file: values.baseline, report: loadReportFile(values.baseline) };
   const timeoutS = integerOption('run', 'timeout', values.timeout, 1, 600);
-  if (values['base-url'] !== undefined) validateBaseUrl(values['base-url']);
+  if (values['base-url'] !== undefined) validateBaseUrl('run', values['base-url']);
   const outDir = values.out ?? 'reports';
   // Before any reference starts or request goes: a run that cannot write its reports does not start.
   checkWritableFolder(outDir, (message) => new UsageError(`run: --out ${JSON.stringify(outDir)} ${message}`));

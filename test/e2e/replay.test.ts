@@ -62,7 +62,23 @@ describe('replay', () => {
     expect(r.stderr).toMatch(/^asi-conformance: .*tampered\.tar\.gz: does not verify \(.*\); its record cannot be trusted to replay\n$/);
     const unknown = await runCli(['replay', bundle, '--only', 'auth/5.3/missing-headers', '--base-url', fixed.reference.baseUrl]);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain('did you mean auth/5.3/missing-header?');
+    expect(unknown.stderr).toContain('replay: --only "auth/5.3/missing-headers" is not a requirement id; did you mean auth/5.3/missing-header?');
+  });
+
+  test('a base URL that is no http URL is a usage error (exit 2); a server that never answers is unreachable (exit 3)', async () => {
+    const garbled = await runCli(['replay', bundle, '--only', ID, '--base-url', 'foo'], { env: fixed.env });
+    expect(garbled.code).toBe(2);
+    expect(garbled.stderr).toBe('asi-conformance: replay: --base-url "foo" is not a URL; expected for example https://api.example.com/v1\n');
+    const away = await runCli(['replay', bundle, '--only', ID, '--base-url', 'http://127.0.0.1:1/v1'], { env: fixed.env });
+    expect(away.code, away.stdout + away.stderr).toBe(3);
+    expect(away.stderr).toMatch(/target http:\/\/127\.0\.0\.1:1\/v1 is unreachable: none of the \d+ requests replayed got an answer/);
+  });
+
+  test('a token the run used that this shell has not exported stops the replay, naming its variable (exit 2)', async () => {
+    const { ASI_TOKEN: _primary, ...others } = fixed.env;
+    const r = await runCli(['replay', bundle, '--only', 'auth/5.1/bearer-accepted', '--base-url', fixed.reference.baseUrl], { env: others });
+    expect(r.code, r.stdout + r.stderr).toBe(2);
+    expect(r.stderr).toContain('environment variable ASI_TOKEN is not set');
   });
 
   test('a requirement the run did not judge has nothing to replay (exit 3)', async () => {
