@@ -19,13 +19,14 @@ import { shown, type StepResult, type VerifyProblem } from './verify-problem.ts'
 
 /**
  * How the run stopped early, as certify gave it to buildReport. A stop at the preflight carries the
- * preflight's outcome, read again from what the report recorded: interrupted (the run was cut
- * short), no answer to the last exchange it sent (unreachable), or an answer it refused (refused).
+ * outcome the run decided; a report written before it kept one has it read again from what it
+ * recorded: interrupted (the run was cut short), no answer to the last exchange it sent
+ * (unreachable), or an answer it refused (refused).
  */
 function stopInput(stop: RunStop, cutShort: string | undefined): StopInput {
   if (stop.at === 'suites') return { ...stop, at: 'suites' };
   const last = stop.exchanges.at(-1);
-  const outcome = cutShort !== undefined ? 'incomplete' : last?.response === undefined ? 'unreachable' : 'refused';
+  const outcome = stop.outcome ?? (cutShort !== undefined ? 'incomplete' : last?.response === undefined ? 'unreachable' : 'refused');
   return { ...stop, at: 'preflight', outcome };
 }
 

@@ -118,7 +118,10 @@ export function buildReport(inputs: ReportInputs): Report {
   const certified = { ...meta, certifying: meta.certifying && because.length === 0, notCertifyingBecause: because };
   const report: Report = { schemaVersion: 3, meta: certified, outcome, exitCode, counts, results, incomplete, runErrors };
   if (inputs.cutShort !== undefined) report.cutShort = inputs.cutShort;
-  if (inputs.stopped !== undefined) report.stopped = { at: inputs.stopped.at, reason: inputs.stopped.reason, exchanges: inputs.stopped.exchanges };
+  if (inputs.stopped !== undefined) {
+    const { at, reason, exchanges } = inputs.stopped;
+    report.stopped = { at, reason, exchanges, ...(inputs.stopped.at === 'preflight' ? { outcome: inputs.stopped.outcome } : {}) };
+  }
   if (inputs.observed !== undefined) report.observed = inputs.observed;
   return report;
 }

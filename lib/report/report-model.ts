@@ -75,6 +75,8 @@ export interface RunStop {
    * short (for a target that stopped answering, those that went unanswered).
    */
   exchanges: Exchange[];
+  /** At the preflight: how it ended (refused, unreachable, or interrupted), as the run decided it. */
+  outcome?: PreflightOutcome;
 }
 
 /** One reason a run is incomplete: a requirement without a verdict, or the run itself. */

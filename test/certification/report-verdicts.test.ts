@@ -75,6 +75,11 @@ const CASES: Array<[string, ReportInputs]> = [
       },
     },
   ],
+  [
+    // The preflight's last probe went unanswered, yet the run refused the target on an earlier answer (exit 2).
+    'a preflight that refused the target while its last probe got no answer',
+    { meta: runMetadata(), tests: [], runErrors: [], stopped: { at: 'preflight', outcome: 'refused', reason: 'not an ASI v1 server', exchanges: [getExchange(1), { ...getExchange(2), response: undefined }] } },
+  ],
   ['a run cut short, with a run error', { meta: runMetadata(), tests: tests(), runErrors: ['auth: boom'], cutShort: 'interrupted by SIGINT' }],
   ['limits other than the spec\'s', { meta: runMetadata({ limits: { read: 30, write: 10, windowS: 4 }, certifying: false, notCertifyingBecause: ["the profile's limits (30 reads and 10 writes per 4 s) differ from the spec's (600 and 60 per 60 s)"] }), tests: tests(), runErrors: [] }],
 ];

@@ -142,7 +142,7 @@ describe('report.schema.json follows the model', () => {
     ['RequirementResult', keys<RequirementResult>()({ requirement: true, verdict: true, findings: true, tests: true, reason: true, unchosen: true, durationMs: true, waiver: true })],
     ['AppliedWaiver', keys<AppliedWaiver>()({ status: true, reason: true, issue: true, expires: true, state: true })],
     ['IncompleteItem', keys<IncompleteItem>()({ id: true, verdict: true, reason: true })],
-    ['RunStop', keys<RunStop>()({ at: true, reason: true, exchanges: true })],
+    ['RunStop', keys<RunStop>()({ at: true, reason: true, exchanges: true, outcome: true })],
     ['Observed', keys<Observed>()({ errorCodes: true, fields: true })],
     ['VerdictChange', keys<VerdictChange>()({ id: true, before: true, after: true })],
     [
