@@ -39,6 +39,7 @@ async function until<T>(look: () => T | undefined, ms: number): Promise<T | unde
 export class RunControl {
   readonly #transcriptFile: string;
   readonly #profile: ResolvedProfile;
+  readonly #redact: (text: string) => string;
   readonly #say: (line: string) => void;
   readonly #interrupts: Interrupts;
   /** True when the run command gave no Interrupts: this run listens for signals itself. */
@@ -54,9 +55,14 @@ export class RunControl {
   cutShort: string | undefined;
   interrupted: InterruptCause | undefined;
 
-  constructor(transcriptFile: string, profile: ResolvedProfile, say: (line: string) => void, interrupts?: Interrupts) {
+  /**
+   * `redact` takes the run's secrets out of a hook's output: hooks inherit the environment, tokens
+   * included, and what a disable printed is kept in a working file and shown.
+   */
+  constructor(transcriptFile: string, profile: ResolvedProfile, say: (line: string) => void, redact: (text: string) => string, interrupts?: Interrupts) {
     this.#transcriptFile = transcriptFile;
     this.#profile = profile;
+    this.#redact = redact;
     this.#say = say;
     this.#interrupts = interrupts ?? new Interrupts(say);
     this.#ownInterrupts = interrupts === undefined;
@@ -197,7 +203,7 @@ export class RunControl {
     for (const { name, hook, state } of claimed) {
       if (state.phase === 'enabling') await stopHook(state.pid);
       const off = await runDisableHook(hook.disable, { env: hookEnvironment(this.#profile.baseUrl) });
-      const text = `faults.${name}.disable ${hookOutcome(off)}`;
+      const text = `faults.${name}.disable ${this.#redact(hookOutcome(off))}`;
       recordDisable(this.#transcriptFile, name, { by: 'interrupt', outcome: { ok: off.exitCode === 0, text } });
       this.#say(off.exitCode === 0 ? `switched fault ${name} off (${text})` : `could not switch fault ${name} off: ${text}; switch it off by hand`);
     }

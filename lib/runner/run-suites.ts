@@ -1,4 +1,6 @@
 import type { createVitest, Reporter, TestSpecification, Vitest } from 'vitest/node';
+import { Redactor } from '../http/redactor.ts';
+import { transportSecrets } from '../http/transport.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
 import type { RunContext } from '../suite/run-context.ts';
 import { readWaits } from '../suite/worker-files.ts';
@@ -123,7 +125,8 @@ export interface SuiteRunResult {
  */
 export async function runSuites(context: RunContext, options: SuiteRunOptions): Promise<SuiteRunResult> {
   const collector = new FindingsCollector();
-  const control = new RunControl(context.transcriptFile, context.profile, options.notice ?? options.progress, options.interrupts);
+  const redactor = new Redactor([...Object.values(context.tokens), ...transportSecrets(context.transport)]);
+  const control = new RunControl(context.transcriptFile, context.profile, options.notice ?? options.progress, (text) => redactor.redact(text), options.interrupts);
   const cancelNote = (): string | undefined => (control.cutShort === undefined ? undefined : `not run: ${control.cutShort}`);
   const progress = new ProgressReporter(options.progress, options.failOn, { waits: () => readWaits(context.transcriptFile) }, cancelNote);
   const exitCodeBefore = process.exitCode;

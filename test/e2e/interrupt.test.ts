@@ -69,6 +69,20 @@ describe('a signal to the harness', () => {
     // Progress says it once per test, in the run's words.
     expect(r.stderr).not.toContain('aborted by the user');
   });
+
+  test('a disable that prints the token it inherited and fails: what it said is shown with the token as its variable', async () => {
+    const s = await scene({ disableLeaksToken: true });
+    targets.push(s.target);
+    const run = launch(process.execPath, [BIN, 'run', ...s.args], { cwd: ROOT, env: { ...process.env, ...s.target.env } });
+    await until(() => s.target.reference.state.faults.has(FAULT), 30_000, 'the fault switched on');
+    run.signal(['SIGINT'], 'process');
+    const r = await run.ended;
+    expect(r.code, r.stdout + r.stderr).toBe(3);
+    expect(r.stderr).toContain(`could not switch fault ${FAULT} off: faults.${FAULT}.disable exited 1; stderr: token $ASI_TOKEN`);
+    const { runFiles } = aftermath(s);
+    expect(runFiles.sort()).toEqual(RUN_FILES);
+    for (const token of Object.values(s.target.env)) expect(r.stdout + r.stderr).not.toContain(token);
+  });
 });
 
 describe('a signal while the drill itself switches the fault off', () => {

@@ -23,17 +23,19 @@ export interface Scene {
   args: string[];
 }
 
-export async function scene(options: { disableSeconds?: number } = {}): Promise<Scene> {
+export async function scene(options: { disableSeconds?: number; disableLeaksToken?: boolean } = {}): Promise<Scene> {
   const dir = mkdtempSync(join(tmpdir(), 'asi-interrupted-'));
   const calls = join(dir, 'calls.log');
   const out = join(dir, 'reports');
   // The disable takes a moment: a second signal or the drill's own disable arrive while it runs.
   const pause = options.disableSeconds ?? 1;
   const switchFault = (state: string): string => `asi-conformance fault ${FAULT} ${state} --base-url \\"\${BASE_URL}\\"`;
+  // A careless hook: it prints the token it inherited and fails, after switching the fault off.
+  const leak = options.disableLeaksToken === true ? ' && echo \\"token $ASI_TOKEN\\" >&2 && exit 1' : '';
   const target = await referenceTarget({}, (yaml) =>
     yaml
       .replace(new RegExp(`(${FAULT}:\\n\\s+enable: )".*"`), `$1"echo enable >> '${calls}' && ${switchFault('on')}"`)
-      .replace(new RegExp(`(${FAULT}:\\n\\s+enable: .*\\n\\s+disable: )".*"`), `$1"echo disable >> '${calls}' && sleep ${pause} && ${switchFault('off')}"`),
+      .replace(new RegExp(`(${FAULT}:\\n\\s+enable: .*\\n\\s+disable: )".*"`), `$1"echo disable >> '${calls}' && sleep ${pause} && ${switchFault('off')}${leak}"`),
   );
   writeFileSync(calls, '');
   return { target, calls, out, args: ['--config', target.profile, '--suite', SUITE, '-q', '--out', out] };
