@@ -86,8 +86,8 @@ describe('§5 Authentication', () => {
 
   // > All token-authenticated endpoints require the bearer header (section 5).
   // A Bearer header whose token is absent or garbled: the spec does not say which of its two codes it earns.
-  requirementTest('auth/5.4/malformed-header', 'a Bearer header with no token, a garbled token or several words, on GET /me', async ({ client, sendAll }) => {
-    const shape = client.tokenShape('primary') ?? { prefix: 'asi', hexLength: 32 };
+  requirementTest('auth/5.4/malformed-header', 'a Bearer header with no token, a garbled token or several words, on every authenticated route', async (kit) => {
+    const shape = kit.client.tokenShape('primary') ?? { prefix: 'asi', hexLength: 32 };
     const headers = [
       'Bearer',
       'Bearer ',
@@ -95,7 +95,8 @@ describe('§5 Authentication', () => {
       `Bearer ${shape.prefix}_test_${'0'.repeat(shape.hexLength)}`,
       'Bearer a b c',
     ];
-    const sent = await sendAll(headers.map((authorization) => ({ path: ME_PATH, authorization })));
+    const routes = await everyRoute(kit);
+    const sent = await kit.sendAll(headers.flatMap((authorization) => routes.map((route) => ({ ...probeRequest(route), authorization }))));
     return sent.map((ex) => expectError('auth/5.4/malformed-header', ex, { status: 401, code: [MISSING, INVALID], category: 'permanent' }));
   });
 
