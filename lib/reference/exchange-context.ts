@@ -53,6 +53,11 @@ export class ExchangeContext {
     this.send(status, text, { 'content-type': 'application/json; charset=utf-8', ...extra });
   }
 
+  /** The header of a defect that labels a JSON body text/plain (the body unchanged); none while the switch is off. */
+  mislabelledIf(defect: string): Record<string, string> {
+    return this.state.defects.has(defect) ? { 'content-type': 'text/plain; charset=utf-8' } : {};
+  }
+
   send(status: number, text: string, extra: Record<string, string> = {}): void {
     if (this.res.headersSent) return;
     const headers = { ...this.headers, ...extra, 'content-length': String(Buffer.byteLength(text)) };
@@ -69,7 +74,7 @@ export class ExchangeContext {
     const wireStatus = code === 'auth.token_missing' && defects.has('auth-token-missing-403') ? 403 : status;
     const error: Record<string, unknown> = { code, category: wireCategory, message, request_id: requestId };
     if (details !== undefined) error['details'] = details;
-    const labelled = defects.has('errors-json-as-text-plain') ? { ...extra, 'content-type': 'text/plain; charset=utf-8' } : extra;
+    const labelled = { ...extra, ...this.mislabelledIf('errors-json-as-text-plain') };
     this.sendJson(wireStatus, routeError && defects.has('errors-envelope-flat') ? error : { error }, labelled);
   }
 

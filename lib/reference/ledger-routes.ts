@@ -270,5 +270,5 @@ function servePage(ctx: ExchangeContext, listing: Listing, p: LedgerParameters, 
       to: listing.window.toMs === null ? null : new Date(listing.window.toMs).toISOString(),
     };
   }
-  ctx.sendJson(200, body);
+  ctx.sendJson(200, body, ctx.mislabelledIf('ledger-page-as-text-plain'));
 }

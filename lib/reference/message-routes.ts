@@ -81,7 +81,7 @@ async function postMessage(ctx: ExchangeContext, kind: AgentKind): Promise<void>
   if (ctx.state.defects.has('conversation-rest-returns-early')) Object.assign(response, { messages: [], status: 'running' });
   // Defect: the finished turn's answer lists none of its messages.
   if (ctx.state.defects.has('conversation-rest-empty-messages')) response['messages'] = [];
-  ctx.sendJson(200, response);
+  ctx.sendJson(200, response, ctx.mislabelledIf('conversation-rest-as-text-plain'));
 }
 
 /** §4.3 "Polling an async message job is a GET." The reference's path: /message-jobs/{job_id}. */

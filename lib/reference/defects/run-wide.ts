@@ -13,6 +13,18 @@ export const runWideDefects: DefectSwitch[] = [
     description: 'Error envelopes are sent with Content-Type text/plain (the body is still the JSON envelope).',
   },
   {
+    name: 'ledger-page-as-text-plain',
+    breaks: ['errors/7/json-media-type'],
+    suites: ['ledger-schema'],
+    description: 'Ledger pages (200) are sent with Content-Type text/plain (the body is still the JSON page).',
+  },
+  {
+    name: 'conversation-rest-as-text-plain',
+    breaks: ['errors/7/json-media-type'],
+    suites: ['conversation-rest'],
+    description: 'The blocking answer to a message POST is sent with Content-Type text/plain (the body is still the JSON conversation response).',
+  },
+  {
     name: 'ratelimit-retry-after-on-served',
     breaks: ['ratelimit/8.1/retry-after-only-on-429'],
     suites: ['auth'],
