@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { CalibrationResult } from '../../lib/calibration/calibrate.ts';
 import { DEFECTS, VARIANTS } from '../../lib/reference/defects/index.ts';
-import { catalogue, requirementById } from '../../lib/catalogue/index.ts';
 import { runCli } from '../support/cli.ts';
 
 /**
@@ -27,19 +26,7 @@ beforeAll(async () => {
 }, 15 * 60_000);
 
 describe('defect switches', () => {
-  test('name only catalogue requirements', () => {
-    for (const d of DEFECTS) {
-      expect(d.breaks.length, d.name).toBeGreaterThan(0);
-      for (const id of d.breaks) expect(requirementById(id)?.level, `${d.name} → ${id}`).toMatch(/^(MUST|SHOULD|INFO)$/);
-    }
-  });
-
-  test('cover every MUST and SHOULD requirement: a check no defect can fail is itself a defect', () => {
-    const broken = new Set(DEFECTS.flatMap((d) => d.breaks));
-    const unproven = catalogue.filter((r) => r.level !== 'INFO' && !broken.has(r.id)).map((r) => r.id);
-    expect(unproven).toEqual([]);
-  });
-
+  // Which requirements the switches name is checked without running them: test/catalogue/defect-coverage.test.ts.
   test.each(DEFECTS.map((d) => [d.name, d.breaks.join(', ')]))('%s makes %s fail', (name) => {
     const r = results.get(`defect:${name}`);
     expect(r?.problems ?? ['not calibrated']).toEqual([]);
