@@ -33,8 +33,8 @@ export const ratelimitRequirements = requirements('ratelimit', [
     id: 'ratelimit/8.1/remaining-counts-down',
     level: 'MUST',
     section: '8.1',
-    statement: 'X-RateLimit-Remaining is an integer that drops by exactly one per request on sequential requests of one token and pool.',
-    quote: 'Each request consumes one point from the pool matching its method.',
+    statement: 'X-RateLimit-Remaining is an integer, never above the pool\'s limit, that drops by exactly one per request on sequential requests of one token and pool.',
+    quote: 'Each request consumes one point from the pool matching its method. … X-RateLimit-Remaining | integer | Requests left before the next refill.',
   },
   {
     id: 'ratelimit/8.1/reset-unix-seconds',
