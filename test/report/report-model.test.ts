@@ -75,7 +75,7 @@ describe('verdicts', () => {
     expect(r.counts['not-run']).toBe(catalogue.length);
     expect(r.results.every((x) => x.verdict === 'not-run' && x.reason === 'the run ended at the preflight, before any suite' && x.waiver === undefined)).toBe(true);
     expect(r.incomplete).toEqual([{ reason: 'token rejected: 401' }]);
-    expect(r.stopped).toEqual({ at: 'preflight', reason: 'token rejected: 401', exchanges: [] });
+    expect(r.stopped).toEqual({ at: 'preflight', outcome, reason: 'token rejected: 401', exchanges: [] });
   });
 
   test('a partial run the preflight ended still tells what it did not choose', () => {
