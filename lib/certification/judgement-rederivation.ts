@@ -1,6 +1,6 @@
 import { isJudgementLine, rederiveVerdicts } from '../judgement/rederive.ts';
 import type { JudgementLine } from '../judgement/judgement-line.ts';
-import { JUDGEMENTS_RECORD } from './bundle-layout.ts';
+import { EXCHANGES_RECORD, JUDGEMENTS_RECORD } from './bundle-layout.ts';
 import { REPORT_NAME, bundledReport, exchangeRecord } from './bundled-report.ts';
 import type { OpenedBundle } from './open-bundle.ts';
 import type { StepResult, VerifyProblem } from './verify-problem.ts';
@@ -16,7 +16,7 @@ export function judgementRederivation(bundle: OpenedBundle): StepResult {
   const exchanges = exchangeRecord(bundle);
   const lines = bundle.recordLines(JUDGEMENTS_RECORD);
   if (exchanges === undefined || lines === undefined) {
-    const missing = exchanges === undefined ? 'record/exchanges.jsonl' : JUDGEMENTS_RECORD;
+    const missing = exchanges === undefined ? EXCHANGES_RECORD : JUDGEMENTS_RECORD;
     return { checked: 'judgements not re-run', problems: [{ file: missing, message: `is missing: the verdicts cannot be derived again from the checkers' inputs` }] };
   }
   const problems: VerifyProblem[] = [];

@@ -4,8 +4,6 @@ import { FAULT_NAMES } from '../profile/resolved-profile.ts';
 import { FAULT_HELP } from './help.ts';
 import { parseOptions } from './parse-options.ts';
 
-const FAULTS: readonly string[] = FAULT_NAMES;
-
 /** The reference's admin URL from its base_url: the admin routes sit at the root of its origin (lib/reference/server.ts). */
 function adminOf(baseUrl: string): string {
   try {
@@ -27,7 +25,7 @@ export async function faultCommand(args: string[]): Promise<number> {
     return 0;
   }
   const [name, state] = positionals;
-  if (name === undefined || !FAULTS.includes(name)) throw new UsageError(`fault: expected a fault name, one of ${FAULTS.join(', ')}; got ${JSON.stringify(name ?? '')}`);
+  if (name === undefined || !(FAULT_NAMES as readonly string[]).includes(name)) throw new UsageError(`fault: expected a fault name, one of ${FAULT_NAMES.join(', ')}; got ${JSON.stringify(name ?? '')}`);
   if (state !== 'on' && state !== 'off') throw new UsageError(`fault: expected on or off after ${name}, got ${JSON.stringify(state ?? '')}`);
   if (values.admin !== undefined && values['base-url'] !== undefined) throw new UsageError('fault: give --base-url or --admin, not both');
   const admin = values['base-url'] === undefined ? values.admin : adminOf(values['base-url']);

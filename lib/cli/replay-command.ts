@@ -15,8 +15,7 @@ import { resolveProfile } from '../profile/resolve-profile.ts';
 import { consoleText } from '../report/console-text.ts';
 import { REPLAY_HELP } from './help.ts';
 import { integerOption, parseOptions, validateBaseUrl } from './parse-options.ts';
-
-const MARK: Record<Finding['verdict'], string> = { pass: '✓', fail: '×', warn: '!', 'not-run': '-', inconclusive: '?' };
+import { VERDICT_MARK } from '../model/words.ts';
 
 /** The tokens the run's report names (`$ASI_TOKEN` for primary...), read from this shell's environment. */
 function tokensFromEnvironment(profile: unknown, env: NodeJS.ProcessEnv): Record<string, Secret> {
@@ -40,7 +39,7 @@ function withTokens(text: string, tokens: readonly Secret[]): string {
 
 function findingLine(f: Finding): string {
   const said = f.verdict === 'fail' || f.verdict === 'warn' ? `expected ${f.expected ?? '?'}; actual ${f.actual ?? '?'}` : (f.note ?? '');
-  return `${MARK[f.verdict]} ${f.verdict.padEnd(12)} ${said}`.trimEnd();
+  return `${VERDICT_MARK[f.verdict]} ${f.verdict.padEnd(12)} ${said}`.trimEnd();
 }
 
 /** The requests sent again, the first three named. */

@@ -1,4 +1,4 @@
-import { isAbsolute, join, relative, sep } from 'node:path';
+import { join, sep } from 'node:path';
 import { quote } from '../http/curl.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
 import { DEFAULT_TOKEN_ENV, TOKEN_ROLES } from '../profile/profile-file.ts';
@@ -7,6 +7,7 @@ import { startReference, validateSwitches } from '../reference/server.ts';
 import { TokenRegistry } from '../reference/tokens.ts';
 import { UsageError } from '../errors.ts';
 import { REFERENCE_PROFILE } from '../runner/embedded-target.ts';
+import { consolePath } from './console-path.ts';
 import { SERVE_HELP } from './help.ts';
 import { integerOption, parseOptions } from './parse-options.ts';
 
@@ -20,12 +21,6 @@ function shellWord(s: string): string {
   return /^[\w./:@=-]+$/.test(s) ? s : quote(s);
 }
 
-/** A path as typed from the working folder: relative below it, absolute elsewhere. */
-function fromHere(path: string, cwd: string): string {
-  const near = relative(cwd, path);
-  return near === '' || near.startsWith('..') || isAbsolute(near) ? path : near;
-}
-
 /**
  * The run command that certifies this server, as it can be typed where serve was started: the
  * CLI as this copy is called (a clone: `node bin/asi-conformance.js`; a project's dependency:
@@ -36,12 +31,12 @@ function fromHere(path: string, cwd: string): string {
 export function runCommandFor(baseUrl: string, cwd = process.cwd()): string {
   const installed = PACKAGE_ROOT.includes(`${sep}node_modules${sep}`);
   const cli = !installed
-    ? `node ${shellWord(fromHere(join(PACKAGE_ROOT, 'bin', 'asi-conformance.js'), cwd))}`
+    ? `node ${shellWord(consolePath(join(PACKAGE_ROOT, 'bin', 'asi-conformance.js'), cwd))}`
     : PACKAGE_ROOT.startsWith(join(cwd, 'node_modules') + sep)
       ? 'npx asi-conformance'
       : 'asi-conformance';
   const standalone = baseUrl === `http://127.0.0.1:${DEFAULT_SERVE_PORT}/v1`;
-  return `${cli} run --config ${shellWord(fromHere(REFERENCE_PROFILE, cwd))}${standalone ? '' : ` --base-url ${baseUrl}`}`;
+  return `${cli} run --config ${shellWord(consolePath(REFERENCE_PROFILE, cwd))}${standalone ? '' : ` --base-url ${baseUrl}`}`;
 }
 
 export function switchList(): string {

@@ -1,6 +1,7 @@
 import { exchangeLabel } from '../checks/rate-limit-headers.ts';
 import type { Exchange } from '../model/exchange.ts';
 import { fail, notRun, pass, type Finding } from '../model/finding.ts';
+import { plural } from '../model/words.ts';
 
 /** Offending exchanges a finding keeps as evidence: the first few and the last. */
 const KEPT_OFFENDERS = 5;
@@ -12,10 +13,6 @@ const NAMED_CELLS = 12;
 interface Offender {
   exchange: Exchange;
   problems: string[];
-}
-
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
 }
 
 function named(list: readonly string[]): string {

@@ -3,6 +3,7 @@ import { prose } from '../report/writers/html.ts';
 import { OUTCOME_LABEL, VERDICT_LABEL, VERDICT_ORDER } from '../report/writers/run-facts.ts';
 import { escapeHtml as h } from '../report/writers/text.ts';
 import { EXIT_WORDS, STATE_LABEL, type Matrix, type MatrixCell, type MatrixColumn, type MatrixRow } from './matrix-model.ts';
+import { plural } from '../model/words.ts';
 
 /**
  * matrix.html: one self-contained page (inline style, no script, no external asset) comparing
@@ -69,10 +70,6 @@ td.none { color: var(--uncovered); }
 /** A link as the page writes it: percent-encoded where a path needs it, then escaped for the attribute. */
 function link(href: string): string {
   return h(encodeURI(href));
-}
-
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
 }
 
 function countsText(counts: Record<ResultState, number>): string {

@@ -1,6 +1,7 @@
 import { ReportFileError } from '../errors.ts';
 import { readUserFile } from '../user-file.ts';
 import type { BaselineDiff, Observed, Report, RequirementVerdict, ResultState, VerdictChange } from './report-model.ts';
+import { plural } from '../model/words.ts';
 
 /**
  * The part of a report.json a comparison needs. Reports of every schema version so far have it,
@@ -118,10 +119,6 @@ const INLINE_IDS = 3;
 const IDS_PER_LINE = 4;
 /** Ids shown of a group of changes that are not regressions; the rest is counted (report.json has them all). */
 const IDS_SHOWN = 4;
-
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
 
 /** The area of a requirement id (`area/section/slug`). */
 function areaOf(id: string): string {

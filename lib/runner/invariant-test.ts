@@ -4,14 +4,13 @@ import { trimFinding } from '../model/evidence-trim.ts';
 import { consoleText } from '../report/console-text.ts';
 import { levelAdjusted } from '../report/report-model.ts';
 import type { CollectedTest } from './findings-collector.ts';
+import { VERDICT_MARK } from '../model/words.ts';
 
 /** The suite name the run-wide rules report under. */
 export const INVARIANTS_SUITE = 'run-wide';
 
 /** Characters of a rule's note or failure a progress line shows; the reports hold all of it. */
 const SAID_CHARS = 200;
-
-const MARK = { pass: '✓', fail: '×', warn: '!', 'not-run': '-', inconclusive: '?' } as const;
 
 /**
  * The run-wide rules as one more test of the run: their findings over every exchange the record
@@ -29,7 +28,7 @@ export function invariantTest(judged: readonly Finding[], exchanges: number, fai
     if (verdict === 'fail') failed = true;
     const said = (f.verdict === 'fail' ? f.actual : f.note) ?? '';
     const shown = said.length > SAID_CHARS ? `${said.slice(0, SAID_CHARS)}…` : said;
-    progress(`  ${MARK[verdict]} ${f.requirement} ${consoleText(shown)}`.trimEnd());
+    progress(`  ${VERDICT_MARK[verdict]} ${f.requirement} ${consoleText(shown)}`.trimEnd());
   }
   return {
     suite: INVARIANTS_SUITE,

@@ -6,8 +6,7 @@ import type { TestRecord } from '../suite/test-record.ts';
 import type { WaitNotice } from '../suite/worker-files.ts';
 import { findingsOf, skipNoteOf } from './findings-collector.ts';
 import { suiteName } from './suite-files.ts';
-
-const MARK = { pass: '✓', fail: '×', warn: '!', 'not-run': '-', inconclusive: '?' } as const;
+import { VERDICT_MARK } from '../model/words.ts';
 
 /** Longest silence while the run waits: a line says what for and how long is left at least this often. */
 export const HEARTBEAT_MS = 10_000;
@@ -85,7 +84,7 @@ export class ProgressReporter implements Reporter {
     const verdict =
       combineVerdicts(findings.map((f) => levelAdjusted(f.verdict, requirementById(f.requirement)?.level ?? 'MUST', this.#failOn))) ?? 'inconclusive';
     const ms = testCase.diagnostic()?.duration;
-    this.#write(`  ${MARK[verdict]} ${consoleText(testCase.name)}${ms === undefined ? '' : ` (${Math.round(ms)} ms)`}  ${this.#tally()}`);
+    this.#write(`  ${VERDICT_MARK[verdict]} ${consoleText(testCase.name)}${ms === undefined ? '' : ` (${Math.round(ms)} ms)`}  ${this.#tally()}`);
     const why = findings.find((f) => f.verdict === verdict && f.note !== undefined)?.note;
     // The note may quote the target: it never starts a line of its own (console-text.ts).
     if ((verdict === 'not-run' || verdict === 'inconclusive') && why !== undefined) this.#write(`      why: ${consoleText(why)}`);

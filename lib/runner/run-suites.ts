@@ -8,7 +8,7 @@ import { FindingsCollector, type CollectedTest } from './findings-collector.ts';
 import type { Interrupts } from './interrupts.ts';
 import { ProgressReporter } from './progress-reporter.ts';
 import { RunControl } from './run-control.ts';
-import { suiteRank } from './suite-order.ts';
+import { compareSuites } from './suite-order.ts';
 import { suiteName } from './suite-files.ts';
 import { suiteModuleCache } from './suite-module-cache.ts';
 
@@ -96,7 +96,7 @@ export class SharedSuiteRunner {
     this.#relay.to = reporters;
     onVitest(vitest);
     const project = vitest.getRootProject();
-    const ordered = [...files].sort((a, b) => suiteRank(suiteName(a)) - suiteRank(suiteName(b)) || suiteName(a).localeCompare(suiteName(b)));
+    const ordered = [...files].sort((a, b) => compareSuites(suiteName(a), suiteName(b)));
     const specs: TestSpecification[] = ordered.map((f) => project.createSpecification(f));
     try {
       await vitest.runTestSpecifications(specs, true);

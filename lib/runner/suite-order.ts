@@ -18,6 +18,11 @@ export const SUITE_ORDER = [
   'ratelimit-recovery',
 ] as const;
 
+/** Two suites by name in the run's order: SUITE_ORDER, then by name. */
+export function compareSuites(a: string, b: string): number {
+  return suiteRank(a) - suiteRank(b) || a.localeCompare(b);
+}
+
 export function suiteRank(name: string): number {
   let best = -1;
   let bestLength = -1;

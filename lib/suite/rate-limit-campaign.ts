@@ -266,12 +266,6 @@ function paceOf(s: Session, pool: Pool, sequence: readonly Exchange[], limit: nu
   return { pool, inFlight, roundTripMs };
 }
 
-async function sendEach(s: Session, requests: readonly SendOptions[]): Promise<Exchange[]> {
-  const out: Exchange[] = [];
-  for (const request of requests) out.push(await s.client.send(request));
-  return out;
-}
-
 /** GET /me with the exhausted token: the read pool's look and most of its spend. */
 const ME: SendOptions = { path: ME_PATH, token: EXHAUSTED_ROLE, unpaced: true };
 
@@ -361,7 +355,8 @@ async function runWrites(s: Session, limits: Limits, routes: readonly MessageRou
   const route = routes[0]!;
   const { post, others, streamed } = writeForms(routes);
   // The look was the first form; the rest follow, now that the read pool is spent.
-  const rest = await sendEach(s, [...others, streamed].slice(1));
+  // One after another: the pool's Remaining counts down over them.
+  const rest = await sendAll(s.client, [...others, streamed].slice(1), 1);
   const sequence = [looks.write!, ...rest];
   // The first two POSTs each between two counts: on a ledger others write to, one of them may
   // catch another client's row, rarely both.

@@ -7,6 +7,7 @@ import { READ_LIMIT, WINDOW_SECONDS, WRITE_LIMIT } from '../../spec-constants.ts
 import { gateOf } from '../baseline-diff.ts';
 import { resultState, type Outcome, type Report, type RequestCount, type RequirementResult, type ResultState, type RunMetadata, type RunStop } from '../report-model.ts';
 import { excerpt } from './text.ts';
+import { plural } from '../../model/words.ts';
 
 /**
  * The words every human-readable writer uses for a run, so that summary.md, report.html and
@@ -39,10 +40,6 @@ export const OUTCOME_LABEL: Record<Outcome, string> = {
   refused: 'Refused at the preflight',
   unreachable: 'Unreachable',
 };
-
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
 
 /** Why the outcome is what it is, in one clause. */
 export function outcomeReason(report: Report): string {
