@@ -87,6 +87,7 @@ export function requirementTest(
       throw err;
     } finally {
       running = [];
+      judgingFor(undefined);
     }
     for (const f of findings) requireRequirement(f.requirement);
     findings = findings.map(withoutResponseInconclusive);
