@@ -27,7 +27,7 @@ function named(list: readonly string[]): string {
 export class RequirementTally {
   readonly requirement: string;
   judged = 0;
-  readonly #cells = new Map<string, number>();
+  readonly #cells = new Set<string>();
   readonly #routes = new Set<string>();
   readonly #statuses = new Set<string>();
   readonly #offenders: Offender[] = [];
@@ -42,7 +42,7 @@ export class RequirementTally {
 
   add(exchange: Exchange, cell: { label: string; route: string; status: string }, problems: readonly string[], remark?: string): void {
     this.judged += 1;
-    this.#cells.set(cell.label, (this.#cells.get(cell.label) ?? 0) + 1);
+    this.#cells.add(cell.label);
     this.#routes.add(cell.route);
     this.#statuses.add(cell.status);
     this.#sample ??= exchange;
@@ -52,11 +52,6 @@ export class RequirementTally {
     const offender = { exchange, problems: [...problems] };
     if (this.#offenders.length < KEPT_OFFENDERS) this.#offenders.push(offender);
     else this.#lastOffender = offender;
-  }
-
-  /** Cells reached, with how many exchanges each. */
-  cells(): ReadonlyMap<string, number> {
-    return this.#cells;
   }
 
   #coverage(declared: readonly string[]): string {
