@@ -117,7 +117,11 @@ export function poolHeaderAspects(exchange: Exchange, expected: PoolHeaderExpect
 
 /** Problems with the X-RateLimit-* headers of one authenticated response (§8.1 table). Empty when right. */
 export function poolHeaderProblems(exchange: Exchange, expected: PoolHeaderExpectation): string[] {
-  const a = poolHeaderAspects(exchange, expected);
+  return everyAspect(poolHeaderAspects(exchange, expected));
+}
+
+/** The problems of every aspect, in the table's order. */
+export function everyAspect(a: PoolHeaderAspects): string[] {
   return [...a.presence, ...a.pool, ...a.limit, ...a.remaining, ...a.reset];
 }
 

@@ -1,4 +1,4 @@
-import { poolHeaderAspects, poolHeaderProblems, type PoolHeaderAspects } from '../../checks/pool-headers.ts';
+import { everyAspect, poolHeaderAspects, type PoolHeaderAspects } from '../../checks/pool-headers.ts';
 import { LEDGER_PATH, poolOfMethod } from '../../spec-constants.ts';
 import { declaredRoutes, type ExchangeFacts, type RecordContext } from '../exchange-facts.ts';
 import type { Invariant, Observation } from '../invariant.ts';
@@ -85,7 +85,7 @@ export const poolHeadersInvariant: Invariant = {
     const aspects = poolHeaderAspects(exchange, expected);
     const out: Observation[] = ASPECTS.map(([requirement, aspect]) => ({ requirement, problems: aspects[aspect] }));
     const own = routeRequirement(facts, context);
-    if (own !== undefined) out.push({ requirement: own, problems: poolHeaderProblems(exchange, expected) });
+    if (own !== undefined) out.push({ requirement: own, problems: everyAspect(aspects) });
     return out;
   },
   declaredCells: (id, context) => authenticatedCells(context, id),
