@@ -58,7 +58,7 @@ describe('§1, §2.4 Conversation transports: REST blocking (the default)', () =
           }
           return findings;
         },
-        { numRuns: PROPERTY_RUNS, maxShrinkRequests: 6, independent: true },
+        { numRuns: PROPERTY_RUNS, maxShrinkRequests: 6 },
       );
     },
   );

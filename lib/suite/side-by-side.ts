@@ -35,8 +35,13 @@ export function inLanes(inFlight: number): <R>(task: () => Promise<R>) => Promis
     });
 }
 
-/** Sends `requests`, `inFlight` at a time, and returns their exchanges in the order given. */
+/**
+ * Sends `requests`, `inFlight` at a time, and returns their exchanges in the order given. Event
+ * streams go one at a time among them: the client holds a stream to its caps, and a hostile
+ * target's streams side by side would multiply what the run holds.
+ */
 export function sendAll(client: HttpClient, requests: readonly SendOptions[], inFlight: number): Promise<Exchange[]> {
   const lane = inLanes(inFlight);
-  return Promise.all(requests.map((request) => lane(() => client.send(request))));
+  const streamLane = inLanes(1);
+  return Promise.all(requests.map((request) => lane(() => (request.stream === true ? streamLane(() => client.send(request)) : client.send(request)))));
 }
