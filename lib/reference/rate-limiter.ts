@@ -94,17 +94,30 @@ export class RollingWindowLimiter implements PoolLimiter {
 /**
  * A fixed-window counter: every point of a window comes back at the window's end, so a burst at
  * the end of one window and another at the start of the next pass twice the limit within one
- * window's length. Defect only.
+ * window's length. Defect only. A key's boundaries fall half a window after its first request:
+ * a boundary just after a run's first request would look like a rolling window to it (the
+ * register), and a defect must show on every run, not by the phase of the clock.
  */
 export class FixedWindowLimiter implements PoolLimiter {
   readonly #counts = new Map<string, { window: number; used: number }>();
+  /** Per key, where its windows start within the clock's windows. */
+  readonly #phase = new Map<string, number>();
   constructor(
     readonly limit: number,
     readonly windowMs: number,
   ) {}
 
+  #phaseOf(key: string, now: number): number {
+    let phase = this.#phase.get(key);
+    if (phase === undefined) {
+      phase = (now + this.windowMs / 2) % this.windowMs;
+      this.#phase.set(key, phase);
+    }
+    return phase;
+  }
+
   #entry(key: string, now: number): { window: number; used: number } {
-    const window = Math.floor(now / this.windowMs);
+    const window = Math.floor((now - this.#phaseOf(key, now)) / this.windowMs);
     let entry = this.#counts.get(key);
     if (entry === undefined || entry.window !== window) {
       entry = { window, used: 0 };
@@ -115,7 +128,7 @@ export class FixedWindowLimiter implements PoolLimiter {
 
   consume(key: string, now: number, spend = true): LimitDecision {
     const entry = this.#entry(key, now);
-    const end = (entry.window + 1) * this.windowMs;
+    const end = (entry.window + 1) * this.windowMs + this.#phaseOf(key, now);
     const allowed = entry.used < this.limit;
     if (allowed && spend) entry.used += 1;
     const decision: LimitDecision = { allowed, limit: this.limit, remaining: Math.max(0, this.limit - entry.used), resetS: seconds(end), refilledS: seconds(end) };

@@ -94,9 +94,8 @@ export const ratelimitDefects: DefectSwitch[] = [
     breaks: ['ratelimit/8.1/rolling-window'],
     suites: RATE_LIMIT_SUITES,
     description: 'Pools refill all at once at fixed clock boundaries instead of on a rolling window.',
-    // A burst that starts just after a boundary looks like a rolling window's (the heal probe,
-    // sent when the rounded-up Retry-After elapses, falls a window after it): the chance of that
-    // is the probe's overshoot over the window, so a longer window keeps it small.
+    // Its boundaries fall half a window after a token's first request (lib/reference/rate-limiter.ts),
+    // so the heal probe is served well within a window of the burst.
     limits: { ...FAST, windowS: 10 },
   },
   {
