@@ -106,11 +106,14 @@ describe('rate-limit defect switches', () => {
     expect(refused.headers['x-ratelimit-limit']).toBe('20');
   });
 
-  test('ratelimit-fixed-window refills at the boundary', async () => {
+  test('ratelimit-fixed-window refills at its boundary, half a window after the token first came, whatever the clock', async () => {
     await withDefect('ratelimit-fixed-window');
     clock += 9_000;
-    expect((await refusedRead()).headers['retry-after']).toBe('1');
-    clock += 1_000;
+    // The first request at 9 s: the boundary falls 5 s later, at 14 s.
+    expect((await refusedRead()).headers['retry-after']).toBe('5');
+    clock += 4_900;
+    expect((await call('GET', '/me')).status).toBe(429);
+    clock += 100;
     expect((await call('GET', '/me')).status).toBe(200);
   });
 
