@@ -11,10 +11,8 @@ import {
   jobPollFindings,
   jobPollPath,
   jobPostPoolFinding,
-  jobStateOf,
 } from '../lib/checks/conversation-job.ts';
-import { sleep } from '../lib/http/client.ts';
-import type { Exchange } from '../lib/model/exchange.ts';
+import { pollUntilFinished } from '../lib/suite/probe-job.ts';
 import { requirementTest } from '../lib/suite/requirement-test.ts';
 
 // Budget: one write per route (the job POSTs, at most MAX_ROUTES) and at most six reads (the polls
@@ -44,15 +42,8 @@ describe('§1, §4.3, §8.1 rule 3: async message jobs', () => {
       const othersSent = sendAll(
         context.profile.messages.routes.slice(1, MAX_ROUTES).map((other) => ({ method: 'POST', path: other.path, token: 'primary', json: { ...messageBodyWith(other.body, '', 'absent'), ...settings.body } })),
       );
-      const polls: Exchange[] = [];
       // > poll async jobs with a backoff starting at 1 second and doubling up to 5 seconds
-      for (const delay of jobPollDelaysMs()) {
-        await sleep(delay);
-        const poll = await client.send({ path: jobPollPath(settings.poll, id.id), token: 'primary' });
-        polls.push(poll);
-        const status = poll.response?.status ?? 0;
-        if (status < 200 || status > 299 || jobStateOf(poll).state === 'finished') break;
-      }
+      const polls = await pollUntilFinished(jobPollPath(settings.poll, id.id), jobPollDelaysMs());
       const others = await othersSent;
       return [postPool, ...others.map((o) => jobPostPoolFinding(o, pools)), ...jobPollFindings(polls, pools)];
     },

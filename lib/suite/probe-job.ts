@@ -1,6 +1,7 @@
 import { messageBodyWith } from '../arbitraries/message-text.ts';
 import { jobIdOf, jobPollDelaysMs, jobPollPath, jobStateOf } from '../checks/conversation-job.ts';
 import { sleep } from '../http/client.ts';
+import type { Exchange } from '../model/exchange.ts';
 import { session } from './session.ts';
 
 let created: Promise<string | undefined> | undefined;
@@ -33,12 +34,20 @@ export async function finishedProbeJobId(): Promise<string | undefined> {
   const id = await probeJobId();
   const jobs = session().context.profile.messages.async;
   if (id === undefined || jobs === undefined) return id;
+  await pollUntilFinished(jobPollPath(jobs.poll, id), [0, ...jobPollDelaysMs()]);
+  return id;
+}
+
+/** Polls a job with the primary token after each of `delaysMs`, until it has finished or a poll is not 2xx; the polls sent. */
+export async function pollUntilFinished(pollPath: string, delaysMs: readonly number[]): Promise<Exchange[]> {
   const { client } = session();
-  for (const delay of [0, ...jobPollDelaysMs()]) {
+  const polls: Exchange[] = [];
+  for (const delay of delaysMs) {
     await sleep(delay);
-    const poll = await client.send({ path: jobPollPath(jobs.poll, id), token: 'primary' });
+    const poll = await client.send({ path: pollPath, token: 'primary' });
+    polls.push(poll);
     const status = poll.response?.status ?? 0;
     if (status < 200 || status > 299 || jobStateOf(poll).state === 'finished') break;
   }
-  return id;
+  return polls;
 }
