@@ -6,7 +6,7 @@ import { ME_PATH } from '../lib/spec-constants.ts';
 import { authenticatedRoutes, probeRequest } from '../lib/suite/authenticated-routes.ts';
 import { hasFault, withFault } from '../lib/suite/fault-hooks.ts';
 import { finishedProbeJobId } from '../lib/suite/probe-job.ts';
-import { lastReadProbeGoing, probesSettled } from '../lib/suite/rate-limit-state.ts';
+import { withLimiterDrill } from '../lib/suite/rate-limit-state.ts';
 import { sendAll } from '../lib/suite/side-by-side.ts';
 import { countLedgerRows, measureBackground } from '../lib/suite/ledger-snapshot.ts';
 import { requirementTest } from '../lib/suite/requirement-test.ts';
@@ -17,6 +17,13 @@ import { requirementTest } from '../lib/suite/requirement-test.ts';
  * seconds), 7 s in all.
  */
 const RECOVERY_BACKOFF_MS = [1_000, 2_000, 4_000];
+
+/**
+ * The drill goes at once when the next timed probe of the exhaustion's 429 is further off than
+ * this: both hooks, the requests and the backoff above, with room to spare. A drill that takes
+ * longer only holds that probe back.
+ */
+const DRILL_CLEARANCE_MS = 12_000;
 
 describe('§7 the limiter store down (faults.limiter_store_down)', () => {
   // > 503 | system.rate_limit_unavailable | transient | The rate-limiter store is down. The limiter is fail-closed.
@@ -29,25 +36,31 @@ describe('§7 the limiter store down (faults.limiter_store_down)', () => {
       const { client } = kit;
       const route = kit.context.profile.messages.routes[0];
       // A job created before the fault (its poll is an authenticated GET like the others), and
-      // finished, so that its ledger row is in before the count: all while the exhaustion's timed
-      // probes settle, which must not meet the store down (they would misread its 503s).
-      const [pollJobId] = await Promise.all([finishedProbeJobId(), lastReadProbeGoing()]);
+      // finished, so that its ledger row is in before the count.
+      const pollJobId = await finishedProbeJobId();
       const routes = authenticatedRoutes(kit.context.profile, pollJobId === undefined ? {} : { pollJobId });
-      // Counted while the last probe is out: it reads GET /me, which leaves no row.
-      const [before] = await Promise.all([route === undefined ? undefined : countLedgerRows(client), probesSettled()]);
       // Unpaced: during the drill the answers carry no pool headers, and nothing here may be retried.
-      // > When the limiter store is unavailable the response is 503 with `system.rate_limit_unavailable`.
-      // All at once: the store is down for as short a time as the target's hooks allow.
       const requests = routes.map((r) => ({ ...probeRequest(r), token: 'primary', unpaced: true }));
-      const during = await withFault('limiter_store_down', () => sendAll(client, requests, kit.context.profile.pacing.maxInFlight));
-      // > `transient`: retry with backoff.
-      const after: Exchange[] = [];
-      for (const backoff of [...RECOVERY_BACKOFF_MS, undefined]) {
-        const answer = await client.send({ path: ME_PATH, token: 'primary' });
-        after.push(answer);
-        if (answer.response !== undefined && answer.response.status < 500) break;
-        if (backoff !== undefined) await new Promise((r) => setTimeout(r, backoff));
-      }
+      // Counted just before the store goes down; the timed probes of the exhaustion's 429 must
+      // not meet it down (they would misread its 503s): the drill goes between them.
+      const { before, during, after } = await withLimiterDrill(
+        DRILL_CLEARANCE_MS,
+        () => (route === undefined ? Promise.resolve(undefined) : countLedgerRows(client)),
+        async (counted) => {
+          // > When the limiter store is unavailable the response is 503 with `system.rate_limit_unavailable`.
+          // All at once: the store is down for as short a time as the target's hooks allow.
+          const sent = await withFault('limiter_store_down', () => sendAll(client, requests, kit.context.profile.pacing.maxInFlight));
+          // > `transient`: retry with backoff.
+          const answers: Exchange[] = [];
+          for (const backoff of [...RECOVERY_BACKOFF_MS, undefined]) {
+            const answer = await client.send({ path: ME_PATH, token: 'primary' });
+            answers.push(answer);
+            if (answer.response !== undefined && answer.response.status < 500) break;
+            if (backoff !== undefined) await new Promise((r) => setTimeout(r, backoff));
+          }
+          return { before: counted, during: sent, after: answers };
+        },
+      );
       let rows: FaultRows | undefined;
       if (before !== undefined) {
         const afterRows = await countLedgerRows(client);

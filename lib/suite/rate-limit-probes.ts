@@ -1,4 +1,4 @@
-import { receivedAtMs, sentAtMs } from '../checks/pool-headers.ts';
+import { headersAtMs, receivedAtMs, sentAtMs } from '../checks/pool-headers.ts';
 import { spanMs, type Replay } from '../checks/rate-limit-ledger.ts';
 import { isLimiterUnavailable } from '../checks/rate-limit-headers.ts';
 import { isRefusal, isServed, retryAfterSeconds } from '../checks/rate-limit-refusal.ts';
@@ -12,6 +12,8 @@ import type { Session } from './session.ts';
 
 /** Margin after a promised instant before a probe goes, so the promise has surely come due. */
 const AFTER_MARGIN_MS = 100;
+/** How late the probe a second before Retry-After may still go (it has a second for its round trip). */
+const HELD_SLACK_MS = 300;
 /** Retry-After and Reset closer than this are judged by one probe sent after both. */
 const SAME_INSTANT_MS = 1_500;
 /** Tries per replayed message: the first send and resends after a 429's own Retry-After. */
@@ -48,19 +50,34 @@ function servesAgainAtMs(refusal: Exchange, windowMs: number): number {
 }
 
 /**
+ * What the timed probes tell, and wait for, around them: when the next one is due (undefined once
+ * none is left), a drill that has the limiter store down (a probe waits for its end before it goes,
+ * and is judged by when it went), and the last one going out.
+ */
+export interface ProbeSchedule {
+  nextDue?(atMs: number | undefined): void;
+  storeUp?(): Promise<void>;
+  lastGoing?(): void;
+}
+
+/**
  * Requests timed against the read refusal, sent while the other suites run:
  *  - one sent a second before Retry-After says a request can succeed, which must still be refused
  *    (only when Retry-After is 3 s or more: below that the rounding leaves no room);
  *  - one sent when the Reset instant has passed, if Reset comes well before Retry-After;
  *  - one sent once Retry-After has elapsed (and Reset too, when the two agree), which must be served.
  * Each is timed against the latest 429 received before it. The waits are in the background and
- * overlap the other suites; only the recovery suite waits for what is left. `lastGoing` is called
- * as the last of them goes out.
+ * overlap the other suites; only the recovery suite waits for what is left.
  */
-export async function probeReadRefusal(s: Session, refusal: Exchange, windowMs: number, lastGoing: () => void = () => {}): Promise<Probe[]> {
+export async function probeReadRefusal(s: Session, refusal: Exchange, windowMs: number, schedule: ProbeSchedule = {}): Promise<Probe[]> {
   const request: SendOptions = { path: ME_PATH, token: EXHAUSTED_ROLE, unpaced: true };
   const latest = receivedAtMs(refusal) + windowMs + BEYOND_WINDOW_MS;
-  const waitFor = (atMs: number): Promise<void> => sleepUntil(Math.min(atMs, latest));
+  const waitFor = async (atMs: number): Promise<void> => {
+    const due = Math.min(atMs, latest);
+    schedule.nextDue?.(due);
+    await sleepUntil(due);
+    await schedule.storeUp?.();
+  };
   const probes: Probe[] = [];
   let basis = refusal;
   let first = true;
@@ -77,8 +94,11 @@ export async function probeReadRefusal(s: Session, refusal: Exchange, windowMs: 
   };
   const seconds = retryAfterSeconds(refusal);
   if (seconds !== undefined && seconds >= 3) {
-    await waitFor(sentAtMs(refusal) + (seconds - 2) * 1000);
-    await send();
+    const planned = sentAtMs(refusal) + (seconds - 2) * 1000;
+    await waitFor(planned);
+    // Held back by a drill past its moment, its answer might come after Retry-After: left out,
+    // the later probes judge the 429.
+    if (Date.now() <= planned + HELD_SLACK_MS) await send();
   }
   const retryAt = (): number => retryAfterElapsesAtMs(basis) ?? receivedAtMs(basis) + windowMs;
   const resetAt = plausibleResetAt(basis, windowMs);
@@ -88,7 +108,7 @@ export async function probeReadRefusal(s: Session, refusal: Exchange, windowMs: 
     if (!first) return probes;
   }
   await waitFor(servesAgainAtMs(basis, windowMs) + AFTER_MARGIN_MS);
-  lastGoing();
+  schedule.lastGoing?.();
   await send();
   return probes;
 }
@@ -116,16 +136,26 @@ export function healsAfterRefusalAtMs(refusal: Exchange | undefined, windowMs: n
 }
 
 /**
+ * When each point the write pool's served POSTs spent is back, earliest first: on a rolling
+ * window, a window after the POST that spent it (charged by the time its headers came).
+ */
+function pointsBackAtMs(write: WriteRun, windowMs: number): number[] {
+  return write.charged
+    .filter(isServed)
+    .map((e) => headersAtMs(e) + windowMs + AFTER_MARGIN_MS)
+    .sort((a, b) => a - b);
+}
+
+/**
  * When the replay of the refused POSTs should be over: once as many points of the write pool as
- * it replays are back, each a window after the served POST that spent it (the first may come back
- * well before the rest, when the write pool's first look was long before its burst).
+ * it replays are back (the first may come back well before the rest, when the write pool's first
+ * look was long before its burst).
  */
 export function replayDueAtMs(write: WriteRun, windowMs: number): number {
   const replayed = Math.min(EXTRA_REFUSED_POSTS, write.batch.posts.filter(isRefusal).length);
-  const spentAt = write.charged.filter(isServed).map(receivedAtMs).sort((a, b) => a - b);
   const heals = healsAfterRefusalAtMs(write.refusal, windowMs);
-  const last = spentAt[replayed - 1];
-  return last === undefined ? heals : Math.max(heals, last + windowMs + AFTER_MARGIN_MS);
+  const last = pointsBackAtMs(write, windowMs)[replayed - 1];
+  return last === undefined ? heals : Math.max(heals, last);
 }
 
 /** The replay, and its first request as a probe of the write pool's last 429 (the next request after it). */
@@ -148,7 +178,12 @@ export async function replayRefusedPosts(s: Session, write: WriteRun, windowMs: 
   const finals: Exchange[] = [];
   const request: SendOptions = { method: 'POST', path: write.route.path, json: write.route.body, token: EXHAUSTED_ROLE, unpaced: true };
   let probe: Probe | undefined;
+  const pointsBack = pointsBackAtMs(write, windowMs);
   for (let i = 0; i < refused.length; i++) {
+    // The first goes when the 429 said (it is the probe of that 429); each later one once its own
+    // point is back, a window after the POST that spent it, so that it meets no 429 it would wait
+    // out rounded up to whole seconds. A pool that gives points back later still answers 429.
+    if (i > 0 && pointsBack[i] !== undefined) await sleepUntil(pointsBack[i]!);
     let answer = await s.client.send(request);
     if (i === 0 && write.refusal !== undefined) probe = { exchange: answer, basis: write.refusal, first: true };
     for (let tries = 1; tries < REPLAY_TRIES && isRefusal(answer); tries++) {

@@ -16,9 +16,16 @@ interface RateLimitStore {
   probes?: Promise<Probe[] | { failed: string }>;
   /** Resolves when the read probes' last request goes out, or when they ended without it. */
   lastProbeGoing?: Promise<void>;
+  /** When the next read probe goes, while one is waiting to (harness ms). */
+  nextProbeAtMs?: number;
+  /** A drill with the limiter store down, while it runs: no probe goes out before it ends. */
+  drill?: Promise<void>;
 }
 
 const store: RateLimitStore = {};
+
+/** Longest a timed probe is held for a drill with the limiter store down. */
+const DRILL_HOLD_MS = 30_000;
 
 /** The campaign against the secondary token, started on first use; the read probes start with it. */
 export function campaign(): Promise<CampaignOutcome> {
@@ -31,10 +38,17 @@ export function campaign(): Promise<CampaignOutcome> {
       .then(async (c): Promise<Probe[] | { failed: string }> => {
         if ('skipped' in c) return { failed: c.skipped };
         if (c.read.refusal === undefined) return { failed: 'the read pool never answered 429' };
-        return probeReadRefusal(s, c.read.refusal, c.limits.windowS * 1000, going);
+        return probeReadRefusal(s, c.read.refusal, c.limits.windowS * 1000, {
+          nextDue: (atMs) => (store.nextProbeAtMs = atMs),
+          storeUp,
+          lastGoing: going,
+        });
       })
       .catch((err: unknown) => ({ failed: err instanceof Error ? err.message : String(err) }))
-      .finally(going);
+      .finally(() => {
+        delete store.nextProbeAtMs;
+        going();
+      });
   }
   return store.campaign;
 }
@@ -46,22 +60,47 @@ export async function readProbes(): Promise<Probe[] | { failed: string }> {
 }
 
 /**
- * Waits for the timed probes of a campaign already under way, and at once when none is: a drill that
- * takes the limiter store down must not run while those probes are out, or they would read its
- * 503s as the pool's answers.
+ * Runs a drill that takes the limiter store down where no timed probe of the read pool's 429
+ * meets it (the probe would read the 503 as no answer of the pool): at once when the next probe
+ * is due more than `clearMs` from now (the probes then hold until the drill ends; one the drill
+ * overruns goes late, and is judged by when it went), else once the probes are done, which may be
+ * most of a window. `prepare` runs just before the store goes down: when waiting for the probes,
+ * beside the last of them (a GET /me, which leaves no ledger row).
  */
-export async function probesSettled(): Promise<void> {
-  if (store.probes === undefined) return;
-  await waitForProbes(store.probes);
+export async function withLimiterDrill<P, R>(clearMs: number, prepare: () => Promise<P>, drill: (prepared: P) => Promise<R>): Promise<R> {
+  const probes = store.probes;
+  const settled = probes === undefined ? true : await Promise.race([probes.then(() => true), campaign().then(() => false)]);
+  const next = store.nextProbeAtMs;
+  if (!settled && (next === undefined || next - Date.now() < clearMs)) {
+    await waitForProbes(store.lastProbeGoing!);
+    const [prepared] = await Promise.all([prepare(), waitForProbes(probes!)]);
+    return drill(prepared);
+  }
+  let end = (): void => {};
+  const running = new Promise<void>((resolve) => (end = resolve));
+  store.drill = running;
+  try {
+    return await drill(await prepare());
+  } finally {
+    if (store.drill === running) delete store.drill;
+    end();
+  }
 }
 
 /**
- * Waits until the last of those probes goes out (at once when none is under way): what a drill
- * prepares meanwhile (a count of the ledger) is then as fresh as it can be when the probes settle.
+ * Holds a probe while a drill has the limiter store down, up to a bound: a drill cut short by a
+ * timeout may never say it ended, and a probe that then meets the store down is sent again.
  */
-export async function lastReadProbeGoing(): Promise<void> {
-  if (store.lastProbeGoing === undefined) return;
-  await waitForProbes(store.lastProbeGoing);
+async function storeUp(): Promise<void> {
+  const drill = store.drill;
+  if (drill === undefined) return;
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, DRILL_HOLD_MS)));
+  try {
+    await Promise.race([drill, bound]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 async function waitForProbes(work: Promise<unknown>): Promise<void> {
