@@ -269,12 +269,14 @@ function paceOf(s: Session, pool: Pool, sequence: readonly Exchange[], limit: nu
 /** GET /me with the exhausted token: the read pool's look and most of its spend. */
 const ME: SendOptions = { path: ME_PATH, token: EXHAUSTED_ROLE, unpaced: true };
 
-async function runReads(s: Session, limits: Limits, looks: Looks): Promise<ReadRun> {
+async function runReads(s: Session, limits: Limits, looks: Looks, brackets: Promise<unknown>): Promise<ReadRun> {
   // A one-row page of the default window: a ledger request the pool serves (§4.1).
   const ledger: SendOptions = { path: LEDGER_PATH, query: { limit: 1 }, token: EXHAUSTED_ROLE, unpaced: true };
   const sequence: Exchange[] = [looks.read];
-  // The primary token's read before the pool is spent, beside the sequence: it charges another token.
-  const primaryBeforeSent = s.client.send({ path: ME_PATH, token: 'primary' });
+  // The primary token's read before the pool is spent, beside the sequence (it charges another
+  // token), once the write pool's brackets have counted the ledger with that token: the count
+  // from it to the read after the spend is the primary's own request only.
+  const primaryBeforeSent = brackets.then(() => s.client.send({ path: ME_PATH, token: 'primary' }));
   // Awaited below; settled here too, so that a send of the sequence that throws leaves no rejection unhandled.
   primaryBeforeSent.catch(() => undefined);
   sequence.push(await s.client.send(ME));
@@ -319,11 +321,6 @@ async function runReads(s: Session, limits: Limits, looks: Looks): Promise<ReadR
   };
 }
 
-/**
- * The write pool, spent with message POSTs. The other routes and the streamed form are sent
- * before the ledger's first count (their rows, whenever they land, are then outside every
- * count); the job mode only once the pool refuses, since a job may record its row when it ends.
- */
 /** The message POSTs the write pool is probed with: the first route plain, the other routes, the streamed form. */
 function writeForms(routes: readonly MessageRoute[]): { post: SendOptions; others: SendOptions[]; streamed: SendOptions } {
   const route = routes[0]!;
@@ -351,24 +348,47 @@ function writeLookOf(routes: readonly MessageRoute[]): SendOptions | undefined {
   return others[0] ?? streamed;
 }
 
-async function runWrites(s: Session, limits: Limits, routes: readonly MessageRoute[], looks: Looks): Promise<WriteRun> {
-  const route = routes[0]!;
-  const { post, others, streamed } = writeForms(routes);
-  // The look was the first form; the rest follow, now that the read pool is spent.
-  // One after another: the pool's Remaining counts down over them.
-  const rest = await sendAll(s.client, [...others, streamed].slice(1), 1);
-  const sequence = [looks.write!, ...rest];
-  // The first two POSTs each between two counts: on a ledger others write to, one of them may
-  // catch another client's row, rarely both.
+/** The write pool's first two POSTs, each between two counts of the ledger. */
+interface Brackets {
+  first: Bracket;
+  second: Bracket;
+}
+
+/**
+ * The first two plain POSTs each between two counts: on a ledger others write to, one of them may
+ * catch another client's row, rarely both. Sent beside the read pool's spend, right after the
+ * look (whose row is in by then): the points they spend are among the first the write pool gets
+ * back, and the replay at the end of the run waits for them.
+ */
+async function writeBrackets(s: Session, post: SendOptions): Promise<Brackets> {
   const first = await bracketed(s, post, await countLedgerRows(s.client));
   const second = await bracketed(s, post, first.after);
+  return { first, second };
+}
+
+/**
+ * The write pool, spent with message POSTs: after the look and the brackets, the other routes and
+ * the streamed form, then a count of the ledger once their rows are in, which the refused batch
+ * starts from; the job mode only once the pool refuses, since a job may record its row when it ends.
+ */
+async function runWrites(s: Session, limits: Limits, routes: readonly MessageRoute[], looks: Looks, brackets: Brackets): Promise<WriteRun> {
+  const route = routes[0]!;
+  const { post, others, streamed } = writeForms(routes);
+  const { first, second } = brackets;
   const bracket = smallerBracket(first.rows, second.rows);
-  sequence.push(first.exchange, second.exchange);
-  const afterReadSpent = sequence[1]!;
-  const after = second.after;
+  // The look was the first form; the rest follow now that the read pool is spent (the plain POST
+  // once more when the look was the only other form), one after another: the pool's Remaining
+  // counts down over the whole sequence.
+  const forms = [...others, streamed].slice(1);
+  const rest = await sendAll(s.client, forms.length > 0 ? forms : [post], 1);
+  const sequence = [looks.write!, first.exchange, second.exchange, ...rest];
+  const afterReadSpent = rest[0]!;
+  // The batch is counted from after them, once their rows are in.
+  const restRows = rest.filter(isServed).length * (bracket ?? 0);
+  const after = second.after.ok ? await countLedgerRowsSettled(s.client, second.after.rows + restRows) : await countLedgerRows(s.client);
   const primaryBefore = await s.client.send({ ...post, token: 'primary', unpaced: false });
   const pace = paceOf(s, 'write', sequence, limits.write, EXTRA_REFUSED_POSTS, WRITE_IN_FLIGHT_FLOOR);
-  const burst = await exhaust(s, limits.write, second.exchange, EXTRA_REFUSED_POSTS, pace, post);
+  const burst = await exhaust(s, limits.write, sequence[sequence.length - 1]!, EXTRA_REFUSED_POSTS, pace, post);
   // A refused POST has done no work in any form (§8.1 rule 5): every route in every form the
   // profile declares, the burst's own form aside. All at once: each is refused whatever the order,
   // and a far target answers them in one round trip.
@@ -417,7 +437,10 @@ export async function runCampaign(s: Session): Promise<CampaignOutcome> {
   const limits = s.context.profile.limits;
   const { routes } = s.context.profile.messages;
   const looks = await freshLooks(s, limits, ME, writeLookOf(routes));
-  const read = await runReads(s, limits, looks);
-  const write = routes.length === 0 ? { skipped: 'the profile configures no message route (messages.routes) to spend the write pool with' } : await runWrites(s, limits, routes, looks);
+  const brackets = routes.length === 0 ? undefined : writeBrackets(s, writeForms(routes).post);
+  // Settled here too, so that a read spend that throws leaves no rejection unhandled.
+  brackets?.catch(() => undefined);
+  const read = await runReads(s, limits, looks, brackets ?? Promise.resolve());
+  const write = brackets === undefined ? { skipped: 'the profile configures no message route (messages.routes) to spend the write pool with' } : await runWrites(s, limits, routes, looks, await brackets);
   return { limits, read, write };
 }

@@ -52,7 +52,7 @@ function mostAtOnce(entries: readonly HarEntry[], token: string, method: string)
 }
 
 describe('a far target', () => {
-  test('gets its pools spent with more requests in flight than a nearby one, never more than the profile allows, and the refused POSTs replayed as their points come back', async () => {
+  test("gets its pools spent with more requests in flight than a nearby one, never more than the profile allows, the write pool's first points spent beside the read spend, and the refused POSTs replayed as their points come back", async () => {
     const out = mkdtempSync(join(tmpdir(), 'asi-far-'));
     const suites = ['--suite', 'ratelimit-exhaust', '--suite', 'ratelimit-recovery'];
     const r = await runCli(['run', '--config', target.profile, ...suites, '--out', out, '-q'], { env: target.env, timeoutMs: 120_000 });
@@ -74,6 +74,12 @@ describe('a far target', () => {
     // Retry-After rounded up to whole seconds.
     expect(report.results.find((x) => x.requirement.id === 'ratelimit/8.1/replay-once')!.verdict).toBe('pass');
     const posts = byToken(entries, '$ASI_TOKEN_2', 'POST');
+    // The write pool's first three points (the look and the two POSTs between ledger counts) are
+    // spent beside the read pool's spend, before its 429: the replay waits for them to come back.
+    const readRefused = Math.min(...byToken(entries, '$ASI_TOKEN_2', 'GET').filter((e) => e.response.status === 429).map((e) => Date.parse(e.startedDateTime)));
+    expect(posts.slice(0, 3).map((e) => e.response.status)).toEqual([200, 200, 200]);
+    expect(Date.parse(posts[2]!.startedDateTime)).toBeLessThan(readRefused);
+    expect(report.results.find((x) => x.requirement.id === 'ratelimit/5.5/per-token')!.verdict).toBe('pass');
     const replayed = posts.slice(posts.findLastIndex((e) => e.response.status === 429) + 1);
     expect(replayed.map((e) => e.response.status)).toEqual([200, 200, 200]);
   }, 150_000);
