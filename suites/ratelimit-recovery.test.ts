@@ -8,7 +8,7 @@ import { sleepUntil } from '../lib/http/client.ts';
 import type { Exchange } from '../lib/model/exchange.ts';
 import { inconclusive, notRun, type Finding } from '../lib/model/finding.ts';
 import { campaignBudgetMs, type Campaign } from '../lib/suite/rate-limit-campaign.ts';
-import { finalRead, finalReadAtMs, healsAfterRefusalAtMs, replayDueAtMs, replayRefusedPosts, type ReplayRun } from '../lib/suite/rate-limit-probes.ts';
+import { finalRead, finalReadAtMs, healsAfterRefusalAtMs, replayDueAtMs, replayRefusedPosts, retryAfterDueAtMs, type ReplayRun } from '../lib/suite/rate-limit-probes.ts';
 import { campaign, isCampaign, readProbes } from '../lib/suite/rate-limit-state.ts';
 import { requirementTest, type TestKit } from '../lib/suite/requirement-test.ts';
 import type { Session } from '../lib/suite/session.ts';
@@ -32,7 +32,7 @@ function writeReplay(s: Session, c: Campaign): Promise<ReplayRun | { skipped: st
     if ('skipped' in c.write) return { skipped: c.write.skipped };
     const write = c.write;
     const windowMs = c.limits.windowS * 1000;
-    await sleepUntil(healsAfterRefusalAtMs(write.refusal, windowMs));
+    await sleepUntil(retryAfterDueAtMs(write.refusal, windowMs));
     return replayRefusedPosts(s, write, windowMs);
   })();
   return replaying;

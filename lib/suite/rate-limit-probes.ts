@@ -16,8 +16,6 @@ const AFTER_MARGIN_MS = 100;
 const HELD_SLACK_MS = 300;
 /** Retry-After and Reset closer than this are judged by one probe sent after both. */
 const SAME_INSTANT_MS = 1_500;
-/** Tries per replayed message: the first send and resends after a 429's own Retry-After. */
-const REPLAY_TRIES = 3;
 /**
  * Longest the probes wait past a refusal: a rolling window has given every point back one window
  * after it was spent, so a later promise is already wrong and a probe sent then shows it.
@@ -136,6 +134,17 @@ export function healsAfterRefusalAtMs(refusal: Exchange | undefined, windowMs: n
 }
 
 /**
+ * Harness ms at which §8.1's client sends again after a 429: once its Retry-After has elapsed (a
+ * window after it, without one), whatever its Reset says. The replay does what the spec tells a
+ * client to do, so a Retry-After that is too short is what it meets.
+ */
+export function retryAfterDueAtMs(refusal: Exchange | undefined, windowMs: number): number {
+  if (refusal === undefined) return Date.now();
+  const retryAt = retryAfterElapsesAtMs(refusal) ?? receivedAtMs(refusal) + windowMs;
+  return Math.min(retryAt, receivedAtMs(refusal) + windowMs + BEYOND_WINDOW_MS) + AFTER_MARGIN_MS;
+}
+
+/**
  * When each point the write pool's served POSTs spent is back, earliest first: on a rolling
  * window, a window after the POST that spent it (charged by the time its headers came).
  */
@@ -153,9 +162,9 @@ function pointsBackAtMs(write: WriteRun, windowMs: number): number[] {
  */
 export function replayDueAtMs(write: WriteRun, windowMs: number): number {
   const replayed = Math.min(EXTRA_REFUSED_POSTS, write.batch.posts.filter(isRefusal).length);
-  const heals = healsAfterRefusalAtMs(write.refusal, windowMs);
+  const first = retryAfterDueAtMs(write.refusal, windowMs);
   const last = pointsBackAtMs(write, windowMs)[replayed - 1];
-  return last === undefined ? heals : Math.max(heals, last);
+  return last === undefined ? first : Math.max(first, last);
 }
 
 /** The replay, and its first request as a probe of the write pool's last 429 (the next request after it). */
@@ -166,9 +175,10 @@ export interface ReplayRun {
 
 /**
  * §8.1 "on 429, sleep for Retry-After seconds and retry the same request": the refused message
- * POSTs (as many as were planned) are sent again, one after another, each resent after a fresh
- * 429's own Retry-After; the ledger is counted before and after. Sent once the write pool's last
- * 429 says it serves again, the first of them is also a probe of that 429's Retry-After and Reset.
+ * POSTs (as many as were planned) are sent again, one after another; the ledger is counted before
+ * and after. Sent once the write pool's last
+ * 429's Retry-After has elapsed (retryAfterDueAtMs), the first of them is also a probe of that
+ * 429's Retry-After, and of its Reset when that instant has passed too.
  */
 export async function replayRefusedPosts(s: Session, write: WriteRun, windowMs: number): Promise<ReplayRun> {
   // A pool that refuses earlier than its Remaining says leaves more refusals than planned: replaying
@@ -180,15 +190,17 @@ export async function replayRefusedPosts(s: Session, write: WriteRun, windowMs: 
   let probe: Probe | undefined;
   const pointsBack = pointsBackAtMs(write, windowMs);
   for (let i = 0; i < refused.length; i++) {
-    // The first goes when the 429 said (it is the probe of that 429); each later one once its own
-    // point is back, a window after the POST that spent it, so that it meets no 429 it would wait
-    // out rounded up to whole seconds. A pool that gives points back later still answers 429.
+    // The first goes when the campaign's last 429 said (it is the probe of that 429); each later
+    // one once its own point is back, a window after the POST that spent it, so that it meets no
+    // 429 whose Retry-After, rounded up to whole seconds, it would wait out.
     if (i > 0 && pointsBack[i] !== undefined) await sleepUntil(pointsBack[i]!);
     let answer = await s.client.send(request);
     if (i === 0 && write.refusal !== undefined) probe = { exchange: answer, basis: write.refusal, first: true };
-    for (let tries = 1; tries < REPLAY_TRIES && isRefusal(answer); tries++) {
-      const promised = retryAfterElapsesAtMs(answer) ?? receivedAtMs(answer) + 1000;
-      await sleepUntil(Math.min(promised, receivedAtMs(answer) + windowMs + BEYOND_WINDOW_MS) + AFTER_MARGIN_MS);
+    // A later one, sent at the harness's own reckoning, may still meet a 429 (a pool that gives
+    // its points back later): it is sent once more when that 429's Retry-After has elapsed. An
+    // answer to a POST sent after a Retry-After is final: §8.1 says it will succeed.
+    if (i > 0 && isRefusal(answer)) {
+      await sleepUntil(retryAfterDueAtMs(answer, windowMs));
       answer = await s.client.send(request);
     }
     finals.push(answer);
