@@ -100,6 +100,8 @@ export interface PacerOptions {
   now?: () => number;
   /** Every wait of the budget service, with what it waits for (a long one is shown as progress). */
   sleep?: (ms: number, why: string) => Promise<void>;
+  /** Called whenever the time waited grows, a suite's own noted waits included. */
+  onWaited?: () => void;
 }
 
 const BACKOFF_CAP = 8;
@@ -138,6 +140,7 @@ export class Pacer {
       fallbackWindowMs: options.fallbackWindowMs ?? WINDOW_SECONDS * 1000,
       now: options.now ?? Date.now,
       sleep: options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))),
+      onWaited: options.onWaited ?? (() => {}),
     };
   }
 
@@ -154,6 +157,7 @@ export class Pacer {
   #count(reason: WaitReason, ms: number): void {
     this.#waited[reason] += ms;
     this.waitedMs += ms;
+    this.#options.onWaited();
   }
 
   /** Waits until the request may go: at once while the pool has 10% or more left. */

@@ -56,9 +56,11 @@ export function session(): Session {
   const pacer = new Pacer({
     ...windowPacing(context.profile.limits.windowS),
     sleep: (ms, why) => (ms < ANNOUNCED_WAIT_MS ? sleep(ms) : waitingFor(context.transcriptFile, why, Date.now() + ms, sleep(ms))),
+    // The pacer lives in this worker; the report in the main process learns its waiting from here,
+    // the recovery suite's wait at the very end of a run included.
+    onWaited: () => writeFileSync(pacerStatsFile(context.transcriptFile), JSON.stringify(pacer.stats())),
   });
   let count = 0;
-  let waitedReported = 0;
   const client = new HttpClient({
     baseUrl: context.baseUrl,
     tokens: context.tokens,
@@ -71,11 +73,6 @@ export function session(): Session {
     onExchange(exchange) {
       count += 1;
       appendExchange(context.transcriptFile, exchange, transcriptBudget(exchange, context.baseUrl));
-      // The pacer lives in this worker; the report in the main process learns its waiting from here.
-      if (pacer.waitedMs !== waitedReported) {
-        waitedReported = pacer.waitedMs;
-        writeFileSync(pacerStatsFile(context.transcriptFile), JSON.stringify(pacer.stats()));
-      }
     },
     // The main process watches for this file and cuts the run short (lib/runner/run-control.ts).
     onUnresponsive: (reason) => writeFileSync(targetDownFile(context.transcriptFile), reason),

@@ -166,10 +166,12 @@ describe('Pacer: 429s it did not provoke', () => {
     expect(sleeps).toEqual([60_050]);
   });
 
-  test('noteWait adds a suite\'s waiting to the total', () => {
-    const { pacer } = fakePacer();
+  test('noteWait adds a suite\'s waiting to the total, and says so when no request follows it', () => {
+    const said: number[] = [];
+    const pacer: Pacer = new Pacer({ onWaited: () => said.push(pacer.stats().waitedMs) });
     pacer.noteWait('recovery', 1234);
     expect(pacer.stats()).toMatchObject({ waitedMs: 1234, byReason: { recovery: 1234 } });
+    expect(said).toEqual([1234]);
   });
 });
 
