@@ -68,7 +68,12 @@ export class ProgressReporter implements Reporter {
   }
 
   onTestCaseReady(testCase: TestCase): void {
-    const suite = suiteName(testCase.module.moduleId);
+    this.#headerOf(testCase.module.moduleId);
+  }
+
+  /** The suite's header, unless it was the last one printed. */
+  #headerOf(file: string): void {
+    const suite = suiteName(file);
     if (suite === this.#header) return;
     this.#header = suite;
     this.#write(`\n${suite}`);
@@ -77,6 +82,7 @@ export class ProgressReporter implements Reporter {
   onTestCaseResult(testCase: TestCase): void {
     if (this.#seen.has(testCase.id)) return;
     this.#seen.add(testCase.id);
+    this.#headerOf(testCase.module.moduleId);
     this.#done += 1;
     const result = testCase.result();
     const record: TestRecord | undefined = testCase.meta().asi;
@@ -102,7 +108,10 @@ export class ProgressReporter implements Reporter {
     for (const w of waits) {
       const fresh = !this.#announced.has(w.id);
       this.#announced.add(w.id);
-      if (quiet || (fresh && w.untilMs - now >= LONG_WAIT_MS)) this.#write(`  … waiting for ${consoleText(w.what)}: ${left(w.untilMs - now)}  ${this.#tally()}`);
+      if (!quiet && !(fresh && w.untilMs - now >= LONG_WAIT_MS)) continue;
+      // The news that a test began may come after its wait: the wait says whose it is.
+      if (w.testFile !== undefined) this.#headerOf(w.testFile);
+      this.#write(`  … waiting for ${consoleText(w.what)}: ${left(w.untilMs - now)}  ${this.#tally()}`);
     }
   }
 

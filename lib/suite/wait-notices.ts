@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import { recordWaits, type WaitNotice } from './worker-files.ts';
 
 const active = new Map<number, WaitNotice>();
@@ -10,7 +11,8 @@ let lastId = 0;
  */
 export async function waitingFor<T>(transcriptFile: string, what: string, untilMs: number, work: Promise<T>): Promise<T> {
   const id = ++lastId;
-  active.set(id, { id, what, untilMs });
+  const testFile = expect.getState().testPath;
+  active.set(id, { id, what, untilMs, ...(testFile === undefined ? {} : { testFile }) });
   recordWaits(transcriptFile, [...active.values()]);
   try {
     return await work;

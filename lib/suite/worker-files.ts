@@ -26,6 +26,8 @@ export interface WaitNotice {
   what: string;
   /** Unix ms at which the wait should be over. */
   untilMs: number;
+  /** The suite file of the test that began the wait: its header goes above the line. */
+  testFile?: string;
 }
 
 export function readWaits(transcriptFile: string): WaitNotice[] {

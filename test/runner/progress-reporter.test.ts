@@ -50,6 +50,16 @@ describe('ProgressReporter while the run waits', () => {
     expect(h.lines.map((l) => l.line)).toEqual(['  … waiting for the write pool to heal: due now  [0 done, 10s]']);
   });
 
+  test('a wait begun by a test whose start has not been reported yet comes under its suite\'s header, printed once', () => {
+    const waits: WaitNotice[] = [];
+    const h = harness(waits);
+    h.reporter.onTestCaseReady({ module: { moduleId: '/x/suites/ratelimit-limiter-fault.test.ts' } } as TestCase);
+    waits.push({ id: 1, what: 'the exhausted pools to heal', untilMs: h.now() + 50_000, testFile: '/x/suites/ratelimit-recovery.test.ts' });
+    h.advance(1_000);
+    h.reporter.onTestCaseReady({ module: { moduleId: '/x/suites/ratelimit-recovery.test.ts' } } as TestCase);
+    expect(h.lines.map((l) => l.line)).toEqual(['\nratelimit-limiter-fault', '\nratelimit-recovery', '  … waiting for the exhausted pools to heal: 49 s left  [0 done, 1s]']);
+  });
+
   test('what the worker wrote is shown escaped', () => {
     const h = harness([{ id: 1, what: 'a pool\u001b[2J to heal', untilMs: 1_000_000 + 30_000 }]);
     h.advance(1_000);
