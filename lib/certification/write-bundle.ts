@@ -7,7 +7,7 @@ import { quote } from '../http/curl.ts';
 import { hideLocalPaths, pathForReport } from '../report/local-paths.ts';
 import type { Report } from '../report/report-model.ts';
 import { SecretGuard } from '../report/secret-guard.ts';
-import { REPORT_FILE_NAMES, REPORT_FORMATS, renderReport, writePieces, writeReports } from '../report/write-reports.ts';
+import { REPORT_FILE_NAMES, REPORT_FORMATS, isMarkup, renderReport, writePieces, writeReports } from '../report/write-reports.ts';
 import type { CertificatePanel } from '../report/writers/certificate-panel.ts';
 import { linesOf } from '../report/writers/transcript.ts';
 import { judgementsFile } from '../judgement/judgement-line.ts';
@@ -152,9 +152,9 @@ export async function writeBundle(report: Report, options: WriteBundleOptions): 
   await mkdir(join(staging, RECORD_FOLDER), { recursive: true });
   try {
     const files: BundleFile[] = [];
-    const stage = async (name: string, pieces: Iterable<string> | AsyncIterable<string>): Promise<BundleFile> => {
+    const stage = async (name: string, pieces: Iterable<string> | AsyncIterable<string>, markup = false): Promise<BundleFile> => {
       const path = join(staging, name);
-      await writePieces(path, pieces, guard(name));
+      await writePieces(path, pieces, guard(name), markup);
       const file = await described(name, path);
       files.push(file);
       return file;
@@ -172,7 +172,7 @@ export async function writeBundle(report: Report, options: WriteBundleOptions): 
       const name = REPORT_FILE_NAMES[format];
       const beside = join(runDir, name);
       if (format !== 'html' && options.written.includes(beside)) files.push(await described(name, beside));
-      else await stage(name, renderReport(format, report, transcriptFile, format === 'html' ? panel : undefined));
+      else await stage(name, renderReport(format, report, transcriptFile, format === 'html' ? panel : undefined), isMarkup(format));
     }
     await stage(PROFILE_NAME, [profileYaml(report)]);
     files.sort((a, b) => (a.name < b.name ? -1 : 1));

@@ -23,13 +23,22 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** Replaces local folders in `text` by their stand-ins, only where a whole path segment ends. */
-export function hideLocalPaths(text: string, cwd = process.cwd()): string {
+/** A stand-in as HTML and XML text: `<tmp>` written raw would open an element there. */
+function asMarkup(text: string): string {
+  return text.replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/**
+ * Replaces local folders in `text` by their stand-ins, only where a whole path segment ends. In
+ * `markup` (report.html, junit.xml, already escaped) the stand-ins are escaped too, as the same
+ * report renders them from report.json, where they already stand.
+ */
+export function hideLocalPaths(text: string, cwd = process.cwd(), markup = false): string {
   let out = text;
   for (const { path, as } of standIns(cwd)) {
     if (!out.includes(path)) continue;
     // Not followed by a name character: `/work/main` must not turn `/work/mainframe` into `.frame`.
-    out = out.replace(new RegExp(`${escapeRegExp(path)}(?![\\w.-])`, 'g'), as);
+    out = out.replace(new RegExp(`${escapeRegExp(path)}(?![\\w.-])`, 'g'), markup ? asMarkup(as) : as);
   }
   return out;
 }

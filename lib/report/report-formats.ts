@@ -11,3 +11,8 @@ export const REPORT_FILE_NAMES: Record<ReportFormat, string> = {
   html: 'report.html',
   har: 'transcript.har',
 };
+
+/** Formats whose text is HTML or XML: what is put into them afterwards must be escaped too. */
+export function isMarkup(format: ReportFormat): boolean {
+  return format === 'html' || format === 'junit';
+}

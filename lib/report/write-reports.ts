@@ -9,9 +9,9 @@ import { reportHtml } from './writers/html.ts';
 import { reportJson } from './writers/json.ts';
 import { junitXml } from './writers/junit.ts';
 import { summaryMarkdown } from './writers/markdown.ts';
-import { REPORT_FILE_NAMES, REPORT_FORMATS, type ReportFormat } from './report-formats.ts';
+import { REPORT_FILE_NAMES, REPORT_FORMATS, isMarkup, type ReportFormat } from './report-formats.ts';
 
-export { REPORT_FILE_NAMES, REPORT_FORMATS, type ReportFormat } from './report-formats.ts';
+export { REPORT_FILE_NAMES, REPORT_FORMATS, isMarkup, type ReportFormat } from './report-formats.ts';
 
 export interface WriteReportsOptions {
   /** Folder of this run's reports (`reports/<run-id>/`); created when missing. */
@@ -42,12 +42,12 @@ export function renderReport(format: ReportFormat, report: Report, transcriptFil
 }
 
 /** Writes `pieces` to `path` one at a time, each checked by `guard` before it goes to disk. */
-export async function writePieces(path: string, pieces: Iterable<string> | AsyncIterable<string>, guard: SecretGuard): Promise<void> {
+export async function writePieces(path: string, pieces: Iterable<string> | AsyncIterable<string>, guard: SecretGuard, markup = false): Promise<void> {
   const file = await open(path, 'w');
   try {
     for await (const piece of pieces) {
       // Reports travel: the folders of the machine that wrote them stay behind.
-      const text = hideLocalPaths(piece);
+      const text = hideLocalPaths(piece, process.cwd(), markup);
       guard.check(text);
       await file.write(text);
     }
@@ -84,7 +84,7 @@ export async function writeReports(report: Report, options: WriteReportsOptions)
       const name = REPORT_FILE_NAMES[format];
       const file = { working: join(options.dir, `.${name}.partial`), path: join(options.dir, name) };
       files.push(file);
-      await writePieces(file.working, renderReport(format, report, options.transcriptFile, options.certificate), new SecretGuard(name, options.secrets ?? []));
+      await writePieces(file.working, renderReport(format, report, options.transcriptFile, options.certificate), new SecretGuard(name, options.secrets ?? []), isMarkup(format));
     }
   } catch (error) {
     await Promise.all(files.map((f) => rm(f.working, { force: true })));

@@ -15,6 +15,11 @@ describe('hideLocalPaths', () => {
     expect(hideLocalPaths('/srv/workshop and /srv/work.d/x and /srv/work', '/srv/work')).toBe('/srv/workshop and /srv/work.d/x and .');
   });
 
+  test('in HTML and XML the stand-ins are escaped: a raw <tmp> would open an element', () => {
+    const root = PACKAGE_ROOT.replace(/\/+$/, '');
+    expect(hideLocalPaths(`<pre>--cacert '${tmpdir()}/ca.pem' ${root}/x</pre>`, '/srv/work', true)).toBe("<pre>--cacert '&lt;tmp&gt;/ca.pem' &lt;asi-conformance&gt;/x</pre>");
+  });
+
   test('the root folder as working folder replaces nothing', () => {
     expect(hideLocalPaths('/etc/hosts', '/')).toBe('/etc/hosts');
   });
