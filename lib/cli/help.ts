@@ -197,6 +197,7 @@ export const REPLAY_HELP = `asi-conformance replay: send a requirement's recorde
 
 Usage
   asi-conformance replay BUNDLE --only ID --base-url URL [--config FILE] [--timeout S]
+                         [--header 'NAME: VALUE' ...] [--ca-file F] [--cert-file F --key-file F]
 
   The loop from "fixed" to "proved fixed" without a full run. For each judgement that gave the
   requirement a finding in the bundle's run (a checker call, recorded with its inputs), the
@@ -209,8 +210,10 @@ Usage
 
   --only ID          the requirement to replay (repeatable)
   --base-url URL     the server to send to (its base_url, ending in /v1)
-  --config FILE      a profile: its base_url and tokens (--base-url wins)
+  --config FILE      a profile: its base_url, tokens, headers and tls (--base-url wins)
   --timeout S        deadline of one exchange in seconds (default 15 for the headers, 30 in all)
+  --header, --ca-file, --cert-file, --key-file
+                     as for run; HTTPS_PROXY, HTTP_PROXY and NO_PROXY are honoured as run does
   -h, --help         this text
 
 Exit codes

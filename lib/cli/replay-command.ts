@@ -5,6 +5,7 @@ import { verifyBundle } from '../certification/verify-bundle.ts';
 import { requirementIds } from '../catalogue/selection.ts';
 import { BundleError, MissingTokenError, TargetUnreachableError, UsageError } from '../errors.ts';
 import { HttpClient, limitsForTimeout } from '../http/client.ts';
+import { transportSecrets } from '../http/transport.ts';
 import { Redactor, type Secret } from '../http/redactor.ts';
 import { isJudgementLine } from '../judgement/rederive.ts';
 import { replayRequirement, type ReplayedJudgement, type ReplayRequest } from '../judgement/replay.ts';
@@ -12,9 +13,11 @@ import type { Exchange } from '../model/exchange.ts';
 import type { Finding } from '../model/finding.ts';
 import { loadProfileFile } from '../profile/load-profile.ts';
 import { resolveProfile } from '../profile/resolve-profile.ts';
+import { resolveTransport } from '../profile/resolve-transport.ts';
 import { consoleText } from '../report/console-text.ts';
 import { REPLAY_HELP } from './help.ts';
 import { integerOption, parseOptions, validateBaseUrl } from './parse-options.ts';
+import { TRANSPORT_OPTIONS, transportFlags } from './transport-flags.ts';
 import { VERDICT_MARK } from '../model/words.ts';
 
 /** The tokens the run's report names (`$ASI_TOKEN` for primary...), read from this shell's environment. */
@@ -29,11 +32,11 @@ function tokensFromEnvironment(profile: unknown, env: NodeJS.ProcessEnv): Record
   return out;
 }
 
-/** Every placeholder of a token in `text` replaced by the token itself, for the request on the wire only. */
-function withTokens(text: string, tokens: readonly Secret[]): string {
+/** Every placeholder of a secret in `text` replaced by the secret itself, for the request on the wire only. */
+function withSecrets(text: string, secrets: readonly Secret[]): string {
   let out = text;
   // The longest first: `$ASI_TOKEN_2` is not `$ASI_TOKEN` followed by `_2`.
-  for (const t of [...tokens].sort((a, b) => b.placeholder.length - a.placeholder.length)) out = out.split(t.placeholder).join(t.value);
+  for (const t of [...secrets].sort((a, b) => b.placeholder.length - a.placeholder.length)) out = out.split(t.placeholder).join(t.value);
   return out;
 }
 
@@ -73,6 +76,7 @@ export async function replayCommand(args: string[]): Promise<number> {
       'base-url': { type: 'string' },
       config: { type: 'string' },
       timeout: { type: 'string' },
+      ...TRANSPORT_OPTIONS,
       help: { type: 'boolean', short: 'h' },
     },
     true,
@@ -84,11 +88,20 @@ export async function replayCommand(args: string[]): Promise<number> {
   if (positionals.length !== 1) throw new UsageError(`replay: expected one bundle (a .tar.gz or a bundle folder), got ${positionals.length}; see 'asi-conformance replay --help'`);
   const ids = requirementIds('only', values.only ?? [], 'replay');
   if (ids.length === 0) throw new UsageError('replay: --only ID names the requirement to replay (the ids a report shows); see asi-conformance replay --help');
-  const profile = values.config === undefined ? undefined : resolveProfile(values.config, loadProfileFile(values.config));
+  const raw = values.config === undefined ? undefined : loadProfileFile(values.config);
+  const profile = values.config === undefined || raw === undefined ? undefined : resolveProfile(values.config, raw);
   const baseUrl = values['base-url'] ?? profile?.profile.baseUrl;
   if (baseUrl === undefined) throw new UsageError('replay: --base-url URL (or --config FILE) names the server to replay against');
   validateBaseUrl('replay', baseUrl);
   const timeoutS = integerOption('replay', 'timeout', values.timeout, 1, 600);
+  // The way to the server as `run` takes it: headers, TLS files, a proxy from the environment.
+  const { transport, notices } = resolveTransport({
+    baseUrl,
+    ...(values.config === undefined || raw === undefined ? {} : { profile: { file: values.config, headers: raw.headers, tls: raw.tls } }),
+    flags: transportFlags(values),
+    env: process.env,
+    cwd: process.cwd(),
+  });
 
   const bundle = openBundle(positionals[0]!);
   const verification = await verifyBundle(bundle);
@@ -102,9 +115,12 @@ export async function replayCommand(args: string[]): Promise<number> {
   const judgements = (bundle.recordLines(JUDGEMENTS_RECORD) ?? []).flatMap((l) => (isJudgementLine(l.value) ? [l.value] : []));
   const report = read.report;
   const tokens = profile?.tokens ?? tokensFromEnvironment(report.meta.profile, process.env);
-  const secrets = Object.values(tokens);
+  // The recorded requests carry placeholders where the run sent secrets: tokens, and header
+  // values from the environment (a gateway key), put back from this shell for the wire only.
+  const secrets = [...Object.values(tokens), ...transportSecrets(transport)];
   const redactor = new Redactor(secrets);
-  const client = new HttpClient({ baseUrl, tokens, ...(timeoutS === undefined ? {} : { limits: limitsForTimeout(timeoutS) }) });
+  for (const n of notices) process.stderr.write(`${redactor.redact(`note: ${n}`)}\n`);
+  const client = new HttpClient({ baseUrl, tokens, transport, ...(timeoutS === undefined ? {} : { limits: limitsForTimeout(timeoutS) }) });
   let sent = 0;
   let answered = 0;
   const send = async (r: ReplayRequest): Promise<Exchange> => {
@@ -113,15 +129,15 @@ export async function replayCommand(args: string[]): Promise<number> {
     if (r.tokenRole !== undefined && tokens[r.tokenRole] === undefined) throw missingToken(r.tokenRole, report.meta.profile);
     const at = r.target.indexOf('?');
     const path = at === -1 ? r.target : r.target.slice(0, at);
-    const query = at === -1 ? undefined : withTokens(r.target.slice(at + 1), secrets);
+    const query = at === -1 ? undefined : withSecrets(r.target.slice(at + 1), secrets);
     const { authorization, ...headers } = r.headers;
     const exchange = await client.send({
       method: r.method,
-      path: withTokens(path, secrets),
+      path: withSecrets(path, secrets),
       ...(query === undefined ? {} : { query }),
-      headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, withTokens(v, secrets)])),
-      ...(authorization === undefined ? {} : { authorization: withTokens(authorization, secrets) }),
-      ...(r.body === undefined ? {} : { body: withTokens(r.body, secrets) }),
+      headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, withSecrets(v, secrets)])),
+      ...(authorization === undefined ? {} : { authorization: withSecrets(authorization, secrets) }),
+      ...(r.body === undefined ? {} : { body: withSecrets(r.body, secrets) }),
       stream: r.stream,
       unpaced: true,
     });

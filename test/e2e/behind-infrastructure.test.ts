@@ -317,3 +317,42 @@ describe('a proxy from HTTPS_PROXY', () => {
     expect(tunnels).toEqual([]);
   });
 });
+
+/** The bundle of the run's folder. */
+function bundleOf(out: string): string {
+  return join(out, readdirSync(out)[0]!, 'bundle.tar.gz');
+}
+
+describe('replay behind the same infrastructure', () => {
+  test("sends a failure's requests again the way the run went: the profile's CA, client certificate and gateway header, through the proxy", async () => {
+    const env = { CLIENT_KEY_PASSPHRASE: pki.passphrase, HTTPS_PROXY: proxyUrl };
+    const profile = profileFor(defectiveFront);
+    const r = await run(['--config', profile], env);
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    // The TLS files lie in the temp folder: its stand-in is escaped in the markup (a raw <tmp>
+    // opened an element, and the bundle did not verify).
+    for (const file of ['junit.xml', 'report.html']) expect(reportText(r.out, file)).not.toMatch(/<tmp>|<asi-conformance>/);
+    expect(reportText(r.out, 'junit.xml')).toContain('&lt;tmp&gt;');
+    tunnels.length = 0;
+    defectiveFront.seen.length = 0;
+    const replayed = await runCli(['replay', bundleOf(r.out), '--only', 'auth/5.3/missing-header', '--config', profile], { env: { ...tokenEnv, ...NO_PROXY_ENV, GATEWAY_KEY, ...env } });
+    expect(replayed.code, replayed.stdout + replayed.stderr).toBe(1);
+    expect(replayed.stdout).toMatch(/STILL FAILING/);
+    expect(defectiveFront.seen.length).toBeGreaterThan(0);
+    expect(defectiveFront.seen.every((h) => h['x-gateway-key'] === GATEWAY_KEY)).toBe(true);
+    expect(tunnels.length).toBeGreaterThan(0);
+    expect(replayed.stdout + replayed.stderr).not.toContain(GATEWAY_KEY);
+  });
+
+  test('a recorded header from the environment goes out with its value from this shell, given as a flag', async () => {
+    const r = await run(['--base-url', tlsFront.baseUrl, '--ca-file', pki.caFile, '--header', 'X-Gateway-Key: $GATEWAY_KEY', '--only', 'auth/5.3/missing-header']);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    tlsFront.seen.length = 0;
+    const replayed = await runCli(['replay', bundleOf(r.out), '--only', 'auth/5.3/missing-header', '--base-url', tlsFront.baseUrl, '--ca-file', pki.caFile, '--header', 'X-Gateway-Key: $GATEWAY_KEY'], {
+      env: { ...tokenEnv, ...NO_PROXY_ENV, GATEWAY_KEY },
+    });
+    expect(replayed.code, replayed.stdout + replayed.stderr).toBe(0);
+    expect(tlsFront.seen.length).toBeGreaterThan(0);
+    expect(tlsFront.seen.every((h) => h['x-gateway-key'] === GATEWAY_KEY)).toBe(true);
+  });
+});
