@@ -48,12 +48,12 @@ function servesAgainAtMs(refusal: Exchange, windowMs: number): number {
 }
 
 /**
- * What the timed probes tell, and wait for, around them: when the next one is due (undefined once
- * none is left), a drill that has the limiter store down (a probe waits for its end before it goes,
- * and is judged by when it went), and the last one going out.
+ * What the timed probes tell, and wait for, around them: when the next one is due, a drill that
+ * has the limiter store down (a probe waits for its end before it goes, and is judged by when it
+ * went), and the last one going out.
  */
 export interface ProbeSchedule {
-  nextDue?(atMs: number | undefined): void;
+  nextDue?(atMs: number): void;
   storeUp?(): Promise<void>;
   lastGoing?(): void;
 }
@@ -176,9 +176,9 @@ export interface ReplayRun {
 /**
  * §8.1 "on 429, sleep for Retry-After seconds and retry the same request": the refused message
  * POSTs (as many as were planned) are sent again, one after another; the ledger is counted before
- * and after. Sent once the write pool's last
- * 429's Retry-After has elapsed (retryAfterDueAtMs), the first of them is also a probe of that
- * 429's Retry-After, and of its Reset when that instant has passed too.
+ * and after. Sent once the write pool's last 429's Retry-After has elapsed (retryAfterDueAtMs),
+ * the first of them is also a probe of that 429's Retry-After, and of its Reset when that instant
+ * has passed too.
  */
 export async function replayRefusedPosts(s: Session, write: WriteRun, windowMs: number): Promise<ReplayRun> {
   // A pool that refuses earlier than its Remaining says leaves more refusals than planned: replaying
