@@ -28,7 +28,8 @@ export function inLanes(inFlight: number): <R>(task: () => Promise<R>) => Promis
     new Promise<R>((resolve, reject) => {
       const start = (): void => {
         running += 1;
-        task().then(resolve, reject).finally(next);
+        // Through a promise: a task that throws before returning one still frees its lane.
+        Promise.resolve().then(task).then(resolve, reject).finally(next);
       };
       if (running < Math.max(1, inFlight)) start();
       else waiting.push(start);

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { HttpClient } from '../../lib/http/client.ts';
-import { PROBES_IN_FLIGHT, sendAll, sideBySide } from '../../lib/suite/side-by-side.ts';
+import { inLanes, PROBES_IN_FLIGHT, sendAll, sideBySide } from '../../lib/suite/side-by-side.ts';
 
 let server: Server;
 let client: HttpClient;
@@ -73,4 +73,13 @@ test('the profile lowers the requests side by side, never to none', () => {
   expect(sideBySide(64)).toBe(PROBES_IN_FLIGHT);
   expect(sideBySide(2)).toBe(2);
   expect(sideBySide(0)).toBe(1);
+});
+
+test('a task that throws before it returns a promise rejects its own call and frees its lane', async () => {
+  const lane = inLanes(1);
+  const thrown = lane((): Promise<number> => {
+    throw new Error('at once');
+  });
+  await expect(thrown).rejects.toThrow('at once');
+  await expect(lane(async () => 2)).resolves.toBe(2);
 });
