@@ -36,13 +36,26 @@ function plausibleResetAt(refusal: Exchange, windowMs: number): number | undefin
   return at !== undefined && at > now - 5_000 && at < now + windowMs + 5_000 ? at : undefined;
 }
 
+/** Harness ms at which a 429's Retry-After has elapsed; a window after it, without one. */
+function retryAtMs(refusal: Exchange, windowMs: number): number {
+  return retryAfterElapsesAtMs(refusal) ?? receivedAtMs(refusal) + windowMs;
+}
+
+/**
+ * An instant a 429 promised, as the harness waits for it: no later than a window and
+ * BEYOND_WINDOW_MS after the 429, and AFTER_MARGIN_MS past it.
+ */
+function promisedAtMs(refusal: Exchange, windowMs: number, atMs: number): number {
+  return Math.min(atMs, receivedAtMs(refusal) + windowMs + BEYOND_WINDOW_MS) + AFTER_MARGIN_MS;
+}
+
 /**
  * Harness ms at which a 429 says its pool serves again: once Retry-After has elapsed, and Reset
  * too when the two name about the same instant, so one request judges both (without Retry-After,
  * a window after the 429).
  */
 function servesAgainAtMs(refusal: Exchange, windowMs: number): number {
-  const retryAt = retryAfterElapsesAtMs(refusal) ?? receivedAtMs(refusal) + windowMs;
+  const retryAt = retryAtMs(refusal, windowMs);
   const resetAt = plausibleResetAt(refusal, windowMs);
   return resetAt !== undefined && Math.abs(resetAt - retryAt) <= SAME_INSTANT_MS ? Math.max(resetAt, retryAt) : retryAt;
 }
@@ -98,7 +111,7 @@ export async function probeReadRefusal(s: Session, refusal: Exchange, windowMs: 
     // the later probes judge the 429.
     if (Date.now() <= planned + HELD_SLACK_MS) await send();
   }
-  const retryAt = (): number => retryAfterElapsesAtMs(basis) ?? receivedAtMs(basis) + windowMs;
+  const retryAt = (): number => retryAtMs(basis, windowMs);
   const resetAt = plausibleResetAt(basis, windowMs);
   if (resetAt !== undefined && resetAt + SAME_INSTANT_MS < retryAt()) {
     await waitFor(resetAt + AFTER_MARGIN_MS);
@@ -130,7 +143,7 @@ export function finalReadAtMs(spent: readonly Exchange[], windowMs: number): num
 /** Harness ms at which a pool has surely served again, from its latest 429 (now, without one). */
 export function healsAfterRefusalAtMs(refusal: Exchange | undefined, windowMs: number): number {
   if (refusal === undefined) return Date.now();
-  return Math.min(servesAgainAtMs(refusal, windowMs), receivedAtMs(refusal) + windowMs + BEYOND_WINDOW_MS) + AFTER_MARGIN_MS;
+  return promisedAtMs(refusal, windowMs, servesAgainAtMs(refusal, windowMs));
 }
 
 /**
@@ -140,8 +153,7 @@ export function healsAfterRefusalAtMs(refusal: Exchange | undefined, windowMs: n
  */
 export function retryAfterDueAtMs(refusal: Exchange | undefined, windowMs: number): number {
   if (refusal === undefined) return Date.now();
-  const retryAt = retryAfterElapsesAtMs(refusal) ?? receivedAtMs(refusal) + windowMs;
-  return Math.min(retryAt, receivedAtMs(refusal) + windowMs + BEYOND_WINDOW_MS) + AFTER_MARGIN_MS;
+  return promisedAtMs(refusal, windowMs, retryAtMs(refusal, windowMs));
 }
 
 /**
