@@ -1,0 +1,157 @@
+#!/usr/bin/env node
+// Builds dist/ from lib/ (tsc -p tsconfig.build.json), only when what the build reads changed,
+// and so that an interrupt at any moment leaves a working dist/: the old one or the new one.
+//
+// - What the build reads (every file under lib/, the tsconfig files, package.json, this script,
+//   and the installed TypeScript and @types/node versions) is hashed; dist/.build-stamp holds the
+//   digest of the build it came from. The same digest: nothing to do, tsc does not run.
+// - Otherwise tsc compiles into a fresh folder beside dist/ (.dist-build-<pid>), the stamp goes in
+//   last, and the folder is swapped in by two renames in one synchronous step, which no signal
+//   handled here can split. The old dist/ is removed only after the new one is in place.
+// - SIGINT or SIGTERM stops tsc and removes the unfinished folder; dist/ stays as it was. A
+//   folder left by a build that died (SIGKILL) is removed by the next build, and a dist/ lost in
+//   the instant between the two renames is restored from the folder that holds it.
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const DIST = join(ROOT, 'dist');
+const STAMP = '.build-stamp';
+const BUILDING = '.dist-build-';
+const RETIRED = '.dist-old-';
+const require = createRequire(join(ROOT, 'package.json'));
+
+/** Every file under a folder, relative to ROOT with `/`, sorted. */
+function filesUnder(folder) {
+  const out = [];
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.isFile()) out.push(relative(ROOT, full).split(sep).join('/'));
+    }
+  };
+  walk(join(ROOT, folder));
+  return out.sort();
+}
+
+/** The installed version of a package the build uses, or "none". */
+function installedVersion(name) {
+  try {
+    return JSON.parse(readFileSync(require.resolve(`${name}/package.json`), 'utf8')).version;
+  } catch {
+    return 'none';
+  }
+}
+
+/** SHA-256 over what the build reads: a line per input file (its digest and path), then the tool versions. */
+function buildDigest() {
+  const all = createHash('sha256');
+  const inputs = [...filesUnder('lib'), 'tsconfig.json', 'tsconfig.build.json', 'package.json', 'bin/build.mjs'];
+  for (const path of inputs) {
+    const file = createHash('sha256').update(readFileSync(join(ROOT, path))).digest('hex');
+    all.update(`${file}  ${path}\n`);
+  }
+  all.update(`typescript ${installedVersion('typescript')}\n@types/node ${installedVersion('@types/node')}\n`);
+  return all.digest('hex');
+}
+
+/** The stamp of a built folder, or undefined when it has none. */
+function stampOf(folder) {
+  try {
+    return readFileSync(join(folder, STAMP), 'utf8').trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a process with this id still runs (a build under way in another process). */
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === 'EPERM';
+  }
+}
+
+/**
+ * Folders of builds that no longer run: a dist/ lost between the two renames comes back from the
+ * newest complete one (a stamped new build, else the retired old one); the rest are removed.
+ */
+function recoverAndClean() {
+  const stale = readdirSync(ROOT)
+    .map((name) => ({ name, m: new RegExp(`^(${BUILDING}|${RETIRED})(\\d+)$`).exec(name) }))
+    .filter(({ m }) => m !== null && Number(m[2]) !== process.pid && !alive(Number(m[2])));
+  if (!existsSync(DIST)) {
+    const complete = stale.find(({ m }) => m[1] === BUILDING && stampOf(join(ROOT, m[0])) !== undefined) ?? stale.find(({ m }) => m[1] === RETIRED);
+    if (complete !== undefined) {
+      renameSync(join(ROOT, complete.name), DIST);
+      process.stderr.write(`build: restored dist/ from ${complete.name}, left by an interrupted build\n`);
+    }
+  }
+  for (const { name } of stale) rmSync(join(ROOT, name), { recursive: true, force: true });
+}
+
+/** Puts the built folder in dist/'s place; the old dist/ goes aside first and is removed after. */
+function swapIn(built) {
+  const retired = join(ROOT, `${RETIRED}${process.pid}`);
+  // Another build may swap at the same moment: try again until ours is in place.
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      renameSync(DIST, retired);
+    } catch (err) {
+      if (err.code !== 'ENOENT') throw err;
+    }
+    try {
+      renameSync(built, DIST);
+      break;
+    } catch (err) {
+      if (!['ENOTEMPTY', 'EEXIST'].includes(err.code) || attempt >= 5) throw err;
+      rmSync(retired, { recursive: true, force: true });
+    }
+  }
+  rmSync(retired, { recursive: true, force: true });
+}
+
+function main() {
+  recoverAndClean();
+  const digest = buildDigest();
+  if (statSync(DIST, { throwIfNoEntry: false })?.isDirectory() && stampOf(DIST) === digest) return;
+
+  const building = join(ROOT, `${BUILDING}${process.pid}`);
+  rmSync(building, { recursive: true, force: true });
+  process.stderr.write('build: compiling lib/ into dist/ (tsc -p tsconfig.build.json)\n');
+  const tsc = spawn(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', building], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
+  let stoppedBy;
+  const stop = (signal) => {
+    // The first signal stops tsc; its exit then removes the unfinished folder and ends the build.
+    if (stoppedBy !== undefined) return;
+    stoppedBy = signal;
+    tsc.kill(signal);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  process.on('SIGHUP', stop);
+  tsc.on('exit', (code, signal) => {
+    const by = stoppedBy ?? signal ?? undefined;
+    if (by !== undefined || code !== 0) {
+      rmSync(building, { recursive: true, force: true });
+      if (by !== undefined) process.stderr.write(`build: stopped by ${by}; dist/ is left as it was\n`);
+      process.exitCode = by === undefined ? (code ?? 1) : 128 + ({ SIGHUP: 1, SIGINT: 2, SIGTERM: 15 }[by] ?? 0);
+      return;
+    }
+    // Stamp last: a folder with a stamp is a complete build.
+    writeFileSync(join(building, STAMP), `${digest}\n`);
+    swapIn(building);
+  });
+}
+
+main();

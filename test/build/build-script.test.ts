@@ -1,0 +1,154 @@
+import { spawn } from 'node:child_process';
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { ROOT } from '../support/cli.ts';
+
+/**
+ * bin/build.mjs (`npm run build`, and so `npm start` and `npm test`) on a copy of what the build
+ * reads, so that the repository's own dist/, which other self-tests run from, is never touched.
+ * Real processes: the build as npm runs it, signalled by process group while tsc compiles.
+ */
+
+const clone = mkdtempSync(join(tmpdir(), 'asi-build-'));
+const dist = join(clone, 'dist');
+const stampFile = join(dist, '.build-stamp');
+const COMPILING = 'build: compiling lib/';
+const BUILD_MS = 180_000;
+
+interface Finished {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** stdout and stderr as they came. */
+  output: string;
+}
+
+/**
+ * Starts a command in the copy in a process group of its own; `signal` goes to the whole group once
+ * the build says it compiles (tsc has been started then, and takes seconds to load).
+ */
+function inClone(command: string, args: string[], signal?: NodeJS.Signals): Promise<Finished> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: clone, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    let sent = false;
+    const onOutput = (d: Buffer): void => {
+      output += d.toString();
+      if (signal !== undefined && !sent && output.includes(COMPILING)) {
+        sent = true;
+        setTimeout(() => process.kill(-child.pid!, signal), 200);
+      }
+    };
+    child.stdout.on('data', onOutput);
+    child.stderr.on('data', onOutput);
+    const timer = setTimeout(() => {
+      process.kill(-child.pid!, 'SIGKILL');
+      reject(new Error(`${command} ${args.join(' ')} did not finish\n${output}`));
+    }, BUILD_MS);
+    child.on('close', (code, sig) => {
+      clearTimeout(timer);
+      resolve({ code, signal: sig, output });
+    });
+  });
+}
+
+/** The build's temporaries beside dist/. */
+function temporaries(): string[] {
+  return readdirSync(clone).filter((n) => n.startsWith('.dist-'));
+}
+
+/** Waits until the build processes of an interrupted group are gone (their temporaries removed). */
+async function settled(): Promise<void> {
+  for (let i = 0; i < 200 && temporaries().length > 0; i += 1) await new Promise((r) => setTimeout(r, 100));
+}
+
+function help(): Promise<Finished> {
+  return inClone(process.execPath, ['bin/asi-conformance.js', '--help']);
+}
+
+/** A change to a compiled source that changes no behaviour. */
+let edits = 0;
+function editSource(): void {
+  edits += 1;
+  appendFileSync(join(clone, 'lib', 'spec-constants.ts'), `// edit ${edits}\n`);
+}
+
+beforeAll(() => {
+  for (const entry of ['lib', 'bin', 'tsconfig.json', 'tsconfig.build.json', 'package.json']) cpSync(join(ROOT, entry), join(clone, entry), { recursive: true });
+  symlinkSync(join(ROOT, 'node_modules'), join(clone, 'node_modules'), 'dir');
+  // The repository's build as a start: when it is current, the first build here has nothing to do.
+  if (existsSync(join(ROOT, 'dist'))) cpSync(join(ROOT, 'dist'), dist, { recursive: true });
+});
+
+afterAll(() => rmSync(clone, { recursive: true, force: true }));
+
+describe('npm run build', () => {
+  test('with sources unchanged since the last build, does not run tsc: dist/ and its stamp stay as they are', async () => {
+    const first = await inClone('npm', ['run', '--silent', 'build']);
+    expect(first.code, first.output).toBe(0);
+    const before = statSync(stampFile);
+    const stamp = readFileSync(stampFile, 'utf8');
+    const again = await inClone('npm', ['run', '--silent', 'build']);
+    expect(again.code, again.output).toBe(0);
+    expect(again.output).not.toContain(COMPILING);
+    const after = statSync(stampFile);
+    expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
+    expect(readFileSync(stampFile, 'utf8')).toBe(stamp);
+  }, BUILD_MS);
+
+  test('a changed source compiles again, into a dist/ with a new stamp', async () => {
+    const stamp = readFileSync(stampFile, 'utf8');
+    editSource();
+    const built = await inClone('npm', ['run', '--silent', 'build']);
+    expect(built.code, built.output).toBe(0);
+    expect(built.output).toContain(COMPILING);
+    expect(readFileSync(stampFile, 'utf8')).not.toBe(stamp);
+    expect(readFileSync(join(dist, 'spec-constants.js'), 'utf8')).toBeTruthy();
+    expect(temporaries()).toEqual([]);
+  }, BUILD_MS);
+
+  test.each([
+    ['SIGINT', 'npm run build', 'npm', ['run', 'build']],
+    ['SIGTERM', 'node bin/build.mjs', process.execPath, ['bin/build.mjs']],
+  ] as const)('%s to the process group of %s while tsc compiles leaves the old dist/ working, and no temporary', async (signal, _shown, command, args) => {
+    const stamp = readFileSync(stampFile, 'utf8');
+    editSource();
+    const stopped = await inClone(command, [...args], signal);
+    await settled();
+    expect(stopped.code === 0 && stopped.signal === null, `the build ended on its own before ${signal}:\n${stopped.output}`).toBe(false);
+    expect(readFileSync(stampFile, 'utf8')).toBe(stamp);
+    expect(temporaries()).toEqual([]);
+    const shown = await help();
+    expect(shown.code, shown.output).toBe(0);
+  }, BUILD_MS);
+
+  test('after an interrupt, a dist/ whose stamp is not the sources\' is built again; the folders of builds that died are removed', async () => {
+    const stamp = readFileSync(stampFile, 'utf8');
+    // What a build killed by SIGKILL leaves: its unfinished folder, under the id of a process that ended.
+    const dead = await inClone(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']);
+    expect(dead.code).toBe(0);
+    const leftover = join(clone, `.dist-build-${dead.output}`);
+    mkdirSync(leftover);
+    writeFileSync(join(leftover, 'half.js'), '');
+    const built = await inClone('npm', ['run', '--silent', 'build']);
+    expect(built.code, built.output).toBe(0);
+    expect(built.output).toContain(COMPILING);
+    expect(readFileSync(stampFile, 'utf8')).not.toBe(stamp);
+    expect(temporaries()).toEqual([]);
+    const shown = await help();
+    expect(shown.code, shown.output).toBe(0);
+  }, BUILD_MS);
+
+  test('a dist/ lost between the two renames of a swap comes back from the folder that holds it, without compiling', async () => {
+    const stamp = readFileSync(stampFile, 'utf8');
+    const dead = await inClone(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']);
+    renameSync(dist, join(clone, `.dist-old-${dead.output}`));
+    const built = await inClone('npm', ['run', '--silent', 'build']);
+    expect(built.code, built.output).toBe(0);
+    expect(built.output).toContain('restored dist/');
+    expect(built.output).not.toContain(COMPILING);
+    expect(readFileSync(stampFile, 'utf8')).toBe(stamp);
+    expect(temporaries()).toEqual([]);
+  }, BUILD_MS);
+});
