@@ -22,7 +22,7 @@ export interface HookOptions {
   timeoutMs?: number;
 }
 
-/** How long a hook command may take (README: "must exit 0 within 30 s"). */
+/** How long a hook command may take (docs/guide/profiles.md: "must exit 0 within 30 s"). */
 export const HOOK_TIMEOUT_MS = 30_000;
 /** How long a stopped hook gets to end after SIGTERM before SIGKILL. */
 const STOP_GRACE_MS = 3_000;

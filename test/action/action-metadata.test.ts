@@ -10,7 +10,7 @@ const text = readFileSync(ACTION_FILE, 'utf8');
 const action = readAction();
 const steps = action.runs.steps;
 const script = readFileSync(join(ROOT, 'action', 'certify.sh'), 'utf8');
-const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const guide = readFileSync(join(ROOT, 'docs', 'guide', 'ci.md'), 'utf8');
 
 /** The harness's conventional token variables, each with the input that sets it. */
 const TOKEN_INPUTS: Record<string, string> = {
@@ -108,8 +108,8 @@ describe('action.yml', () => {
   });
 });
 
-describe('the README section "GitHub Action"', () => {
-  const section = /\n### GitHub Action\n([\s\S]*?)\n##/.exec(readme)?.[1] ?? '';
+describe('the user guide section "GitHub Action" (docs/guide/ci.md)', () => {
+  const section = /\n## GitHub Action\n([\s\S]*?)(?:\n## |$)/.exec(guide)?.[1] ?? '';
   /** Rows of the table whose header starts with `| header |`: first cell (unquoted) to the second. */
   function table(header: string): Record<string, string> {
     const rows = section.split(`\n| ${header} |`)[1]?.split('\n\n')[0]?.split('\n').slice(2) ?? [];

@@ -8,7 +8,7 @@ import { actionlint, expressions, readAction, schemaCheck, type Step } from '../
 
 const doc = readFileSync(join(ROOT, 'docs', 'ci', 'github-actions.md'), 'utf8');
 const example = readFileSync(join(ROOT, 'examples', 'github-actions.yml'), 'utf8');
-const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const guide = readFileSync(join(ROOT, 'docs', 'guide', 'ci.md'), 'utf8');
 const action = readAction();
 
 const THE_ACTION = '<owner>/asi-conformance@v0';
@@ -113,8 +113,8 @@ describe('the Docker snippets', () => {
     expect(docker?.run).toMatch(/^exec docker run /);
   });
 
-  test('in the README: passes all five', () => {
-    const block = /### Docker\n[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+  test('in the user guide (docs/guide/ci.md): passes all five', () => {
+    const block = /## Docker\n[\s\S]*?```sh\n([\s\S]*?)```/.exec(guide)?.[1] ?? '';
     expect([...block.matchAll(/-e (\w+)/g)].map((m) => m[1]).sort()).toEqual([...TOKEN_VARIABLES].sort());
   });
 });
