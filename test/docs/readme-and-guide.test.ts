@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { loadProfileFile } from '../../lib/profile/load-profile.ts';
+import { loadProfileFile, PROFILE_SCHEMA_FILE } from '../../lib/profile/load-profile.ts';
 import { ROOT } from '../support/cli.ts';
 
 /** The README is the first ten minutes; the user guide under docs/guide/ holds the rest. */
@@ -84,4 +84,38 @@ describe('README.md and docs/guide/*.md', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  test('the profile reference names every key of the profile schema', () => {
+    const schema = JSON.parse(readFileSync(PROFILE_SCHEMA_FILE, 'utf8')) as SchemaNode & { $defs?: Record<string, SchemaNode> };
+    const keys: string[] = [];
+    const walk = (node: SchemaNode | undefined, prefix: string): void => {
+      if (node === undefined) return;
+      const ref = node.$ref?.split('/').pop();
+      if (ref !== undefined) walk(schema.$defs?.[ref], prefix);
+      for (const [key, child] of Object.entries(node.properties ?? {})) {
+        keys.push(`${prefix}${key}`);
+        walk(child, `${prefix}${key}.`);
+        walk(child.items, `${prefix}${key}[].`);
+      }
+    };
+    walk(schema, '');
+    // First cells of the table: `limits.read` / `.write` names limits.write too.
+    const page = readFileSync(join(GUIDE, 'profiles.md'), 'utf8');
+    const named = page.split('\n').filter((l) => l.startsWith('| `')).flatMap((l) => {
+      const cell = l.split(' | ')[0]!;
+      const names = [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
+      const parent = names[0]!.slice(0, names[0]!.lastIndexOf('.') + 1);
+      return names.map((n) => (n.startsWith('.') ? `${parent}${n.slice(1)}` : n));
+    });
+    const covered = (key: string): boolean => named.some((n) => n === key || n.startsWith(`${key}.`) || n === `${key}[]` || key.startsWith(`${n}.`) || key.startsWith(`${n.replace(/\[\]$/, '')}[]`));
+    expect(keys.filter((k) => !covered(k))).toEqual([]);
+    expect(keys.length).toBeGreaterThan(20);
+  });
 });
+
+/** The part of a JSON Schema the profile reference walks. */
+interface SchemaNode {
+  $ref?: string;
+  properties?: Record<string, SchemaNode>;
+  items?: SchemaNode;
+}
