@@ -123,10 +123,18 @@ function main() {
   const digest = buildDigest();
   if (statSync(DIST, { throwIfNoEntry: false })?.isDirectory() && stampOf(DIST) === digest) return;
 
+  let tscBin;
+  try {
+    tscBin = require.resolve('typescript/bin/tsc');
+  } catch {
+    process.stderr.write('build: TypeScript is not installed (a dev dependency): run `npm ci` first\n');
+    process.exitCode = 2;
+    return;
+  }
   const building = join(ROOT, `${BUILDING}${process.pid}`);
   rmSync(building, { recursive: true, force: true });
   process.stderr.write('build: compiling lib/ into dist/ (tsc -p tsconfig.build.json)\n');
-  const tsc = spawn(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', building], {
+  const tsc = spawn(process.execPath, [tscBin, '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', building], {
     cwd: ROOT,
     stdio: 'inherit',
   });
