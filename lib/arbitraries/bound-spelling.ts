@@ -6,7 +6,7 @@ import { FRACTION_EDGES, LETTER_EDGES, OFFSET_EDGES, QUERY_ENCODINGS, type EdgeF
 export interface BoundSpelling {
   /** The value, before percent-encoding. */
   text: string;
-  /** The instant it stands for: the one asked for, its fraction cut to the digits written. */
+  /** The instant it stands for: the one asked for, its fraction rounded to the digits written. */
   instant: Instant;
   /** The edges it stands on: offset, fraction digits, letters. */
   edges: string[];
@@ -20,9 +20,27 @@ type Letters = (typeof LETTER_EDGES)[number];
 
 const RANK: Record<EdgeFix, number> = { accept: 0, 'should-accept': 1, open: 2, refuse: 3 };
 
-/** The instant written with the given offset text (or `Z`), fraction digits and letters. */
-export function spellBound(instant: Instant, offset: Offset | 'Z', fraction: Fraction, letters: Letters): BoundSpelling {
-  const cut: Instant = fraction.digits >= instant.fraction.length ? instant : { seconds: instant.seconds, fraction: instant.fraction.slice(0, fraction.digits).replace(/0+$/, '') };
+/** Which way an instant with more fraction digits than written goes: down for `from`, up for `to`, so that the window only widens. */
+export type Rounding = 'down' | 'up';
+
+/** The instant with at most `digits` fraction digits, rounded as asked. */
+export function roundFraction(instant: Instant, digits: number, rounding: Rounding): Instant {
+  if (instant.fraction.length <= digits) return instant;
+  const kept = instant.fraction.slice(0, digits);
+  const dropped = /[1-9]/.test(instant.fraction.slice(digits));
+  if (rounding === 'down' || !dropped) return { seconds: instant.seconds, fraction: kept.replace(/0+$/, '') };
+  const next = BigInt(kept === '' ? '0' : kept) + 1n;
+  const carry = next.toString().length > digits || digits === 0;
+  const fraction = carry ? '' : next.toString().padStart(digits, '0').replace(/0+$/, '');
+  return { seconds: instant.seconds + (carry ? 1 : 0), fraction };
+}
+
+/**
+ * The instant written with the given offset text (or `Z`), fraction digits and letters; when it
+ * carries more fraction digits than that, rounded as asked (down by default).
+ */
+export function spellBound(instant: Instant, offset: Offset | 'Z', fraction: Fraction, letters: Letters, rounding: Rounding = 'down'): BoundSpelling {
+  const cut = roundFraction(instant, fraction.digits, rounding);
   const zone = offset === 'Z' ? 'Z' : offset.minutes;
   const written = formatInstant(cut, { zone, minFractionDigits: fraction.digits });
   // formatInstant writes the offset from its minutes; `-00:00` has the minutes of `+00:00`.
@@ -37,6 +55,8 @@ export function spellBound(instant: Instant, offset: Offset | 'Z', fraction: Fra
 export interface BoundSpellingConstraints {
   /** The edges to draw from: `accept` (default) or `should-accept` (at least one such edge). */
   fix?: 'accept' | 'should-accept';
+  /** How an instant with more fraction digits than drawn is rounded: `down` (default) for `from`, `up` for `to`. */
+  rounding?: Rounding;
 }
 
 /**
@@ -51,7 +71,7 @@ export function boundSpelling(instant: Instant, constraints: BoundSpellingConstr
   const offset = fc.oneof(fc.constant('Z' as const), fc.constantFrom(...OFFSET_EDGES.filter(allowed)));
   const spelled = fc
     .tuple(offset, fc.constantFrom(...FRACTION_EDGES.filter(allowed)), fc.constantFrom(...LETTER_EDGES.filter(allowed)))
-    .map(([o, f, l]) => spellBound(instant, o, f, l));
+    .map(([o, f, l]) => spellBound(instant, o, f, l, constraints.rounding ?? 'down'));
   return fix === 'accept' ? spelled : spelled.filter((s) => s.fix === 'should-accept');
 }
 

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { boundSpelling, queryEncoding } from '../../lib/arbitraries/bound-spelling.ts';
+import { boundSpelling, queryEncoding, roundFraction } from '../../lib/arbitraries/bound-spelling.ts';
 import { featureEdge, featureFix } from '../../lib/arbitraries/feature-edge.ts';
 import { invalidLimit } from '../../lib/arbitraries/invalid-limit.ts';
 import { limitEdge } from '../../lib/arbitraries/limit-edge.ts';
-import { parseRfc3339 } from '../../lib/checks/ledger-instant.ts';
+import { compareInstants, parseRfc3339 } from '../../lib/checks/ledger-instant.ts';
 import { FEATURE_EDGES, FRACTION_EDGES, LETTER_EDGES, LIMIT_EDGES, OFFSET_EDGES, QUERY_ENCODINGS } from '../../lib/domains/ledger-query-domains.ts';
 import { lengthReadings } from '../../lib/domains/length-readings.ts';
 
@@ -100,6 +100,22 @@ describe('bound spellings', () => {
     for (const o of OFFSET_EDGES.filter((x) => x.fix === 'should-accept')) expect(edges.has(`offset ${o.text}`), o.text).toBe(true);
     for (const f of FRACTION_EDGES.filter((x) => x.fix === 'should-accept')) expect(edges.has(`fraction ${f.edge}`), f.edge).toBe(true);
     for (const l of LETTER_EDGES.filter((x) => x.fix === 'should-accept')) expect(edges.has(`letters ${l.edge}`), l.edge).toBe(true);
+  });
+
+  test('a from rounded down and a to rounded up keep the window: never reversed, whatever digits each is written with', () => {
+    const instant3 = fc.record({ seconds: fc.integer({ min: 1_700_000_000, max: 1_700_000_010 }), fraction: fc.stringMatching(/^(\d{0,8}[1-9])?$/) });
+    fc.assert(
+      fc.property(instant3, instant3, fc.nat({ max: 9 }), fc.nat({ max: 9 }), (x, y, dx, dy) => {
+        const [a, b] = compareInstants(x, y) <= 0 ? [x, y] : [y, x];
+        const from = roundFraction(a, dx, 'down');
+        const to = roundFraction(b, dy, 'up');
+        return compareInstants(from, a) <= 0 && compareInstants(to, b) >= 0 && from.fraction.length <= dx && to.fraction.length <= dy;
+      }),
+      { numRuns: 2000, seed: 11 },
+    );
+    expect(roundFraction({ seconds: 5, fraction: '999' }, 2, 'up')).toEqual({ seconds: 6, fraction: '' });
+    expect(roundFraction({ seconds: 5, fraction: '011' }, 0, 'up')).toEqual({ seconds: 6, fraction: '' });
+    expect(roundFraction({ seconds: 5, fraction: '011' }, 2, 'up')).toEqual({ seconds: 5, fraction: '02' });
   });
 
   test('accepted encodings decode to the value by RFC 3986 and by form decoding; a raw + does not by form decoding', () => {
