@@ -26,7 +26,7 @@ export interface LedgerBehaviour {
   invalidDateAccepted: boolean;
   invalidDate500: boolean;
   negativeZeroOffsetRejected: boolean;
-  fractionThreeDigitsOnly: boolean;
+  fractionMillisecondsOnly: boolean;
   upperCaseOnly: boolean;
   // Reading the query string
   /** Percent-escapes in lower-case hex are left undecoded. */
@@ -115,7 +115,7 @@ export function ledgerBehaviour(state: ReferenceState): LedgerBehaviour {
     invalidDateAccepted: d('invalid-date-accepted'),
     invalidDate500: d('invalid-date-500'),
     negativeZeroOffsetRejected: d('negative-zero-offset-rejected'),
-    fractionThreeDigitsOnly: d('fraction-three-digits-only'),
+    fractionMillisecondsOnly: d('fraction-milliseconds-only'),
     upperCaseOnly: d('bounds-upper-case-only'),
     percentHexUpperOnly: d('percent-hex-upper-case-only'),
     plusLiteral: v('query-plus-literal'),

@@ -24,8 +24,8 @@ export interface BoundQuirks {
   throwOnGarbage?: boolean;
   /** Refuses `-00:00`, as ISO 8601 does (RFC 3339 §4.3 gives it a meaning). */
   rejectNegativeZero?: boolean;
-  /** Reads a fraction of exactly three digits only (a `.SSS` pattern). */
-  fractionThreeDigitsOnly?: boolean;
+  /** Reads a fraction of one to three digits only (a milliseconds pattern). */
+  fractionMillisecondsOnly?: boolean;
   /** Reads `T` and `Z` in upper case only. */
   upperCaseOnly?: boolean;
 }
@@ -79,7 +79,7 @@ export function parseBound(text: string, quirks: BoundQuirks = {}): ParsedBound 
   const m = DATE_TIME.exec(text);
   if (m === null) return refuse('expected YYYY-MM-DD or an RFC 3339 date-time', quirks);
   if (quirks.upperCaseOnly === true && /[tz]/.test(text)) return { ok: false, reason: 'T and Z must be upper case' };
-  if (quirks.fractionThreeDigitsOnly === true && m[7] !== undefined && m[7].length !== 3) return { ok: false, reason: 'fractions of a second take three digits' };
+  if (quirks.fractionMillisecondsOnly === true && m[7] !== undefined && m[7].length > 3) return { ok: false, reason: 'fractions of a second take at most three digits' };
   const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
   const zone = m[8];
   const form: BoundForm = zone === undefined ? 'date-time-local' : /^[Zz]$/.test(zone) ? 'date-time-utc' : 'date-time-offset';

@@ -37,7 +37,7 @@ function boundQuirks(b: LedgerBehaviour): BoundQuirks {
     overflowCalendar: b.invalidDateAccepted,
     throwOnGarbage: b.invalidDate500,
     rejectNegativeZero: b.negativeZeroOffsetRejected,
-    fractionThreeDigitsOnly: b.fractionThreeDigitsOnly,
+    fractionMillisecondsOnly: b.fractionMillisecondsOnly,
     upperCaseOnly: b.upperCaseOnly,
   };
 }

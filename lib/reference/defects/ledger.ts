@@ -121,10 +121,10 @@ export const ledgerDefects: DefectSwitch[] = [
     description: 'Refuses a bound with the offset `-00:00` (400), as ISO 8601 parsers do; RFC 3339 §4.3 reads it as UTC.',
   },
   {
-    name: 'ledger-fraction-three-digits-only',
+    name: 'ledger-fraction-milliseconds-only',
     breaks: ['ledger/4.1/offset-instant'],
     suites: [WINDOW],
-    description: 'Reads fractions of a second of exactly three digits (a `.SSS` pattern) and refuses others (400).',
+    description: 'Reads fractions of a second of one to three digits (a milliseconds pattern) and refuses longer ones (400), though RFC 3339 puts no bound on them.',
   },
   {
     name: 'ledger-percent-hex-upper-case-only',
