@@ -280,7 +280,7 @@ export const LEDGER_QUERY_DOMAINS: readonly InputDomain[] = [
     routes: [ROUTE],
     section: '8.3',
     quote: '`limit` on the ledger: integer 1 to 200, default 50.',
-    valid: `an integer ${LEDGER_LIMIT_MIN} to ${LEDGER_LIMIT_MAX} in decimal digits; absent reads as ${LEDGER_LIMIT_DEFAULT}`,
+    valid: `an integer ${LEDGER_LIMIT_MIN} to ${LEDGER_LIMIT_MAX} in decimal digits without a leading zero; absent reads as ${LEDGER_LIMIT_DEFAULT}`,
     invalid: `what every reading puts outside ${LEDGER_LIMIT_MIN}..${LEDGER_LIMIT_MAX} or outside the integers: ${LIMIT_EDGES.filter((e) => e.fix === 'refuse').map((e) => `\`${e.text}\``).join(', ')}`,
     edges: LIMIT_EDGES.filter((e) => e.fix !== 'refuse').map((e) => `${e.text === '' ? 'the empty value' : `\`${e.text}\``} (${e.edge}${e.fix === 'open' ? ', open' : ''})`),
     open: [
