@@ -1,30 +1,36 @@
 import fc from 'fast-check';
 import { describe } from 'vitest';
-import { invalidFeature } from '../lib/arbitraries/invalid-feature.ts';
+import { featureEdge } from '../lib/arbitraries/feature-edge.ts';
 import { invalidLimit } from '../lib/arbitraries/invalid-limit.ts';
 import { rowWindow } from '../lib/arbitraries/row-window.ts';
-import { validFeature } from '../lib/arbitraries/valid-feature.ts';
 import { validLimit } from '../lib/arbitraries/valid-limit.ts';
-import { acceptedFinding, refusalFindings } from '../lib/checks/ledger-acceptance.ts';
+import { acceptedFinding, observedFindings, refusalFindings } from '../lib/checks/ledger-acceptance.ts';
 import { notEnoughRows, pagesFor } from '../lib/checks/ledger-discovery.ts';
 import { FEATURE_FILTER, featureFilterFindings } from '../lib/checks/ledger-feature-filter.ts';
 import { formatInstant } from '../lib/checks/ledger-instant.ts';
-import { prefixProbe, rowsBetween, type KnownRows } from '../lib/checks/ledger-known-rows.ts';
+import { boundInstants, prefixProbe, rowsBetween, type KnownRows } from '../lib/checks/ledger-known-rows.ts';
 import { uniqueByKey } from '../lib/checks/ledger-page.ts';
 import { pageSchemaFailures } from '../lib/checks/ledger-page-schema.ts';
 import { walkExchanges, walkLedger, type LedgerQuery, type PageFetcher, type Walk } from '../lib/checks/ledger-walk.ts';
 import { defaultPageFindings, LIMIT_DEFAULT, PAGE_WITHIN_LIMIT, pageLimitFindings, walkCompleteFindings } from '../lib/checks/ledger-walk-findings.ts';
 import { inconclusive, type Finding } from '../lib/model/finding.ts';
-import { FEATURE_LENGTH_MAX, FEATURE_LENGTH_MIN, LEDGER_LIMIT_DEFAULT, LEDGER_LIMIT_MAX, LEDGER_LIMIT_MIN } from '../lib/spec-constants.ts';
+import { FEATURE_EDGES, LIMIT_EDGES, QUERY_ENCODINGS, type EdgeValue } from '../lib/domains/ledger-query-domains.ts';
+import { LEDGER_LIMIT_DEFAULT, LEDGER_LIMIT_MAX, LEDGER_LIMIT_MIN } from '../lib/spec-constants.ts';
 import { checkProperty } from '../lib/suite/property.ts';
 import { requirementTest, type TestKit } from '../lib/suite/requirement-test.ts';
-import { fittingLimit, ledgerSample, pagesOf, readPool, walkWhole } from '../lib/suite/ledger-kit.ts';
+import { fittingLimit, ledgerSample, pagesOf, rawLedgerQuery, readPool, walkWhole } from '../lib/suite/ledger-kit.ts';
 
 const LIMIT_BOUNDS = 'ledger/8.3/limit-bounds';
 const LIMIT_INVALID = 'ledger/8.3/limit-invalid-400';
 const FEATURE_BOUNDS = 'ledger/8.3/feature-bounds';
 const FEATURE_INVALID = 'ledger/8.3/feature-invalid-400';
 const FEATURE_EMPTY = 'ledger/8.3/feature-empty-400';
+const OPEN_FORMS = 'ledger/4.1/open-query-forms';
+
+/** The domain's edges of one fix, as the examples a property runs first. */
+function edgesOf(table: readonly EdgeValue[], fix: EdgeValue['fix']): EdgeValue[] {
+  return table.filter((e) => e.fix === fix);
+}
 
 async function knownRows(kit: TestKit, instants: number): Promise<KnownRows | Finding[]> {
   const sample = await ledgerSample(kit);
@@ -63,13 +69,12 @@ describe('§8.3 Parameter bounds: limit', () => {
   });
 
   // > `limit` on the ledger: integer 1 to 200, default 50. | 400 | Error envelope (validation failed). |
-  requirementTest(LIMIT_INVALID, 'limit=0, limit=201, negatives, fractions and words', async (kit) => {
+  requirementTest(LIMIT_INVALID, 'limit=0, limit=201, negatives, fractions, words and out-of-range spellings (0.0, -0, 201.0, 2e3)', async (kit) => {
     const fetch = pagesOf(kit);
-    const findings: Finding[] = [];
     const probe = async (limit: string): Promise<Finding[]> => refusalFindings(LIMIT_INVALID, await fetch({ limit }, undefined));
-    findings.push(...(await Promise.all([String(LEDGER_LIMIT_MIN - 1), String(LEDGER_LIMIT_MAX + 1)].map(probe))).flat());
-    findings.push(...(await checkProperty(LIMIT_INVALID, invalidLimit(), probe, { numRuns: 8, maxShrinkRequests: 10, independent: true })));
-    return findings;
+    // Every refused edge of the domain first, then random ones.
+    const examples = edgesOf(LIMIT_EDGES, 'refuse').map((e) => e.text);
+    return checkProperty(LIMIT_INVALID, invalidLimit(), probe, { numRuns: examples.length + 4, maxShrinkRequests: 10, independent: true, examples });
   });
 
   // > `limit` on the ledger: integer 1 to 200, default 50.
@@ -114,30 +119,45 @@ describe('§8.3 Parameter bounds: limit', () => {
 
 describe('§8.3 Parameter bounds: feature', () => {
   // > `feature` on the ledger: length 1 to 64.
-  requirementTest(FEATURE_BOUNDS, 'feature of length 1 and of length 64', async (kit) => {
+  // Length in every reading (graphemes, code points, UTF-16 units, bytes): up to 64 bytes, all agree.
+  requirementTest(FEATURE_BOUNDS, 'features of length 1, 2, 63 and 64, and multi-byte, right-to-left, astral and combining ones of 64 bytes', async (kit) => {
     const fetch = pagesOf(kit);
-    const findings: Finding[] = [];
-    for (const n of [FEATURE_LENGTH_MIN, FEATURE_LENGTH_MAX]) {
-      const feature = 'f'.repeat(n);
-      findings.push(acceptedFinding(FEATURE_BOUNDS, await fetch({ feature }, undefined), `feature of length ${n}`));
-    }
-    const probe = async (feature: string): Promise<Finding[]> => [acceptedFinding(FEATURE_BOUNDS, await fetch({ feature }, undefined), `feature of length ${feature.length}`)];
-    findings.push(...(await checkProperty(FEATURE_BOUNDS, validFeature(), probe, { numRuns: 2, maxShrinkRequests: 6, independent: true })));
-    return findings;
+    const probe = async (e: EdgeValue): Promise<Finding[]> => [acceptedFinding(FEATURE_BOUNDS, await fetch({ feature: e.text }, undefined), `feature ${e.edge}`)];
+    const examples = edgesOf(FEATURE_EDGES, 'accept');
+    return checkProperty(FEATURE_BOUNDS, featureEdge('accept'), probe, { numRuns: examples.length + 2, maxShrinkRequests: 6, independent: true, examples });
   });
 
   // > `feature` on the ledger: length 1 to 64. | 400 | Error envelope (validation failed). |
-  requirementTest(FEATURE_INVALID, 'a feature of 65 characters, and longer ones', async (kit) => {
+  requirementTest(FEATURE_INVALID, 'features of 65 characters in ASCII, two-byte, astral and combining text, and longer ones', async (kit) => {
     const fetch = pagesOf(kit);
-    const findings: Finding[] = [...refusalFindings(FEATURE_INVALID, await fetch({ feature: 'f'.repeat(FEATURE_LENGTH_MAX + 1) }, undefined))];
-    const probe = async (feature: string): Promise<Finding[]> => refusalFindings(FEATURE_INVALID, await fetch({ feature }, undefined));
-    findings.push(...(await checkProperty(FEATURE_INVALID, invalidFeature(), probe, { numRuns: 2, maxShrinkRequests: 6, independent: true })));
-    return findings;
+    const probe = async (e: EdgeValue): Promise<Finding[]> => refusalFindings(FEATURE_INVALID, await fetch({ feature: e.text }, undefined));
+    const examples = edgesOf(FEATURE_EDGES, 'refuse');
+    return checkProperty(FEATURE_INVALID, featureEdge('refuse'), probe, { numRuns: examples.length + 2, maxShrinkRequests: 6, independent: true, examples });
   });
 
   // > `feature` on the ledger: length 1 to 64. | 400 | Error envelope (validation failed). |
   // A SHOULD: many HTTP stacks read `feature=` as no parameter (docs/ambiguity-register.md).
   requirementTest(FEATURE_EMPTY, 'an empty feature (feature=)', async (kit) => refusalFindings(FEATURE_EMPTY, await pagesOf(kit)({ feature: '' }, undefined)));
+});
+
+describe('§4.1 GET /credits/operations: values whose reading the spec leaves open', () => {
+  // > Query parameters (all optional):
+  // Noted, never required (docs/ambiguity-register.md: `limit` spellings, `feature` length,
+  // repeated parameters, a raw `+`, an empty `cursor=`); run-wide rules judge each answer.
+  requirementTest(OPEN_FORMS, 'limit=007, +5, 5.0, 1e2, with spaces, empty; features whose length readings straddle 64; limit and feature given twice; a raw + offset; cursor=', async (kit) => {
+    const fetch = pagesOf(kit);
+    const sent: Array<Promise<Finding[]>> = [];
+    for (const e of edgesOf(LIMIT_EDGES, 'open')) sent.push(fetch({ limit: e.text }, undefined).then((x) => observedFindings(OPEN_FORMS, x, `limit ${JSON.stringify(e.text)} (${e.edge})`)));
+    for (const e of edgesOf(FEATURE_EDGES, 'open')) sent.push(fetch({ feature: e.text }, undefined).then((x) => observedFindings(OPEN_FORMS, x, `feature ${e.edge}`)));
+    const twice = ['limit=5&limit=7', `feature=${encodeURIComponent(FEATURE_EDGES[0]!.text)}&feature=${encodeURIComponent(FEATURE_EDGES[1]!.text)}`];
+    for (const q of twice) sent.push(rawLedgerQuery(kit, q).then((x) => observedFindings(OPEN_FORMS, x, `given twice: ${q}`)));
+    const [early, late] = boundInstants((await ledgerSample(kit)).known, Date.now(), 2).map((i) => formatInstant(i, { zone: 60 }));
+    const plus = QUERY_ENCODINGS.find((e) => e.name === 'plus-raw')!;
+    const raw = `from=${plus.encode(early!)}&to=${plus.encode(late!)}`;
+    sent.push(rawLedgerQuery(kit, raw).then((x) => observedFindings(OPEN_FORMS, x, `an offset with a raw +: ${raw}`)));
+    sent.push(fetch({}, '').then((x) => observedFindings(OPEN_FORMS, x, 'an empty cursor=')));
+    return (await Promise.all(sent)).flat();
+  });
 });
 
 /** Pages one walk of the feature-filter property may take. */

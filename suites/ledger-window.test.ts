@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe } from 'vitest';
-import { boundText } from '../lib/arbitraries/bound-text.ts';
+import { boundSpelling, queryEncoding, spellBound, type BoundSpelling } from '../lib/arbitraries/bound-spelling.ts';
 import { invalidInstantText } from '../lib/arbitraries/invalid-instant-text.ts';
 import { rowWindow } from '../lib/arbitraries/row-window.ts';
 import { acceptedFinding, refusalFindings } from '../lib/checks/ledger-acceptance.ts';
 import { additivityFindings, WINDOW_ADDITIVE } from '../lib/checks/ledger-additivity.ts';
-import { acceptedFormFinding, DATE_ONLY_ACCEPTED, EQUAL_BOUNDS_EMPTY, equalBoundsFinding, OFFSET_INSTANT, OFFSETLESS_ACCEPTED, sameInstantFindings } from '../lib/checks/ledger-bound-forms.ts';
+import { acceptedFormFinding, DATE_ONLY_ACCEPTED, EQUAL_BOUNDS_EMPTY, equalBoundsFinding, OFFSET_INSTANT, OFFSETLESS_ACCEPTED, RFC3339_LENIENT, sameInstantFindings } from '../lib/checks/ledger-bound-forms.ts';
 import { DEFAULT_WINDOW, defaultWindowFindings } from '../lib/checks/ledger-default-window.ts';
 import { notEnoughRows, pagesFor, type LedgerSample } from '../lib/checks/ledger-discovery.ts';
 import { addSeconds, formatInstant, isUtcMidnight, utcDateOf, type Instant } from '../lib/checks/ledger-instant.ts';
@@ -14,10 +14,11 @@ import { pageSchemaFailures } from '../lib/checks/ledger-page-schema.ts';
 import { walkExchanges, walkLedger, type LedgerQuery, type PageFetcher, type Walk } from '../lib/checks/ledger-walk.ts';
 import { FROM_INCLUSIVE, TO_EXCLUSIVE, windowFindings } from '../lib/checks/ledger-window-rows.ts';
 import { inconclusive, type Finding } from '../lib/model/finding.ts';
+import { FRACTION_EDGES, LETTER_EDGES, OFFSET_EDGES, QUERY_ENCODINGS, type QueryEncoding } from '../lib/domains/ledger-query-domains.ts';
 import { LEDGER_LIMIT_MAX } from '../lib/spec-constants.ts';
 import { checkProperty } from '../lib/suite/property.ts';
 import { requirementTest, type TestKit } from '../lib/suite/requirement-test.ts';
-import { ledgerSample, pagesOf, readPool } from '../lib/suite/ledger-kit.ts';
+import { ledgerSample, pagesOf, readPool, spelledPagesOf } from '../lib/suite/ledger-kit.ts';
 
 const REVERSED = 'ledger/4.1/reversed-window-400';
 const INVALID_DATE = 'ledger/4.1/invalid-date-400';
@@ -42,6 +43,46 @@ function closePair(known: KnownRows): [Instant, Instant] | undefined {
     if (b.seconds - a.seconds < 12 * 3600 && b.seconds > a.seconds) return [a, b];
   }
   return undefined;
+}
+
+/** A window written at edges of the bound domain: its two spellings and the query encoding. */
+interface SpelledWindow {
+  start: number;
+  end: number;
+  from: BoundSpelling;
+  to: BoundSpelling;
+  encoding: QueryEncoding;
+}
+
+const UPPER = LETTER_EDGES.find((l) => l.fix === 'accept')!;
+
+/**
+ * One window per pair of edges, so that every accepted offset, fraction length and encoding of the
+ * domain table is sent once before the random draws: offsets two by two, fractions and encodings
+ * in turn, windows spread over the known rows.
+ */
+function edgeWindows(known: KnownRows): SpelledWindow[] {
+  const offsets = OFFSET_EDGES.filter((o) => o.fix === 'accept');
+  const fractions = FRACTION_EDGES.filter((f) => f.fix === 'accept');
+  const encodings = QUERY_ENCODINGS.filter((e) => e.fix === 'accept');
+  const count = Math.max(Math.ceil(offsets.length / 2), fractions.length, encodings.length);
+  const groups = known.groups.length;
+  return Array.from({ length: count }, (_, i) => {
+    const start = Math.floor((i * (groups - 2)) / count);
+    const end = Math.min(groups - 1, start + 1 + (i % 3));
+    return {
+      start,
+      end,
+      from: spellBound(known.groups[start]!.instant, offsets[(2 * i) % offsets.length]!, fractions[i % fractions.length]!, UPPER),
+      to: spellBound(known.groups[end]!.instant, offsets[(2 * i + 1) % offsets.length]!, fractions[(i + 3) % fractions.length]!, UPPER, 'up'),
+      encoding: encodings[i % encodings.length]!,
+    };
+  });
+}
+
+/** The same window written with `Z` and milliseconds, which every server reads: the walk a spelling is compared with. */
+function withZQuery(from: BoundSpelling, to: BoundSpelling): LedgerQuery {
+  return { from: formatInstant(from.instant, { minFractionDigits: 3 }), to: formatInstant(to.instant, { minFractionDigits: 3 }) };
 }
 
 /** The known rows, or findings saying why the test cannot judge this target. */
@@ -113,7 +154,7 @@ describe('§4.1 GET /credits/operations: window rules', () => {
   });
 
   // > Parsed from `YYYY-MM-DD` or RFC 3339, with or without offset.
-  requirementTest(OFFSET_INSTANT, 'one window written with Z and again with ±hh:mm offsets; and one whose from text, at +14:00, sorts after its to', async (kit) => {
+  requirementTest(OFFSET_INSTANT, 'one window written with Z and again at the edges of the bound domain (±hh:mm, -00:00, none to nine fraction digits, : unencoded, lower-case hex); and one whose from text, at +14:00, sorts after its to', async (kit) => {
     const known = await knownRows(kit, 3);
     if (Array.isArray(known)) return known;
     const fetch = pagesOf(kit);
@@ -131,23 +172,56 @@ describe('§4.1 GET /credits/operations: window rules', () => {
       const exchange = await fetch({ from: formatInstant(a, { zone: 14 * 60 }), to: formatInstant(addSeconds(a, 3600)) }, undefined);
       crossed.push(acceptedFinding(OFFSET_INSTANT, exchange, 'from at +14:00 an hour before to with Z'));
     }
-    const arbitrary = rowWindow(known.groups.length, { maxSpan: 6 })
-      .chain((w) => {
-        const exact = { forms: ['z', 'offset'] as const };
-        return fc.record({ w: fc.constant(w), from: boundText(known.groups[w.start]!.instant, exact), to: boundText(known.groups[w.end]!.instant, exact) });
-      })
-      .filter(({ from, to }) => from.form === 'offset' || to.form === 'offset');
+    const arbitrary = rowWindow(known.groups.length, { maxSpan: 6 }).chain((w) =>
+      fc.record({
+        start: fc.constant(w.start),
+        end: fc.constant(w.end),
+        from: boundSpelling(known.groups[w.start]!.instant),
+        to: boundSpelling(known.groups[w.end]!.instant, { rounding: 'up' }),
+        encoding: queryEncoding(),
+      }),
+    );
+    const examples = edgeWindows(known);
     return checkProperty(
       OFFSET_INSTANT,
       arbitrary,
-      async ({ w, from, to }) => {
-        const rows = rowsBetween(known, known.groups[w.start]!.instant, known.groups[w.end]!.instant).length;
-        const withZ = await walkOf(fetch, { from: known.groups[w.start]!.text, to: known.groups[w.end]!.text }, sample, rows);
-        const written = await walkOf(fetch, { from: from.text, to: to.text }, sample, rows);
+      async ({ start, end, from, to, encoding }) => {
+        const rows = rowsBetween(known, known.groups[start]!.instant, known.groups[end]!.instant).length;
+        const withZ = await walkOf(fetch, withZQuery(from, to), sample, rows);
+        const written = await walkOf(spelledPagesOf(kit, encoding.encode), { from: from.text, to: to.text }, sample, rows);
         return [...sameInstantFindings(written, withZ), ...pageSchemaFailures(walkExchanges(written), readPool(kit))];
       },
-      { numRuns: 8, maxShrinkRequests: 20, independent: true },
+      { numRuns: examples.length + 6, maxShrinkRequests: 20, independent: true, examples },
     ).then((found) => [...crossed, ...found]);
+  });
+
+  // > Parsed from `YYYY-MM-DD` or RFC 3339, with or without offset.
+  // RFC 3339 allows these; §5.6 lets a specification limit the letters, and libraries cap offsets and fractions: a SHOULD.
+  requirementTest(RFC3339_LENIENT, 'one window written with lower-case t and z, offsets ±23:59 and +18:01, and twelve fraction digits, against the same with Z', async (kit) => {
+    const known = await knownRows(kit, 3);
+    if (Array.isArray(known)) return known;
+    const sample = await ledgerSample(kit);
+    const start = Math.floor(known.groups.length / 2) - 1;
+    const end = Math.min(known.groups.length - 1, start + 2);
+    const [a, b] = [known.groups[start]!.instant, known.groups[end]!.instant];
+    const rows = rowsBetween(known, a, b).length;
+    const plain = { offset: 'Z' as const, fraction: FRACTION_EDGES.find((f) => f.digits === 3)!, letters: UPPER };
+    // Each should-accept edge of the domain on its own, the rest of the spelling plain.
+    const spellings = [
+      ...OFFSET_EDGES.filter((o) => o.fix === 'should-accept').map((offset) => ({ ...plain, offset })),
+      ...FRACTION_EDGES.filter((f) => f.fix === 'should-accept').map((fraction) => ({ ...plain, fraction })),
+      ...LETTER_EDGES.filter((l) => l.fix === 'should-accept').map((letters) => ({ ...plain, letters })),
+    ];
+    // Both windows on the instants written with three digits, `from` rounded down and `to` up.
+    const [a3, b3] = [spellBound(a, 'Z', plain.fraction, UPPER).instant, spellBound(b, 'Z', plain.fraction, UPPER, 'up').instant];
+    const spell = (i: Instant, s: (typeof spellings)[number]): BoundSpelling => spellBound(i, s.offset, s.fraction, s.letters);
+    const withZ = await walkOf(pagesOf(kit), withZQuery(spell(a3, plain), spell(b3, plain)), sample, rows);
+    const findings: Finding[] = [];
+    for (const s of spellings) {
+      const written = await walkOf(pagesOf(kit), { from: spell(a3, s).text, to: spell(b3, s).text }, sample, rows);
+      findings.push(...sameInstantFindings(written, withZ, RFC3339_LENIENT));
+    }
+    return findings;
   });
 
   // > Parsed from `YYYY-MM-DD` or RFC 3339, with or without offset.

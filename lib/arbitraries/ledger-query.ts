@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import type { ModelQuery } from '../checks/ledger-query-model.ts';
 import { firstValidTo, validFromCount, type QuerySpace } from '../checks/ledger-query-space.ts';
 import { boundText } from './bound-text.ts';
+import { featureEdge } from './feature-edge.ts';
 import { validFeature } from './valid-feature.ts';
 import { validLimit } from './valid-limit.ts';
 
@@ -15,8 +16,9 @@ export interface LedgerQueryConstraints {
  * A valid GET /credits/operations query of the space: `from` and `to` each in any accepted form
  * (RFC 3339 with `Z`, with an offset, without one, or `YYYY-MM-DD`), making a window that is valid
  * in every reading, or neither bound (the default window, when the space holds it); with or
- * without a `feature` (a known one mostly, sometimes one no known row has); with or without a
- * `limit` (small ones often, for page boundaries). Keys left out are absent, never undefined.
+ * without a `feature` (a known one mostly, sometimes one no known row has, ASCII or at an edge
+ * of the feature domain); with or without a `limit` (small ones often, for page boundaries). Keys
+ * left out are absent, never undefined.
  */
 export function ledgerQuery(space: QuerySpace, constraints: LedgerQueryConstraints = {}): fc.Arbitrary<ModelQuery> {
   const reach = Math.max(1, constraints.maxReach ?? 6);
@@ -38,6 +40,8 @@ export function ledgerQuery(space: QuerySpace, constraints: LedgerQueryConstrain
     { weight: 2, arbitrary: fc.constant(undefined) },
     ...(space.features.length > 0 ? [{ weight: 3, arbitrary: fc.constantFrom(...space.features) }] : []),
     { weight: 1, arbitrary: validFeature({ maxLength: 16 }) },
+    // Accepted in every reading of its length, and no known row's: multi-byte, astral, combining, spaced.
+    { weight: 1, arbitrary: featureEdge('accept').map((e) => e.text) },
   );
   const limit = fc.oneof({ weight: 1, arbitrary: fc.constant(undefined) }, { weight: 2, arbitrary: validLimit({ max: 10 }) }, { weight: 1, arbitrary: validLimit() });
   return fc

@@ -107,8 +107,24 @@ export const ledgerRequirements = requirements('ledger', [
     level: 'MUST',
     section: '4.1',
     statement:
-      'A bound written in RFC 3339 with `Z` or a `±hh:mm` offset is accepted and stands for that instant: every way of writing one instant selects the same rows, and a window whose `to` text sorts before its `from` text but whose instants do not is accepted.',
+      'A bound written in RFC 3339 with `Z` or a `±hh:mm` offset is accepted and stands for that instant: every way of writing one instant selects the same rows (`+00:00` and `-00:00` as `Z`; offsets from −12:00 to +14:00 on whole, half and quarter hours; none to nine fraction digits; the value percent-encoded in upper- or lower-case hex, or with `:` unencoded), and a window whose `to` text sorts before its `from` text but whose instants do not is accepted.',
     quote: 'Parsed from `YYYY-MM-DD` or RFC 3339, with or without offset.',
+  },
+  {
+    id: 'ledger/4.1/rfc3339-lenient-forms',
+    level: 'SHOULD',
+    section: '4.1',
+    statement:
+      'A bound in the RFC 3339 forms libraries read less often (lower-case `t` and `z`, offsets past ±18:00 up to `±23:59`, twelve fraction digits) is accepted and stands for the instant RFC 3339 gives it. A SHOULD: RFC 3339 §5.6 lets a specification limit the letters to upper case, and date libraries cap offsets and fractions.',
+    quote: 'Parsed from `YYYY-MM-DD` or RFC 3339, with or without offset.',
+  },
+  {
+    id: 'ledger/4.1/open-query-forms',
+    level: 'INFO',
+    section: '4.1',
+    statement:
+      'Query values whose reading the spec leaves open (`limit` written `007`, `+5`, `5.0`, `1e2`, with a space or empty; a `feature` whose length readings straddle 64; a parameter given twice; an offset whose `+` is sent unencoded; an empty `cursor=`) are sent and how the server answered is noted; run-wide rules still hold each answer to no 5xx and the envelope on a 4xx.',
+    quote: 'Query parameters (all optional):',
   },
   {
     id: 'ledger/4.1/offsetless-accepted',
@@ -260,7 +276,7 @@ export const ledgerRequirements = requirements('ledger', [
     level: 'MUST',
     section: '8.3',
     statement:
-      'A `limit` below 1, above 200, negative, fractional or not a number answers 400 with the envelope and category `permanent`; it is not clamped or replaced by the default.',
+      'A `limit` below 1, above 200, negative, fractional or not a number in every reading (`0.0`, `-0`, `000`, `201.0`, `0201`, `2e3` too) answers 400 with the envelope and category `permanent`; it is not clamped or replaced by the default.',
     quote: '`limit` on the ledger: integer 1 to 200, default 50. … 400 | Error envelope (validation failed).',
   },
   {
@@ -275,14 +291,16 @@ export const ledgerRequirements = requirements('ledger', [
     id: 'ledger/8.3/feature-bounds',
     level: 'MUST',
     section: '8.3',
-    statement: '`feature` of length 1 and of length 64 is accepted.',
+    statement:
+      '`feature` of length 1 and of length 64 is accepted, and so is every `feature` whose length is 1 to 64 in every reading (graphemes, code points, UTF-16 units, UTF-8 bytes): multi-byte, right-to-left, astral and combining text of up to 64 bytes, with leading and trailing spaces.',
     quote: '`feature` on the ledger: length 1 to 64.',
   },
   {
     id: 'ledger/8.3/feature-invalid-400',
     level: 'MUST',
     section: '8.3',
-    statement: 'A `feature` longer than 64 characters answers 400 with the envelope and category `permanent`.',
+    statement:
+      'A `feature` longer than 64 in every reading of length (65 characters of ASCII, two-byte, astral or combining text: more than 64 graphemes) answers 400 with the envelope and category `permanent`.',
     quote: '`feature` on the ledger: length 1 to 64. … 400 | Error envelope (validation failed).',
   },
   {

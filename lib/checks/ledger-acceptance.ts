@@ -1,5 +1,5 @@
 import type { Exchange } from '../model/exchange.ts';
-import { fail, pass, type Finding } from '../model/finding.ts';
+import { fail, inconclusive, pass, type Finding } from '../model/finding.ts';
 import { envelopeFindingsIfError, expectError } from './error-envelope.ts';
 import { describeResponse } from './json-body.ts';
 import { compareInstants, formatInstant, type Instant } from './ledger-instant.ts';
@@ -26,6 +26,18 @@ export const rejectedFinding = judged('ledger-acceptance/rejectedFinding', funct
  */
 export const refusalFindings = judged('ledger-acceptance/refusalFindings', function refusalFindings(requirement: string, exchange: Exchange): Finding[] {
   return [rejectedFinding(requirement, exchange), ...envelopeFindingsIfError(exchange)];
+});
+
+/**
+ * A value whose reading the spec leaves open, sent to see what the server does: noted, never
+ * failed (a 5xx or a 4xx without the envelope is the run-wide rules' to judge). A refusal's
+ * envelope findings come along, as with every error answer.
+ */
+export const observedFindings = judged('ledger-acceptance/observedFindings', function observedFindings(requirement: string, exchange: Exchange, what: string): Finding[] {
+  if (exchange.response === undefined) return [inconclusive(requirement, `${what}: ${describeResponse(exchange)}`, [exchange])];
+  const page = readPage(exchange);
+  const answer = page.ok ? `accepted: 200 with ${page.rows.length} rows${page.nextCursor === null ? '' : ' and a next_cursor'}` : `answered ${describeResponse(exchange)}`;
+  return [pass(requirement, [exchange], `${what}: ${answer}`), ...envelopeFindingsIfError(exchange)];
 });
 
 export interface QueryWindow {

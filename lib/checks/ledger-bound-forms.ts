@@ -11,6 +11,7 @@ export const EQUAL_BOUNDS_EMPTY = 'ledger/4.1/equal-bounds-empty';
 export const OFFSET_INSTANT = 'ledger/4.1/offset-instant';
 export const DATE_ONLY_ACCEPTED = 'ledger/4.1/date-only-accepted';
 export const OFFSETLESS_ACCEPTED = 'ledger/4.1/offsetless-accepted';
+export const RFC3339_LENIENT = 'ledger/4.1/rfc3339-lenient-forms';
 
 /**
  * > to | ... | Must be >= `from`. | Exclusive upper bound of the window.
@@ -30,18 +31,18 @@ export const equalBoundsFinding = judged('ledger-bound-forms/equalBoundsFinding'
  * One window written twice: with `Z` (the reference walk) and with `±hh:mm` offsets that denote
  * the same instants. Both must be accepted and list the same rows.
  */
-export const sameInstantFindings = judged('ledger-bound-forms/sameInstantFindings', function sameInstantFindings(written: Walk, withZ: Walk): Finding[] {
+export const sameInstantFindings = judged('ledger-bound-forms/sameInstantFindings', function sameInstantFindings(written: Walk, withZ: Walk, requirement: string = OFFSET_INSTANT): Finding[] {
   const ex = [...walkExchanges(written), ...walkExchanges(withZ)];
   const window = `from=${written.query.from ?? ''} to=${written.query.to ?? ''}`;
-  if (written.end === 'refused') return [fail(OFFSET_INSTANT, `200 for ${window}`, describeResponse(written.pages[0]!.exchange), ex)];
-  if (!isComplete(written) || !isComplete(withZ)) return [inconclusive(OFFSET_INSTANT, walkTrouble(isComplete(written) ? withZ : written)!, ex)];
+  if (written.end === 'refused') return [fail(requirement, `200 for ${window}`, describeResponse(written.pages[0]!.exchange), ex)];
+  if (!isComplete(written) || !isComplete(withZ)) return [inconclusive(requirement, walkTrouble(isComplete(written) ? withZ : written)!, ex)];
   const { missing, extra } = rowSetDifference(written.rows, withZ.rows);
-  if (missing.length === 0 && extra.length === 0) return [pass(OFFSET_INSTANT, ex)];
+  if (missing.length === 0 && extra.length === 0) return [pass(requirement, ex)];
   const parts = [
     ...(missing.length > 0 ? [`lacks ${missing.length} rows the Z form lists: ${describeRows(missing)}`] : []),
     ...(extra.length > 0 ? [`lists ${extra.length} rows the Z form does not: ${describeRows(extra)}`] : []),
   ];
-  return [fail(OFFSET_INSTANT, `${window} selects the same rows as from=${withZ.query.from ?? ''} to=${withZ.query.to ?? ''}`, parts.join('; '), ex)];
+  return [fail(requirement, `${window} selects the same rows as from=${withZ.query.from ?? ''} to=${withZ.query.to ?? ''}`, parts.join('; '), ex)];
 });
 
 /**

@@ -1,11 +1,41 @@
 import { catalogue } from '../catalogue/index.ts';
+import type { InputDomain } from '../domains/input-domain.ts';
+import { INPUT_DOMAINS } from '../domains/index.ts';
 import type { Requirement } from '../model/requirement.ts';
 import { UsageError } from '../errors.ts';
 import { LIST_HELP } from './help.ts';
 import { parseOptions } from './parse-options.ts';
 
-/** The catalogue as docs/requirements.md shows it (a self-test keeps that file in step). */
-export function catalogueMarkdown(rows: readonly Requirement[]): string {
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+}
+
+/**
+ * The inputs the spec names, one row each: the domain as the spec states it (what every reading
+ * accepts and refuses), the edges the generators aim at, and the points left open with the
+ * register's entry for each.
+ */
+export function domainsMarkdown(domains: readonly InputDomain[]): string[] {
+  const lines = [
+    '## Input domains',
+    '',
+    'Every input the spec names, with its domain as the spec states it. Valid and invalid are what every',
+    'reading of the sentence accepts and refuses; the generators draw the edges; each open point has an',
+    'entry of docs/ambiguity-register.md under the heading given.',
+    '',
+    '| input | route | § | spec | valid | invalid | edges | open (register) |',
+    '|---|---|---|---|---|---|---|---|',
+  ];
+  for (const d of domains) {
+    const open = d.open.map((o) => `${o.point} (“${o.register}”)`).join('; ');
+    lines.push(`| \`${d.id}\` | ${d.routes.join(', ')} | ${d.section} | ${cell(d.quote)} | ${cell(d.valid)} | ${cell(d.invalid)} | ${cell(d.edges.join('; '))} | ${cell(open)} |`);
+  }
+  lines.push('');
+  return lines;
+}
+
+/** The catalogue as docs/requirements.md shows it (a self-test keeps that file in step), the input domains after it. */
+export function catalogueMarkdown(rows: readonly Requirement[], domains: readonly InputDomain[] = []): string {
   const lines = [
     '# Requirement catalogue',
     '',
@@ -19,6 +49,7 @@ export function catalogueMarkdown(rows: readonly Requirement[]): string {
     lines.push('');
   }
   lines.push(`${rows.length} requirements: ${['MUST', 'SHOULD', 'INFO'].map((l) => `${rows.filter((r) => r.level === l).length} ${l}`).join(', ')}.`, '');
+  if (domains.length > 0) lines.push(...domainsMarkdown(domains));
   return lines.join('\n');
 }
 
@@ -47,7 +78,9 @@ export async function listCommand(args: string[]): Promise<number> {
     return 0;
   }
   if (values.markdown === true) {
-    process.stdout.write(catalogueMarkdown(rows));
+    // The domains belong to the whole catalogue: a list narrowed by area or level leaves them out.
+    const whole = values.area === undefined && values.level === undefined;
+    process.stdout.write(catalogueMarkdown(rows, whole ? INPUT_DOMAINS : []));
     return 0;
   }
   let area = '';

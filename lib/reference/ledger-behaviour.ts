@@ -25,6 +25,16 @@ export interface LedgerBehaviour {
   dateOnlyIgnored: boolean;
   invalidDateAccepted: boolean;
   invalidDate500: boolean;
+  negativeZeroOffsetRejected: boolean;
+  fractionMillisecondsOnly: boolean;
+  upperCaseOnly: boolean;
+  // Reading the query string
+  /** Percent-escapes in lower-case hex are left undecoded. */
+  percentHexUpperOnly: boolean;
+  /** A raw `+` is a plus, as RFC 3986 reads it, rather than a space (form decoding). */
+  plusLiteral: boolean;
+  /** A parameter given twice: refused (the reference's choice), or the last one read. */
+  repeatedParameters: 'refuse' | 'last';
   // limit and feature
   limitMax: number;
   limitZeroAccepted: boolean;
@@ -35,6 +45,10 @@ export interface LedgerBehaviour {
   pageCap: number | null;
   featureMinLength: number;
   featureMaxLength: number;
+  /** How `feature` length is counted: code points (the reference's choice), UTF-16 units, UTF-8 bytes, or the characters of its percent-encoded text. */
+  featureLengthUnit: 'code-points' | 'utf16' | 'bytes' | 'encoded';
+  /** `limit` read as any number text that is an integer (`007`, `+5`, `5.0`, `1e2`, spaces around). */
+  limitLenient: boolean;
   featurePrefixMatch: boolean;
   featureEmptyIgnored: boolean;
   featureWithWindowRefused: boolean;
@@ -100,6 +114,12 @@ export function ledgerBehaviour(state: ReferenceState): LedgerBehaviour {
     dateOnlyIgnored: d('date-only-ignored'),
     invalidDateAccepted: d('invalid-date-accepted'),
     invalidDate500: d('invalid-date-500'),
+    negativeZeroOffsetRejected: d('negative-zero-offset-rejected'),
+    fractionMillisecondsOnly: d('fraction-milliseconds-only'),
+    upperCaseOnly: d('bounds-upper-case-only'),
+    percentHexUpperOnly: d('percent-hex-upper-case-only'),
+    plusLiteral: v('query-plus-literal'),
+    repeatedParameters: v('repeated-parameters-last') ? 'last' : 'refuse',
     limitMax: d('limit-200-rejected') ? LEDGER_LIMIT_MAX - 1 : LEDGER_LIMIT_MAX,
     limitZeroAccepted: d('limit-0-accepted'),
     limitClamped: d('limit-clamped'),
@@ -109,6 +129,8 @@ export function ledgerBehaviour(state: ReferenceState): LedgerBehaviour {
     pageCap: state.ledgerShape.pageCap,
     featureMinLength: featureOffByOne ? FEATURE_LENGTH_MIN - 1 : FEATURE_LENGTH_MIN,
     featureMaxLength: featureOffByOne ? FEATURE_LENGTH_MAX - 1 : d('feature-too-long-accepted') ? Number.POSITIVE_INFINITY : FEATURE_LENGTH_MAX,
+    featureLengthUnit: d('feature-length-encoded') ? 'encoded' : v('feature-length-utf16') ? 'utf16' : v('feature-length-bytes') ? 'bytes' : 'code-points',
+    limitLenient: v('limit-lenient'),
     featurePrefixMatch: d('feature-prefix-match'),
     featureEmptyIgnored: d('feature-empty-ignored'),
     featureWithWindowRefused: d('feature-window-400'),

@@ -22,6 +22,12 @@ export interface BoundQuirks {
   overflowCalendar?: boolean;
   /** Throws on text it cannot read instead of refusing it. */
   throwOnGarbage?: boolean;
+  /** Refuses `-00:00`, as ISO 8601 does (RFC 3339 §4.3 gives it a meaning). */
+  rejectNegativeZero?: boolean;
+  /** Reads a fraction of one to three digits only (a milliseconds pattern). */
+  fractionMillisecondsOnly?: boolean;
+  /** Reads `T` and `Z` in upper case only. */
+  upperCaseOnly?: boolean;
 }
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -72,10 +78,13 @@ export function parseBound(text: string, quirks: BoundQuirks = {}): ParsedBound 
   }
   const m = DATE_TIME.exec(text);
   if (m === null) return refuse('expected YYYY-MM-DD or an RFC 3339 date-time', quirks);
+  if (quirks.upperCaseOnly === true && /[tz]/.test(text)) return { ok: false, reason: 'T and Z must be upper case' };
+  if (quirks.fractionMillisecondsOnly === true && m[7] !== undefined && m[7].length > 3) return { ok: false, reason: 'fractions of a second take at most three digits' };
   const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
   const zone = m[8];
   const form: BoundForm = zone === undefined ? 'date-time-local' : /^[Zz]$/.test(zone) ? 'date-time-utc' : 'date-time-offset';
   if (form === 'date-time-offset' && quirks.rejectOffset === true) return { ok: false, reason: 'a numeric offset is not accepted' };
+  if (zone === '-00:00' && quirks.rejectNegativeZero === true) return { ok: false, reason: '-00:00 is not an offset' };
   if (form === 'date-time-local' && quirks.rejectLocal === true) return { ok: false, reason: 'a date-time needs an offset' };
   let offsetMinutes = 0;
   if (form === 'date-time-offset') {

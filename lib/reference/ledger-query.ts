@@ -36,6 +36,9 @@ function boundQuirks(b: LedgerBehaviour): BoundQuirks {
     rejectLocal: b.offsetlessRejected,
     overflowCalendar: b.invalidDateAccepted,
     throwOnGarbage: b.invalidDate500,
+    rejectNegativeZero: b.negativeZeroOffsetRejected,
+    fractionMillisecondsOnly: b.fractionMillisecondsOnly,
+    upperCaseOnly: b.upperCaseOnly,
   };
 }
 
@@ -47,6 +50,8 @@ function ignored(form: BoundForm, b: LedgerBehaviour): boolean {
 /** > limit | integer | 1 to 200, default 50. | Page size. */
 function parseLimit(text: string | undefined, b: LedgerBehaviour): { ok: true; limit: number } | { ok: false; reason: string } {
   if (text === undefined) return { ok: true, limit: b.defaultLimit };
+  // Variant: any number text that is an integer, as Number() of the trimmed text reads it.
+  if (b.limitLenient && text.trim() !== '' && Number.isInteger(Number(text.trim()))) text = String(Number(text.trim()));
   if (b.limitClamped) {
     const n = Number.parseInt(text, 10);
     return { ok: true, limit: Number.isNaN(n) ? b.defaultLimit : Math.min(b.limitMax, Math.max(LEDGER_LIMIT_MIN, n)) };
@@ -59,16 +64,48 @@ function parseLimit(text: string | undefined, b: LedgerBehaviour): { ok: true; l
   return { ok: true, limit: n };
 }
 
+/** > feature | string | Length 1 to 64.  The reference counts code points; switches count otherwise. */
+function featureLength(feature: string, rawQuery: string, b: LedgerBehaviour): number {
+  switch (b.featureLengthUnit) {
+    case 'utf16':
+      return feature.length;
+    case 'bytes':
+      return Buffer.byteLength(feature, 'utf8');
+    case 'encoded': {
+      // Defect: the length of the value as it stands in the query, before percent-decoding.
+      const raw = /(?:^|&)feature=([^&]*)/.exec(rawQuery.replace(/^\?/, ''));
+      return raw === null ? [...feature].length : raw[1]!.length;
+    }
+    case 'code-points':
+      return [...feature].length;
+  }
+}
+
 /**
- * Reads the query string. Each parameter may appear once; unknown parameters are ignored. When
- * only one bound is given, the other side of the window is open (the reference's choice).
+ * The query string as the reference decodes it: as a form (a raw `+` is a space), or with the
+ * switches that read it otherwise.
  */
-export function parseLedgerParameters(search: URLSearchParams, b: LedgerBehaviour): ParsedParameters {
+export function decodeQuery(rawQuery: string, b: LedgerBehaviour): URLSearchParams {
+  let text = rawQuery.replace(/^\?/, '');
+  // Variant: a raw `+` is a plus, as an RFC 3986 decoder reads it.
+  if (b.plusLiteral) text = text.replace(/\+/g, '%2B');
+  // Defect: an escape in lower-case hex stays as it is written (`%3a` is read as those three characters).
+  if (b.percentHexUpperOnly) text = text.replace(/%(?=[0-9a-fA-F]{2})(?=.?[a-f])/g, '%25');
+  return new URLSearchParams(text);
+}
+
+/**
+ * Reads the query string. Each parameter may appear once (a variant reads the last of several);
+ * unknown parameters are ignored. When only one bound is given, the other side of the window is
+ * open (the reference's choice).
+ */
+export function parseLedgerParameters(rawQuery: string, b: LedgerBehaviour): ParsedParameters {
+  const search = decodeQuery(rawQuery, b);
   const one: Partial<Record<(typeof NAMES)[number], string>> = {};
   for (const name of NAMES) {
     const all = search.getAll(name);
-    if (all.length > 1) return { ok: false, error: { parameter: name, reason: `${name} is given ${all.length} times` } };
-    if (all.length === 1) one[name] = all[0];
+    if (all.length > 1 && b.repeatedParameters === 'refuse') return { ok: false, error: { parameter: name, reason: `${name} is given ${all.length} times` } };
+    if (all.length >= 1) one[name] = all[all.length - 1];
   }
   const limit = parseLimit(one.limit, b);
   if (!limit.ok) return { ok: false, error: { parameter: 'limit', reason: limit.reason } };
@@ -77,7 +114,7 @@ export function parseLedgerParameters(search: URLSearchParams, b: LedgerBehaviou
   if (one.feature === '' && b.featureEmptyIgnored) delete one.feature;
   // > feature | string | Length 1 to 64. | Filter by feature.  (Length in Unicode code points.)
   if (one.feature !== undefined) {
-    const length = [...one.feature].length;
+    const length = featureLength(one.feature, rawQuery, b);
     if (length < b.featureMinLength || length > b.featureMaxLength) {
       return { ok: false, error: { parameter: 'feature', reason: `feature must be ${b.featureMinLength} to ${b.featureMaxLength} characters long` } };
     }

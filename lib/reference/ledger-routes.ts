@@ -72,7 +72,7 @@ function listOperations(ctx: ExchangeContext): void {
   }
   const b = ledgerBehaviour(ctx.state);
   if (b.rateLimitHeadersDropped) ctx.dropPoolHeaders();
-  const parsed = parseLedgerParameters(ctx.url.searchParams, b);
+  const parsed = parseLedgerParameters(ctx.url.search, b);
   if (!parsed.ok) return refuse(ctx, parsed.error, b);
   const p = parsed.parameters;
   const workspace = ctx.token!.workspace;

@@ -9,7 +9,7 @@ import type { TestKit } from './requirement-test.ts';
 
 /** What the HTTP client offers, as far as a page fetcher needs it. */
 export interface LedgerSender {
-  send(options: { method?: string; path: string; query?: Record<string, string | number | undefined>; token?: string | null }): Promise<Exchange>;
+  send(options: { method?: string; path: string; query?: string | Record<string, string | number | undefined>; token?: string | null }): Promise<Exchange>;
 }
 
 /**
@@ -26,6 +26,27 @@ export function ledgerFetcher(client: LedgerSender, role: string): PageFetcher {
 
 export function pagesOf(kit: TestKit, role = 'primary'): PageFetcher {
   return ledgerFetcher(kit.client, role);
+}
+
+/**
+ * Page requests whose `from` and `to` go percent-encoded by `encode` (an encoding of the domain
+ * table: `:` unencoded, lower-case hex, a raw `+`), the other parameters as `ledgerFetcher` writes
+ * them. The query is sent as written: the client adds no encoding of its own.
+ */
+export function spelledPagesOf(kit: TestKit, encode: (value: string) => string, role = 'primary'): PageFetcher {
+  return async (query, cursor) => {
+    const parts = [
+      ...(['from', 'to'] as const).flatMap((k) => (query[k] === undefined ? [] : [`${k}=${encode(query[k])}`])),
+      ...(['feature', 'limit'] as const).flatMap((k) => (query[k] === undefined ? [] : [`${k}=${encodeURIComponent(String(query[k]))}`])),
+      ...(cursor === undefined ? [] : [`cursor=${encodeURIComponent(cursor)}`]),
+    ];
+    return keptForDocumentChecks(await kit.client.send({ path: LEDGER_PATH, query: parts.join('&'), token: role }));
+  };
+}
+
+/** One request of GET /credits/operations with a query string sent exactly as written (a parameter given twice, say). */
+export async function rawLedgerQuery(kit: TestKit, query: string, role = 'primary'): Promise<Exchange> {
+  return kit.client.send({ path: LEDGER_PATH, query, token: role });
 }
 
 export function readPool(kit: TestKit): ReadPool {

@@ -3,7 +3,6 @@ import { describe, expect, test } from 'vitest';
 import { altersEveryReading, applyCursorMutation, cursorMutation } from '../../lib/arbitraries/cursor-mutation.ts';
 import { boundText } from '../../lib/arbitraries/bound-text.ts';
 import { garbageCursor } from '../../lib/arbitraries/garbage-cursor.ts';
-import { invalidFeature } from '../../lib/arbitraries/invalid-feature.ts';
 import { invalidInstantText } from '../../lib/arbitraries/invalid-instant-text.ts';
 import { invalidLimit } from '../../lib/arbitraries/invalid-limit.ts';
 import { ledgerQuery } from '../../lib/arbitraries/ledger-query.ts';
@@ -96,10 +95,6 @@ describe('limit and feature', () => {
     expect(seen.every((f) => f.length >= 1 && f.length <= 64 && /^[a-z0-9_]+$/.test(f))).toBe(true);
     expect(seen.some((f) => f.length === 1)).toBe(true);
     expect(seen.some((f) => f.length === 64)).toBe(true);
-  });
-
-  test('invalidFeature is longer than 64', () => {
-    fc.assert(fc.property(invalidFeature(), (f) => f.length > 64), RUNS);
   });
 });
 

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { catalogue } from '../../lib/catalogue/index.ts';
-import { catalogueMarkdown } from '../../lib/cli/list-command.ts';
+import { catalogueMarkdown, domainsMarkdown } from '../../lib/cli/list-command.ts';
+import { INPUT_DOMAINS } from '../../lib/domains/index.ts';
 
 describe('the requirement catalogue', () => {
   test('ids are unique and of the form area/section/slug, the area matching', () => {
@@ -26,6 +27,19 @@ describe('the requirement catalogue', () => {
 
   test('docs/requirements.md is the catalogue as `list --markdown` prints it', () => {
     const doc = readFileSync(new URL('../../docs/requirements.md', import.meta.url), 'utf8');
-    expect(doc).toBe(catalogueMarkdown(catalogue));
+    expect(doc).toBe(catalogueMarkdown(catalogue, INPUT_DOMAINS));
+  });
+
+  test('the input domains render one row per input, each open point naming a heading of the register', () => {
+    const rows = domainsMarkdown(INPUT_DOMAINS).filter((l) => l.startsWith('| `'));
+    expect(rows.map((r) => /^\| `([^`]+)`/.exec(r)![1])).toEqual(INPUT_DOMAINS.map((d) => d.id));
+    for (const r of rows) expect(r.split(/(?<!\\)\|/).length, r).toBe(10);
+    const register = readFileSync(new URL('../../docs/ambiguity-register.md', import.meta.url), 'utf8');
+    for (const d of INPUT_DOMAINS) for (const o of d.open) expect(register.includes(`**${o.register}.**`), `${d.id}: register entry "${o.register}"`).toBe(true);
+  });
+
+  test('every domain quotes the spec', () => {
+    const spec = readFileSync(new URL('../../docs/spec/agents-service-interface-v1.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+    for (const d of INPUT_DOMAINS) for (const f of d.quote.split(/\s*\|\s*/)) expect(spec.includes(f), `${d.id}: "${f}"`).toBe(true);
   });
 });

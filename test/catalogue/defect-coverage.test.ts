@@ -6,7 +6,7 @@ import { DEFECTS } from '../../lib/reference/defects/index.ts';
  * INFO requirements that only observe: their checks say what the target does (pass, warn,
  * inconclusive) where the spec leaves the choice open, and never fail, so no defect can fail them.
  */
-const OBSERVE_ONLY = ['conversation/6/framing', 'conversation/4.3/job-outcome', 'conversation/7/fault-code', 'conversation/7/fault-recovery', 'ratelimit/8.1/refused-consumes-points'];
+const OBSERVE_ONLY = ['conversation/6/framing', 'conversation/4.3/job-outcome', 'conversation/7/fault-code', 'conversation/7/fault-recovery', 'ratelimit/8.1/refused-consumes-points', 'ledger/4.1/open-query-forms'];
 
 /** What the calibration (test/e2e/calibration.test.ts) then proves, switch by switch, against the reference. */
 describe('defect switches', () => {

@@ -380,3 +380,57 @@ describe('switches of cursors, bounds and pages', () => {
     });
   });
 });
+
+describe('the edges of the query domains', () => {
+  const from = '2000-01-01T00:00:00';
+  const to = '2100-01-01T00:00:00';
+
+  test('the reference reads -00:00, lower-case letters, ±23:59, twelve digits, lower-case hex and : unencoded; refuses a raw + and a repeated parameter', async () => {
+    expect((await get(ref, { from: `${from}-00:00`, to: `${to}Z` })).status).toBe(200);
+    expect((await get(ref, { from: `${from.replace('T', 't')}z`, to: `${to}+23:59`, limit: 1 })).status).toBe(200);
+    expect((await get(ref, { from: `${from}.000000000001-23:59`, to: `${to}Z` })).status).toBe(200);
+    expect((await get(ref, `from=2000-01-01T00%3a00%3a00%2b01%3a00&to=2100-01-01T00:00:00Z`)).status).toBe(200);
+    expectRefused(await get(ref, `from=2000-01-01T00:00:00+01:00&to=2100-01-01T00:00:00Z`), 'from');
+    expectRefused(await get(ref, 'limit=5&limit=7'), 'limit');
+  });
+
+  test('feature length in code points: 64 two-byte letters pass, 65 astral ones do not', async () => {
+    expect((await get(ref, { feature: 'é'.repeat(64) })).status).toBe(200);
+    expectRefused(await get(ref, { feature: '😀'.repeat(65) }), 'feature');
+  });
+
+  test('defects refuse -00:00, fractions past three digits, lower-case hex and lower-case letters; one measures feature encoded', async () => {
+    await withReference({ defects: ['ledger-negative-zero-offset-rejected'] }, async (r) => expectRefused(await get(r, { from: `${from}-00:00`, to: `${to}Z` }), 'from'));
+    await withReference({ defects: ['ledger-fraction-milliseconds-only'] }, async (r) => {
+      expect((await get(r, { from: `${from}.000Z`, to: `${to}Z` })).status).toBe(200);
+      expect((await get(r, { from: `${from}.5Z`, to: `${to}Z` })).status).toBe(200);
+      expectRefused(await get(r, { from: `${from}.000001Z`, to: `${to}Z` }), 'from');
+    });
+    await withReference({ defects: ['ledger-percent-hex-upper-case-only'] }, async (r) => {
+      expect((await get(r, `from=2000-01-01T00%3A00%3A00Z&to=2100-01-01T00:00:00Z`)).status).toBe(200);
+      expectRefused(await get(r, `from=2000-01-01T00%3a00%3a00Z&to=2100-01-01T00:00:00Z`), 'from');
+    });
+    await withReference({ defects: ['ledger-bounds-upper-case-only'] }, async (r) => expectRefused(await get(r, { from: `${from}z`, to: `${to}Z` }), 'from'));
+    await withReference({ defects: ['ledger-feature-length-encoded'] }, async (r) => {
+      expect((await get(r, { feature: 'f'.repeat(64) })).status).toBe(200);
+      expectRefused(await get(r, { feature: '😀'.repeat(16) }), 'feature');
+    });
+  });
+
+  test('variants take the last of a repeated parameter, count UTF-16 units or bytes, read limit leniently and a raw + as a plus', async () => {
+    await withReference({ variants: ['ledger-repeated-parameters-last'] }, async (r) => expect((await get(r, 'from=2000-01-01&limit=5&limit=7')).body.operations).toHaveLength(7));
+    await withReference({ variants: ['ledger-feature-length-utf16'] }, async (r) => {
+      expect((await get(r, { feature: '😀'.repeat(32) })).status).toBe(200);
+      expectRefused(await get(r, { feature: '😀'.repeat(33) }), 'feature');
+    });
+    await withReference({ variants: ['ledger-feature-length-bytes'] }, async (r) => {
+      expect((await get(r, { feature: 'é'.repeat(32) })).status).toBe(200);
+      expectRefused(await get(r, { feature: 'é'.repeat(33) }), 'feature');
+    });
+    await withReference({ variants: ['ledger-limit-lenient'] }, async (r) => {
+      for (const limit of ['007', '+5', '5.0', '1e1', ' 5 ']) expect((await get(r, { from: '2000-01-01', limit })).status, limit).toBe(200);
+      expectRefused(await get(r, { limit: '0.0' }), 'limit');
+    });
+    await withReference({ variants: ['ledger-query-plus-literal'] }, async (r) => expect((await get(r, `from=2000-01-01T00:00:00+01:00&to=2100-01-01T00:00:00Z`)).status).toBe(200));
+  });
+});

@@ -115,6 +115,30 @@ export const ledgerDefects: DefectSwitch[] = [
     description: 'Refuses bounds with a numeric offset (400); only `Z` is read.',
   },
   {
+    name: 'ledger-negative-zero-offset-rejected',
+    breaks: ['ledger/4.1/offset-instant'],
+    suites: [WINDOW],
+    description: 'Refuses a bound with the offset `-00:00` (400), as ISO 8601 parsers do; RFC 3339 §4.3 reads it as UTC.',
+  },
+  {
+    name: 'ledger-fraction-milliseconds-only',
+    breaks: ['ledger/4.1/offset-instant'],
+    suites: [WINDOW],
+    description: 'Reads fractions of a second of one to three digits (a milliseconds pattern) and refuses longer ones (400), though RFC 3339 puts no bound on them.',
+  },
+  {
+    name: 'ledger-percent-hex-upper-case-only',
+    breaks: ['ledger/4.1/offset-instant'],
+    suites: [WINDOW],
+    description: 'Decodes percent-escapes in upper-case hex only: `%3a` stays as written, and a bound holding it is refused (400).',
+  },
+  {
+    name: 'ledger-bounds-upper-case-only',
+    breaks: ['ledger/4.1/rfc3339-lenient-forms'],
+    suites: [WINDOW],
+    description: 'Refuses a date-time with a lower-case `t` or `z` (400), which RFC 3339 §5.6 allows.',
+  },
+  {
     name: 'ledger-offsetless-rejected',
     breaks: ['ledger/4.1/offsetless-accepted'],
     suites: [WINDOW],
@@ -204,6 +228,12 @@ export const ledgerDefects: DefectSwitch[] = [
     breaks: ['ledger/8.3/feature-invalid-400'],
     suites: [BOUNDS],
     description: 'Accepts a `feature` of any length: one of 65 characters or more filters like any other.',
+  },
+  {
+    name: 'ledger-feature-length-encoded',
+    breaks: ['ledger/8.3/feature-bounds'],
+    suites: [BOUNDS],
+    description: 'Measures `feature` on its percent-encoded text: 16 emoji (64 bytes) count 192 and are refused.',
   },
   {
     name: 'ledger-feature-empty-ignored',
@@ -349,6 +379,31 @@ export const ledgerVariants: VariantSwitch[] = [
     name: 'ledger-cursor-reserved-characters',
     suites: ['ledger'],
     description: 'Cursors contain a space and `+ & = / ? # %` and a non-ASCII letter, all of which need percent-encoding in a query.',
+  },
+  {
+    name: 'ledger-repeated-parameters-last',
+    suites: [BOUNDS],
+    description: 'A parameter given twice is read as its last value (the reference refuses it with 400).',
+  },
+  {
+    name: 'ledger-feature-length-utf16',
+    suites: [BOUNDS],
+    description: 'Counts `feature` length in UTF-16 units (an emoji counts 2).',
+  },
+  {
+    name: 'ledger-feature-length-bytes',
+    suites: [BOUNDS],
+    description: 'Counts `feature` length in UTF-8 bytes (`é` counts 2).',
+  },
+  {
+    name: 'ledger-limit-lenient',
+    suites: [BOUNDS],
+    description: 'Reads `limit` as any number text that is an integer: `007`, `+5`, `5.0`, `1e2` and spaces around are taken.',
+  },
+  {
+    name: 'ledger-query-plus-literal',
+    suites: [BOUNDS],
+    description: 'Reads a raw `+` in the query as a plus (RFC 3986) rather than a space (form decoding).',
   },
   {
     name: 'ledger-cursor-single-use',

@@ -1,0 +1,2 @@
+import { LEDGER_QUERY_DOMAINS } from './ledger-query-domains.ts';
+export const INPUT_DOMAINS = [...LEDGER_QUERY_DOMAINS];
