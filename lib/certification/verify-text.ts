@@ -33,7 +33,7 @@ export function problemLine(p: VerifyProblem): string {
   const requirement = p.requirement === undefined ? '' : ` ${consoleText(p.requirement)}`;
   if (p.consequenceOf === undefined) return `  × ${consoleText(p.file)}${requirement}: ${consoleText(p.message)}`;
   const own = p.file === MANIFEST_NAME ? '' : ' (as the run wrote it)';
-  return `  ↳ follows from the change to ${consoleText(p.consequenceOf.join(' and '))}: ${consoleText(p.file)}${own}${requirement} ${consoleText(p.message)}`;
+  return `  ↳ follows from the change to ${consoleText(p.consequenceOf.join(' and '))}: ${consoleText(p.file)}${requirement}${own}: ${consoleText(p.message)}`;
 }
 
 function countsText(counts: Record<ResultState, number>): string {

@@ -203,7 +203,7 @@ describe('verify', () => {
     const consequences = problems.filter((l) => l.startsWith('  ↳ '));
     // transcript.har takes only the run's facts from report.json: a verdict changed leaves it as it was.
     expect(consequences).toEqual(
-      ['junit.xml', 'summary.md', 'report.html'].map((name) => expect.stringMatching(new RegExp(`^ {2}↳ follows from the change to report\\.json: ${name.replace('.', '\\.')} \\(as the run wrote it\\) is not what this harness writes from report\\.json \\(they differ from line \\d+\\)$`))),
+      ['junit.xml', 'summary.md', 'report.html'].map((name) => expect.stringMatching(new RegExp(`^ {2}↳ follows from the change to report\\.json: ${name.replace('.', '\\.')} \\(as the run wrote it\\): is not what this harness writes from report\\.json \\(they differ from line \\d+\\)$`))),
     );
     // The changed file and what its own content shows come before every consequence.
     expect(problems.findIndex((l) => l.startsWith('  ↳ '))).toBeGreaterThan(problems.findLastIndex((l) => l.startsWith('  × ')));
