@@ -109,6 +109,11 @@ describe('installed from the tarball into an empty project', () => {
     expect(report.meta.tool).toEqual({ name: pkg.name, version: pkg.version });
     expect(report.counts.pass).toBeGreaterThan(0);
     expect(report.counts.fail).toBe(0);
+    // The closing line's verify command runs as printed from the project: npx finds the installed bin.
+    const printed = /check it offline: (.+)$/m.exec(r.stdout)?.[1];
+    expect(printed, r.stdout).toMatch(/^npx asi-conformance verify /);
+    const checked = await exec('/bin/sh', ['-c', printed!], project);
+    expect(checked.code, checked.stdout + checked.stderr).toBe(0);
     // The installed package's digest is the clone's: the clone's build verifies it as the same build.
     const verified = await runCli(['verify', join(out, runDir!, 'bundle.tar.gz')]);
     expect(verified.code, verified.stdout + verified.stderr).toBe(0);
