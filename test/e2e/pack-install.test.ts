@@ -121,6 +121,23 @@ describe('installed from the tarball into an empty project', () => {
   });
 });
 
+describe('installed globally (npm install --global, another prefix)', () => {
+  test('the closing line names the bare command, and it runs as printed from any folder', async () => {
+    const prefix = join(work, 'global');
+    const install = await exec('npm', ['install', '--global', '--prefix', prefix, '--no-audit', '--no-fund', '--prefer-offline', tarball], work, userEnv(), 170_000);
+    expect(install.code, install.stderr).toBe(0);
+    // The user's shell: the prefix's bin on PATH, the working folder in no project.
+    const env = userEnv({ PATH: `${join(prefix, 'bin')}${delimiter}${process.env['PATH'] ?? ''}` });
+    const elsewhere = mkdtempSync(join(work, 'elsewhere-'));
+    const r = await exec('/bin/sh', ['-c', 'asi-conformance run --suite auth -q --out reports'], elsewhere, env);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const printed = /check it offline: (.+)$/m.exec(r.stdout)?.[1];
+    expect(printed, r.stdout).toMatch(/^asi-conformance verify reports\/[^ ]+\/bundle\.tar\.gz$/);
+    const checked = await exec('/bin/sh', ['-c', printed!], elsewhere, env);
+    expect(checked.code, checked.stdout + checked.stderr).toBe(0);
+  }, 200_000);
+});
+
 describe('the fault hooks, installed', () => {
   test('serve prints a run command that works from the project; the sample profile\'s hooks switch the faults of that server', async () => {
     let served: Served | undefined;
