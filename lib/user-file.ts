@@ -22,7 +22,10 @@ export function readUserYaml(file: string, fail: (message: string) => Error): un
   const yamlError = doc.errors[0];
   if (yamlError !== undefined) {
     const at = yamlError.linePos?.[0];
-    throw fail(`is not valid YAML${at === undefined ? '' : ` at line ${at.line}, column ${at.col}`}: ${yamlError.message.split('\n')[0]}`);
+    // The parser's pretty message ends its first line with the position and a colon before an
+    // excerpt: the position is said once, here, and the excerpt left out (one line).
+    const said = yamlError.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+    throw fail(`is not valid YAML${at === undefined ? '' : ` at line ${at.line}, column ${at.col}`}: ${said}`);
   }
   try {
     return doc.toJS() as unknown;

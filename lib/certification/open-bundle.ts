@@ -100,6 +100,14 @@ function readFolder(root: string): Map<string, Buffer> {
   return files;
 }
 
+/** What was given is no bundle at all: said first, with what a bundle is; the detail follows. */
+export const NOT_A_BUNDLE = 'is not a certification bundle (the bundle.tar.gz or --bundle-dir folder a run writes, with its manifest.json)';
+
+/** Up to five names of a folder's top, to say what it holds instead. */
+function someEntries(names: readonly string[]): string {
+  return names.length === 0 ? 'it is empty' : `it holds ${names.slice(0, 5).join(', ')}${names.length > 5 ? `, … (${names.length} entries)` : ''}`;
+}
+
 /**
  * Opens a bundle: a `.tar.gz` as `run` writes it, or a folder (`--bundle-dir`, or an archive
  * unpacked). Anything that is not a bundle at all (no such path, not a gzip'd ustar archive, a
@@ -113,6 +121,11 @@ export function openBundle(source: string): OpenedBundle {
   let archive: Buffer | undefined;
   if (stat.isDirectory()) {
     form = 'folder';
+    // Looked for before anything is read: a folder that is no bundle (`verify /etc`) is said to be
+    // none, not described by the first odd name found in it.
+    if (statSync(join(source, MANIFEST_NAME), { throwIfNoEntry: false })?.isFile() !== true) {
+      throw new BundleError(source, `${NOT_A_BUNDLE}: a folder without ${MANIFEST_NAME} (${someEntries(readdirSync(source).sort())})`);
+    }
     files = readFolder(source);
   } else {
     form = 'tar.gz';
@@ -122,11 +135,11 @@ export function openBundle(source: string): OpenedBundle {
     try {
       files = readTarGz(archive);
     } catch (err) {
-      if (err instanceof TarProblem) throw new BundleError(source, `is not a certification bundle: ${err.message}`);
+      if (err instanceof TarProblem) throw new BundleError(source, `${NOT_A_BUNDLE}: ${err.message}`);
       throw err;
     }
   }
   const manifest = files.get(MANIFEST_NAME);
-  if (manifest === undefined) throw new BundleError(source, `is not a certification bundle: it has no ${MANIFEST_NAME} (${files.size} files: ${[...files.keys()].slice(0, 5).join(', ') || 'none'})`);
+  if (manifest === undefined) throw new BundleError(source, `${NOT_A_BUNDLE}: an archive without ${MANIFEST_NAME} (${someEntries([...files.keys()])})`);
   return withRecords(source, form, sha256(archive ?? manifest), files);
 }

@@ -6,7 +6,7 @@ import { REPORT_FILE_NAMES, REPORT_FORMATS, renderReport, type ReportFormat } fr
 import type { CertificatePanel } from '../report/writers/certificate-panel.ts';
 import { EXCHANGES_RECORD } from './bundle-layout.ts';
 import { bundledManifest } from './bundled-manifest.ts';
-import { bundledReport } from './bundled-report.ts';
+import { bundledReport, REPORT_NAME } from './bundled-report.ts';
 import { harnessIdentity } from './harness-identity.ts';
 import type { OpenedBundle } from './open-bundle.ts';
 import type { StepResult, VerifyProblem } from './verify-problem.ts';
@@ -40,10 +40,29 @@ function firstLineDiffering(a: Buffer, b: Buffer): number {
   return line;
 }
 
-async function rendered(format: ReportFormat, report: Report, recordFile: string): Promise<Buffer> {
+/** A report as this harness renders it from `report` and the record file. */
+export async function rendered(format: ReportFormat, report: Report, recordFile: string): Promise<Buffer> {
   const pieces: Buffer[] = [];
   for await (const piece of renderReport(format, report, recordFile, format === 'html' ? ANY_PANEL : undefined)) pieces.push(Buffer.from(piece, 'utf8'));
   return Buffer.concat(pieces);
+}
+
+/** Runs `use` with the bundle's exchange record written to a file (the renderers read a file), removed afterwards. */
+export async function withRecordFile<T>(bundle: OpenedBundle, use: (recordFile: string) => Promise<T>): Promise<T> {
+  const work = await mkdtemp(join(tmpdir(), 'asi-verify-'));
+  try {
+    const recordFile = join(work, 'exchanges.jsonl');
+    await writeFile(recordFile, bundle.files.get(EXCHANGES_RECORD) ?? Buffer.alloc(0));
+    return await use(recordFile);
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+/** Whether the harness that made the bundle is this build: only then does it render the same bytes. */
+export function sameBuild(bundle: OpenedBundle): boolean {
+  const manifest = bundledManifest(bundle);
+  return !('problem' in manifest) && manifest.statement.predicate.harness.packageDigest.sha256 === harnessIdentity().packageDigest;
 }
 
 export async function reportRenderings(bundle: OpenedBundle): Promise<StepResult> {
@@ -54,10 +73,7 @@ export async function reportRenderings(bundle: OpenedBundle): Promise<StepResult
   if (made.packageDigest.sha256 !== harnessIdentity().packageDigest) {
     return { checked: `junit.xml, summary.md, report.html and transcript.har not compared with their renderings: ${made.name} ${made.version} of another build wrote them`, problems: [] };
   }
-  const work = await mkdtemp(join(tmpdir(), 'asi-verify-'));
-  try {
-    const recordFile = join(work, 'exchanges.jsonl');
-    await writeFile(recordFile, bundle.files.get(EXCHANGES_RECORD) ?? Buffer.alloc(0));
+  return withRecordFile(bundle, async (recordFile) => {
     const problems: VerifyProblem[] = [];
     const compared: string[] = [];
     for (const format of REPORT_FORMATS) {
@@ -72,13 +88,12 @@ export async function reportRenderings(bundle: OpenedBundle): Promise<StepResult
         got = Buffer.from(withoutPanel(got.toString('utf8')));
       }
       if (!want.equals(got)) {
+        const from = format === 'har' ? [REPORT_NAME, EXCHANGES_RECORD] : [REPORT_NAME];
         const source = format === 'har' ? 'report.json and the record' : 'report.json';
-        problems.push({ file: name, message: `is not what this harness writes from ${source} (they differ from line ${firstLineDiffering(got, want)})` });
+        problems.push({ file: name, message: `is not what this harness writes from ${source} (they differ from line ${firstLineDiffering(got, want)})`, from });
       }
     }
     const how = problems.length === 0 ? 'byte for byte what this harness writes from the report and the record' : 'not all what this harness writes from the report and the record (below)';
     return { checked: `${compared.join(', ')}: ${how}`, problems };
-  } finally {
-    await rm(work, { recursive: true, force: true });
-  }
+  });
 }

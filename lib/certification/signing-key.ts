@@ -1,6 +1,6 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { SigningKeyError } from '../errors.ts';
 import { readUserFile } from '../user-file.ts';
 import { keyIdOf } from './dsse.ts';
@@ -21,6 +21,10 @@ export interface SigningKey {
   privateKey: KeyObject;
   publicKey: KeyObject;
   keyid: string;
+  /** The private key's file, as given. */
+  file: string;
+  /** The public key's file that pairs with it, when one lies beside it (as keygen writes it). */
+  publicFile?: string;
 }
 
 export interface PublicKey {
@@ -50,7 +54,26 @@ export function loadSigningKey(file: string, env: NodeJS.ProcessEnv = process.en
     throw new SigningKeyError(file, `is a ${privateKey.asymmetricKeyType ?? 'unknown'} key; expected Ed25519 (asi-conformance keygen writes one)`);
   }
   const publicKey = createPublicKey(privateKey);
-  return { privateKey, publicKey, keyid: keyIdOf(publicKey) };
+  const keyid = keyIdOf(publicKey);
+  const publicFile = publicKeyBeside(file, keyid);
+  return { privateKey, publicKey, keyid, file, ...(publicFile === undefined ? {} : { publicFile }) };
+}
+
+/**
+ * The public key beside a private key, as keygen writes it (`x.pem` → `x.pub.pem`, or
+ * asi-signing-key.pub.pem in its folder), when it is the one that pairs with it.
+ */
+function publicKeyBeside(privateFile: string, keyid: string): string | undefined {
+  const candidates = [privateFile.replace(/(\.pem)?$/i, '.pub.pem'), join(dirname(privateFile), PUBLIC_KEY_FILE)];
+  for (const candidate of new Set(candidates)) {
+    if (candidate === privateFile || !existsSync(candidate)) continue;
+    try {
+      if (loadPublicKey(candidate).keyid === keyid) return candidate;
+    } catch {
+      // Not a public key, or not readable: not the one to name.
+    }
+  }
+  return undefined;
 }
 
 /** An Ed25519 public key from a PEM file (--public-key). */

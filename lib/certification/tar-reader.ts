@@ -52,7 +52,7 @@ function isZero(block: Buffer): boolean {
 
 /** The gzip'd archive unpacked: the tar bytes, at most BUNDLE_LIMITS.unpackedBytes plus its headers. */
 function gunzipBounded(gz: Buffer): Buffer {
-  if (gz.length < 2 || gz[0] !== 0x1f || gz[1] !== 0x8b) throw new TarProblem('not a gzip file (a bundle is a .tar.gz or a folder)');
+  if (gz.length < 2 || gz[0] !== 0x1f || gz[1] !== 0x8b) throw new TarProblem('not a gzip file');
   // Headers and padding take at most two blocks per file, and the end marker two more.
   const bound = BUNDLE_LIMITS.unpackedBytes + (2 * BUNDLE_LIMITS.files + 2) * BLOCK;
   try {

@@ -3,11 +3,12 @@ import type { Outcome, Report, ResultState } from '../report/report-model.ts';
 import { REPORT_FILE_NAMES, REPORT_FORMATS } from '../report/write-reports.ts';
 import { EXCHANGES_RECORD, MANIFEST_NAME, PROFILE_NAME } from './bundle-layout.ts';
 import { bundledManifest } from './bundled-manifest.ts';
-import { bundledReport } from './bundled-report.ts';
+import { bundledReport, REPORT_NAME } from './bundled-report.ts';
 import { envelopeVerifies, type DsseEnvelope } from './dsse.ts';
 import { firstDifference } from './first-difference.ts';
 import { harnessIdentity, type HarnessIdentity } from './harness-identity.ts';
 import type { OpenedBundle } from './open-bundle.ts';
+import { recordEdits } from './record-edits.ts';
 import { rederive } from './rederive.ts';
 import type { PublicKey } from './signing-key.ts';
 import { predicateOf, type CertificationPredicate, type Statement } from './statement.ts';
@@ -51,7 +52,11 @@ function sha256(data: Buffer): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
-function digestProblems(bundle: OpenedBundle, statement: Statement): VerifyProblem[] {
+/**
+ * Each file against the manifest: listed twice, removed, changed or added after the run. An
+ * edited exchange record says which of its lines changed (record-edits.ts), not only its digest.
+ */
+async function digestProblems(bundle: OpenedBundle, statement: Statement): Promise<VerifyProblem[]> {
   const problems: VerifyProblem[] = [];
   const listed = new Map<string, string>();
   for (const s of statement.subject) {
@@ -62,6 +67,13 @@ function digestProblems(bundle: OpenedBundle, statement: Statement): VerifyProbl
     const bytes = bundle.files.get(name);
     if (bytes === undefined) problems.push({ file: name, message: 'is listed in the manifest but missing from the bundle: removed after the run' });
     else if (sha256(bytes) !== want) problems.push({ file: name, message: `has SHA-256 ${sha256(bytes)}; the manifest says ${want}: changed after the run` });
+  }
+  const record = problems.find((p) => p.file === EXCHANGES_RECORD && p.message.endsWith('changed after the run'));
+  const har = REPORT_FILE_NAMES.har;
+  const harIntact = bundle.files.has(har) && listed.get(har) === sha256(bundle.files.get(har)!);
+  if (record !== undefined && harIntact) {
+    const where = await recordEdits(bundle);
+    if (where !== undefined) record.message += `: ${where}`;
   }
   for (const name of bundle.files.keys()) {
     if (name !== MANIFEST_NAME && !listed.has(name)) problems.push({ file: name, message: 'is in the bundle but not in the manifest: added after the run' });
@@ -160,6 +172,25 @@ function runReasons(report: Report): string[] {
   return because;
 }
 
+/**
+ * The problems with the files changed after the run first (their digests do not match, or they
+ * were added or removed), then what was found in files derived from them: a report.json edited
+ * leaves junit.xml as the run wrote it, only no longer what report.json gives. Those are marked
+ * as consequences of the change, not named as changed themselves.
+ */
+function changedFirst(problems: VerifyProblem[]): VerifyProblem[] {
+  const changed = new Set(problems.filter((p) => p.from === undefined && p.file !== MANIFEST_NAME).map((p) => p.file));
+  const own: VerifyProblem[] = [];
+  const consequences: VerifyProblem[] = [];
+  for (const p of problems) {
+    const causes = changed.has(p.file) ? [] : (p.from ?? []).filter((f) => changed.has(f));
+    const { from: _from, ...problem } = p;
+    if (causes.length === 0) own.push(problem);
+    else consequences.push({ ...problem, consequenceOf: causes });
+  }
+  return [...own, ...consequences];
+}
+
 /** Verifies an opened bundle; never throws on its contents (they are data from elsewhere). */
 export async function verifyBundle(bundle: OpenedBundle, options: VerifyOptions = {}): Promise<Verification> {
   const problems: VerifyProblem[] = [];
@@ -178,7 +209,7 @@ export async function verifyBundle(bundle: OpenedBundle, options: VerifyOptions 
     const sig = signatureOf(manifest, options);
     signature = { state: sig.state, ...(sig.keyid === undefined ? {} : { keyid: sig.keyid }) };
     if (sig.problem !== undefined) problems.push({ file: MANIFEST_NAME, message: sig.problem });
-    const digests = digestProblems(bundle, statement);
+    const digests = await digestProblems(bundle, statement);
     problems.push(...digests);
     checked.push({ name: 'manifest', line: `in-toto Statement v1 listing ${statement.subject.length} files${digests.length === 0 ? ', every SHA-256 matches' : ''}` });
     const compared = compareHarness(statement.predicate, harnessIdentity());
@@ -187,7 +218,7 @@ export async function verifyBundle(bundle: OpenedBundle, options: VerifyOptions 
     problems.push(...compared.problems);
     because.push(...compared.because);
     const disagreement = 'problem' in read ? undefined : manifestAgreement(statement.predicate, read.report);
-    if (disagreement !== undefined) problems.push(disagreement);
+    if (disagreement !== undefined) problems.push({ ...disagreement, from: [REPORT_NAME] });
   }
 
   if (harness?.sameCatalogue !== false) {
@@ -198,6 +229,7 @@ export async function verifyBundle(bundle: OpenedBundle, options: VerifyOptions 
     }
   } else if ('problem' in read) problems.push(read.problem);
 
+  const ordered = changedFirst(problems);
   const verification: Verification = {
     source: bundle.source,
     form: bundle.form,
@@ -206,8 +238,8 @@ export async function verifyBundle(bundle: OpenedBundle, options: VerifyOptions 
     signature,
     harness,
     checked,
-    problems,
-    intact: problems.length === 0,
+    problems: ordered,
+    intact: ordered.length === 0,
     certification: { certifying: false, because },
   };
   if (!('problem' in read)) {

@@ -7,6 +7,13 @@ export interface VerifyProblem {
   file: string;
   requirement?: string;
   message: string;
+  /** The bundle files the problem was derived from, when it compares a file with what follows from others. */
+  from?: string[];
+  /**
+   * The files changed after the run (their digests do not match the manifest) that this problem
+   * follows from: it is a consequence of that change, its own file is as the run wrote it.
+   */
+  consequenceOf?: string[];
 }
 
 /** What one step of the re-derivation checked, and what it found wrong. */

@@ -1,7 +1,9 @@
 import { consoleText } from '../report/console-text.ts';
 import type { ResultState } from '../report/report-model.ts';
 import { VERDICT_LABEL, VERDICT_ORDER } from '../report/writers/run-facts.ts';
+import { MANIFEST_NAME } from './bundle-layout.ts';
 import type { Verification } from './verify-bundle.ts';
+import type { VerifyProblem } from './verify-problem.ts';
 
 /**
  * The verdict block verify prints: what was checked, a line each, then whether the bundle is
@@ -21,6 +23,17 @@ function signatureLine(v: Verification, keyFile: string | undefined): string {
     case 'failed':
       return 'does not verify (below)';
   }
+}
+
+/**
+ * A problem, one line: the file (and requirement) and what differs. A consequence of a file
+ * changed after the run comes after the changed files and says which change it follows from.
+ */
+export function problemLine(p: VerifyProblem): string {
+  const requirement = p.requirement === undefined ? '' : ` ${consoleText(p.requirement)}`;
+  if (p.consequenceOf === undefined) return `  × ${consoleText(p.file)}${requirement}: ${consoleText(p.message)}`;
+  const own = p.file === MANIFEST_NAME ? '' : ' (as the run wrote it)';
+  return `  ↳ follows from the change to ${consoleText(p.consequenceOf.join(' and '))}: ${consoleText(p.file)}${requirement}${own}: ${consoleText(p.message)}`;
 }
 
 function countsText(counts: Record<ResultState, number>): string {
@@ -45,7 +58,7 @@ export function verificationText(v: Verification, keyFile?: string): string {
   if (v.intact) lines.push('INTACT: every file is as the run wrote it, every judgement re-runs to the same findings on the recorded exchanges, every verdict follows from those findings, and every exchange they cite is in the record as cited.');
   else {
     lines.push(`DOES NOT VERIFY: ${v.problems.length} problem${v.problems.length === 1 ? '' : 's'}`);
-    for (const p of v.problems) lines.push(`  × ${consoleText(p.file)}${p.requirement === undefined ? '' : ` ${consoleText(p.requirement)}`}: ${consoleText(p.message)}`);
+    for (const p of v.problems) lines.push(problemLine(p));
   }
   const c = v.certification;
   if (c.certifying && v.harness !== undefined) {

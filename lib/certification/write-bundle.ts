@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { copyFile, mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { stringify } from 'yaml';
-import { quote } from '../http/curl.ts';
+import { commandPrefix, shellWord } from '../invocation.ts';
 import { hideLocalPaths, pathForReport } from '../report/local-paths.ts';
 import type { Report } from '../report/report-model.ts';
 import { SecretGuard } from '../report/secret-guard.ts';
@@ -52,8 +52,8 @@ export interface WrittenBundle {
   keyid?: string;
   /** Names of the bundle's files, sorted. */
   files: string[];
-  /** The verify command, as the reports show it. */
-  verifyCommand: string;
+  /** The signing key's files, when the manifest is signed (as given). */
+  signer?: SignerFiles;
   /** Milliseconds writing the bundle took (the beside report.html's certificate included). */
   ms: number;
 }
@@ -117,9 +117,50 @@ function shownPath(path: string, cwd: string): string {
   return near !== '' && !near.startsWith('..') && !isAbsolute(near) ? near : pathForReport(path, cwd);
 }
 
-export function verifyCommandOf(bundlePath: string, signed: boolean): string {
-  const word = /^[A-Za-z0-9._/+=:,@-]+$/.test(bundlePath) ? bundlePath : quote(bundlePath);
-  return `asi-conformance verify ${word}${signed ? ` --public-key ${PUBLIC_KEY_FILE}` : ''}`;
+/** The signing key's files as a printed line names them (each path as that line shows paths). */
+export interface SignerFiles {
+  privateFile: string;
+  /** The public key beside it, when there is one that pairs with it. */
+  publicFile?: string;
+}
+
+/** The offline check of a bundle as the user types it, and what they need to know to run it. */
+export interface VerifyHint {
+  command: string;
+  /** Where the public key comes from, when the command cannot name its file. */
+  note?: string;
+}
+
+/** Stands in the verify command for a public key that lies nowhere the run could see. */
+export const PUBLIC_KEY_PLACEHOLDER = 'PUBLIC_KEY';
+
+/**
+ * `<cli> verify <bundle> [--public-key <file>]`. A signed bundle is checked with the public key
+ * beside the signing key (keygen writes it there). When there is none, the command names a
+ * placeholder and says which key it stands for, rather than writing the public key out of the
+ * private one next to the bundle: a key that travels with the bundle would let anyone who edits
+ * the bundle sign it anew and ship the matching key, so a certifier must take the signer's
+ * published key, never one from the bundle's folder.
+ */
+export function verifyHintOf(bundlePath: string, signer: SignerFiles | undefined, cli: string): VerifyHint {
+  const command = `${cli} verify ${shellWord(bundlePath)}`;
+  if (signer === undefined) return { command };
+  if (signer.publicFile !== undefined) return { command: `${command} --public-key ${shellWord(signer.publicFile)}` };
+  return {
+    command: `${command} --public-key ${PUBLIC_KEY_PLACEHOLDER}`,
+    note: `${PUBLIC_KEY_PLACEHOLDER} is the public key that pairs with ${signer.privateFile}; none lies beside it (keygen writes it there as ${PUBLIC_KEY_FILE})`,
+  };
+}
+
+/** The signing key's files. */
+function signerOf(key: SigningKey): SignerFiles {
+  return { privateFile: key.file, ...(key.publicFile === undefined ? {} : { publicFile: key.publicFile }) };
+}
+
+/** The signer's files with each path as `shown` shows it. */
+export function signerShown(signer: SignerFiles | undefined, shown: (path: string) => string): SignerFiles | undefined {
+  if (signer === undefined) return undefined;
+  return { privateFile: shown(signer.privateFile), ...(signer.publicFile === undefined ? {} : { publicFile: shown(signer.publicFile) }) };
 }
 
 /** Refuses a --bundle-dir that holds anything: a bundle is exactly its files. */
@@ -145,7 +186,9 @@ export async function writeBundle(report: Report, options: WriteBundleOptions): 
   const target = request.dir === undefined ? join(runDir, BUNDLE_FILE_NAME) : resolve(cwd, request.dir);
   const key = request.signKey;
   const shown = shownPath(target, cwd);
-  const verifyCommand = verifyCommandOf(shown, key !== undefined);
+  // The reports show the command as the run's folder reads it; report.html travels, so its paths are hidden like every other.
+  const signer = key === undefined ? undefined : signerOf(key);
+  const hint = verifyHintOf(shown, signerShown(signer, (p) => shownPath(resolve(cwd, p), cwd)), commandPrefix(cwd));
   const staging = join(runDir, '.bundle.partial');
   const guard = (name: string): SecretGuard => new SecretGuard(name, options.secrets);
   await rm(staging, { recursive: true, force: true });
@@ -166,7 +209,8 @@ export async function writeBundle(report: Report, options: WriteBundleOptions): 
       bundle: { path: shown, form },
       recordSha256,
       ...(key === undefined ? {} : { keyid: key.keyid }),
-      verifyCommand,
+      verifyCommand: hint.command,
+      ...(hint.note === undefined ? {} : { publicKeyNote: hint.note }),
     };
     for (const format of REPORT_FORMATS) {
       const name = REPORT_FILE_NAMES[format];
@@ -212,7 +256,7 @@ export async function writeBundle(report: Report, options: WriteBundleOptions): 
       recordSha256,
       ...(key === undefined ? {} : { keyid: key.keyid }),
       files: files.map((f) => f.name),
-      verifyCommand,
+      ...(signer === undefined ? {} : { signer }),
       ms: 0,
     };
     const besideHtml = join(runDir, REPORT_FILE_NAMES.html);

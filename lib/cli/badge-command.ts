@@ -6,6 +6,7 @@ import { openBundle } from '../certification/open-bundle.ts';
 import { loadPublicKey } from '../certification/signing-key.ts';
 import { verifyBundle } from '../certification/verify-bundle.ts';
 import { consoleText } from '../report/console-text.ts';
+import { commandPrefix, shellWord } from '../invocation.ts';
 import { UsageError } from '../errors.ts';
 import { consolePath } from './console-path.ts';
 import { BADGE_HELP } from './help.ts';
@@ -34,7 +35,7 @@ export async function badgeCommand(args: string[]): Promise<number> {
   const verification = await verifyBundle(bundle, publicKey === undefined ? {} : { publicKey });
   if (!verification.intact) {
     const first = verification.problems[0]!;
-    const more = verification.problems.length > 1 ? ` (and ${verification.problems.length - 1} more: run 'asi-conformance verify ${source}')` : '';
+    const more = verification.problems.length > 1 ? ` (and ${verification.problems.length - 1} more: ${commandPrefix()} verify ${shellWord(source)} names them)` : '';
     process.stderr.write(`asi-conformance: badge: ${consoleText(source)} does not verify, no badge written: ${consoleText(`${first.file}${first.requirement === undefined ? '' : ` ${first.requirement}`}: ${first.message}`)}${consoleText(more)}\n`);
     return 1;
   }

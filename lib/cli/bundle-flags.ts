@@ -1,6 +1,8 @@
 import { loadSigningKey } from '../certification/signing-key.ts';
-import { checkBundleDir, verifyCommandOf, type BundleRequest, type WrittenBundle } from '../certification/write-bundle.ts';
+import { resolve } from 'node:path';
+import { checkBundleDir, signerShown, verifyHintOf, type BundleRequest, type WrittenBundle } from '../certification/write-bundle.ts';
 import { UsageError } from '../errors.ts';
+import { commandPrefix } from '../invocation.ts';
 import { consolePath } from './console-path.ts';
 
 /** The run command's flags for its certification bundle (node:util parseArgs specs). */
@@ -42,5 +44,6 @@ export function bundleLine(bundle: WrittenBundle, cwd = process.cwd()): string {
   const path = consolePath(bundle.path, cwd);
   const what = bundle.form === 'tar.gz' ? 'sha256' : 'manifest sha256';
   const signed = bundle.keyid === undefined ? 'unsigned' : `signed by key ${bundle.keyid.slice(0, 16)}…`;
-  return `bundle: ${path} (${what} ${bundle.sha256.slice(0, 16)}…, ${signed}); check it offline: ${verifyCommandOf(path, bundle.keyid !== undefined)}`;
+  const hint = verifyHintOf(path, signerShown(bundle.signer, (p) => consolePath(resolve(cwd, p), cwd)), commandPrefix(cwd));
+  return `bundle: ${path} (${what} ${bundle.sha256.slice(0, 16)}…, ${signed}); check it offline: ${hint.command}${hint.note === undefined ? '' : ` (${hint.note})`}`;
 }

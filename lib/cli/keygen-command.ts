@@ -1,4 +1,5 @@
 import { generateKeyPair, PASSPHRASE_VARIABLE } from '../certification/signing-key.ts';
+import { commandPrefix, shellWord } from '../invocation.ts';
 import { UsageError } from '../errors.ts';
 import { KEYGEN_HELP } from './help.ts';
 import { parseOptions } from './parse-options.ts';
@@ -16,7 +17,7 @@ export async function keygenCommand(args: string[]): Promise<number> {
     `private key: ${keys.privateFile} (${keys.encrypted ? `encrypted with ${PASSPHRASE_VARIABLE}` : `not encrypted: set ${PASSPHRASE_VARIABLE} before keygen to encrypt it`}; keep it secret)`,
     `public key:  ${keys.publicFile} (give it to whoever verifies your bundles)`,
     `key id:      ${keys.keyid}`,
-    `sign a run:  asi-conformance run --sign-key ${keys.privateFile} ...`,
+    `sign a run:  ${commandPrefix()} run --sign-key ${shellWord(keys.privateFile)} ...`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
   return 0;

@@ -7,7 +7,7 @@ import { findBundles } from '../matrix/find-bundles.ts';
 import { bundleColumn, type NamedPublicKey } from '../matrix/matrix-columns.ts';
 import { buildMatrix, type ColumnInput } from '../matrix/matrix-model.ts';
 import { planMatrix } from '../matrix/matrix-plan.ts';
-import { matrixSummary } from '../matrix/matrix-text.ts';
+import { matrixSummary, mergeVerifiedLine } from '../matrix/matrix-text.ts';
 import { runTargets, type TargetRun } from '../matrix/run-targets.ts';
 import { loadTargetsFile } from '../matrix/targets-file.ts';
 import { writeMatrix } from '../matrix/write-matrix.ts';
@@ -105,11 +105,12 @@ async function matrixMerge(args: string[]): Promise<number> {
   const keys = publicKeys(values['public-key'] ?? []);
   const sources = findBundles(positionals);
   const dir = matrixFolder('matrix merge', values.out ?? 'reports');
-  process.stderr.write(`matrix merge: ${sources.length} bundle${sources.length === 1 ? '' : 's'}, each verified, into ${consolePath(dir)}/\n`);
+  process.stderr.write(`matrix merge: ${sources.length} bundle${sources.length === 1 ? '' : 's'} found, verifying each, into ${consolePath(dir)}/\n`);
   const taken = new Set<string>();
   const inputs: ColumnInput[] = [];
   for (const source of sources) inputs.push(await bundleColumn(source, { taken, matrixDir: dir, evidence: 'copy', publicKeys: keys }));
   const { matrix } = writeMatrix(buildMatrix(inputs, { source: 'bundles', tool: tool(), generatedAt: new Date() }), dir);
+  process.stderr.write(`${mergeVerifiedLine(inputs.map((input, i) => ({ column: input.column, source: consolePath(resolve(sources[i]!)) })))}\n`);
   process.stdout.write(`${matrixSummary(matrix, consolePath(dir))}\n`);
   return matrix.exitCode;
 }

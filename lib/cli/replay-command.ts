@@ -14,6 +14,7 @@ import type { Finding } from '../model/finding.ts';
 import { loadProfileFile } from '../profile/load-profile.ts';
 import { resolveProfile } from '../profile/resolve-profile.ts';
 import { resolveTransport } from '../profile/resolve-transport.ts';
+import { commandPrefix, shellWord } from '../invocation.ts';
 import { consoleText } from '../report/console-text.ts';
 import { REPLAY_HELP } from './help.ts';
 import { integerOption, parseOptions, validateBaseUrl } from './parse-options.ts';
@@ -107,7 +108,7 @@ export async function replayCommand(args: string[]): Promise<number> {
   const verification = await verifyBundle(bundle);
   if (!verification.intact) {
     const first = verification.problems[0];
-    throw new BundleError(positionals[0]!, `does not verify (${first === undefined ? 'see asi-conformance verify' : `${first.file}: ${first.message}`}); its record cannot be trusted to replay`);
+    throw new BundleError(positionals[0]!, `does not verify (${first === undefined ? `see ${commandPrefix()} verify ${shellWord(positionals[0]!)}` : `${first.file}: ${first.message}`}); its record cannot be trusted to replay`);
   }
   const read = bundledReport(bundle);
   const exchanges = exchangeRecord(bundle);

@@ -1,6 +1,4 @@
-import { join, sep } from 'node:path';
-import { quote } from '../http/curl.ts';
-import { PACKAGE_ROOT } from '../package-root.ts';
+import { commandPrefix, shellWord } from '../invocation.ts';
 import { DEFAULT_TOKEN_ENV, TOKEN_ROLES } from '../profile/profile-file.ts';
 import { DEFECTS, VARIANTS } from '../reference/defects/index.ts';
 import { startReference, validateSwitches } from '../reference/server.ts';
@@ -17,26 +15,15 @@ function exportLines(tokens: Record<string, string>): string[] {
   return TOKEN_ROLES.filter((r) => tokens[r] !== undefined).map((r) => `export ${DEFAULT_TOKEN_ENV[r]}=${tokens[r]}`);
 }
 
-function shellWord(s: string): string {
-  return /^[\w./:@=-]+$/.test(s) ? s : quote(s);
-}
-
 /**
  * The run command that certifies this server, as it can be typed where serve was started: the
- * CLI as this copy is called (a clone: `node bin/asi-conformance.js`; a project's dependency:
- * `npx asi-conformance`; a global install: `asi-conformance`), the reference profile where it
- * lies, and --base-url when the server is not where that profile says. The profile's hooks take
- * the run's base_url, so the fault drills reach this server too.
+ * CLI as it runs from there (lib/invocation.ts), the reference profile where it lies, and
+ * --base-url when the server is not where that profile says. The profile's hooks take the run's
+ * base_url, so the fault drills reach this server too.
  */
 export function runCommandFor(baseUrl: string, cwd = process.cwd()): string {
-  const installed = PACKAGE_ROOT.includes(`${sep}node_modules${sep}`);
-  const cli = !installed
-    ? `node ${shellWord(consolePath(join(PACKAGE_ROOT, 'bin', 'asi-conformance.js'), cwd))}`
-    : PACKAGE_ROOT.startsWith(join(cwd, 'node_modules') + sep)
-      ? 'npx asi-conformance'
-      : 'asi-conformance';
   const standalone = baseUrl === `http://127.0.0.1:${DEFAULT_SERVE_PORT}/v1`;
-  return `${cli} run --config ${shellWord(consolePath(REFERENCE_PROFILE, cwd))}${standalone ? '' : ` --base-url ${baseUrl}`}`;
+  return `${commandPrefix(cwd)} run --config ${shellWord(consolePath(REFERENCE_PROFILE, cwd))}${standalone ? '' : ` --base-url ${baseUrl}`}`;
 }
 
 export function switchList(): string {

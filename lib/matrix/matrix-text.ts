@@ -1,7 +1,7 @@
 import { consoleText } from '../report/console-text.ts';
 import type { Outcome, ResultState } from '../report/report-model.ts';
 import { VERDICT_LABEL } from '../report/writers/run-facts.ts';
-import { EXIT_WORDS, STATE_LABEL, type Matrix } from './matrix-model.ts';
+import { EXIT_WORDS, STATE_LABEL, type Matrix, type MatrixColumn } from './matrix-model.ts';
 
 export const OUTCOME_WORDS: Record<Outcome, string> = {
   conformant: 'conformant',
@@ -45,4 +45,17 @@ export function matrixSummary(m: Matrix, dirShown: string): string {
   if (m.interrupted !== undefined) lines.push(`interrupted by ${m.interrupted}: the targets that ran wrote their reports; the others did not start`);
   lines.push(`matrix: ${dirShown}/matrix.html (and matrix.json), ${m.columns.length} column${m.columns.length === 1 ? '' : 's'}; exit ${m.exitCode}: ${EXIT_WORDS[m.exitCode]}`);
   return lines.join('\n');
+}
+
+/**
+ * What `matrix merge` found once every bundle was verified: how many verify, and each that does
+ * not by its column and the path it was given as (the columns say why).
+ */
+export function mergeVerifiedLine(found: ReadonlyArray<{ column: MatrixColumn; source: string }>): string {
+  const failed = found.filter((f) => f.column.state !== 'verified');
+  const total = found.length;
+  const bundles = `bundle${total === 1 ? '' : 's'}`;
+  if (failed.length === 0) return `matrix merge: ${total === 1 ? `the ${bundles} verifies` : `all ${total} ${bundles} verify`}`;
+  const named = failed.map(({ column, source }) => (column.name === source ? source : `${column.name} (${source})`));
+  return `matrix merge: ${total - failed.length} of ${total} ${bundles} verify; ${failed.length === 1 ? 'this one does' : `these ${failed.length} do`} not: ${consoleText(named.join(', '))}`;
 }

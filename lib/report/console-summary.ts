@@ -1,6 +1,7 @@
 import { diffLines, gateOf } from './baseline-diff.ts';
 import { consoleText } from './console-text.ts';
 import { waiverText } from './expectations.ts';
+import { commandPrefix } from '../invocation.ts';
 import { formatFailure } from './format-failure.ts';
 import type { Report, RequirementResult } from './report-model.ts';
 import { evidenceOf, findingLine, reasonOf } from './writers/run-facts.ts';
@@ -63,7 +64,7 @@ export function consoleSummary(report: Report, reportsLine: string): string {
   const lines: string[] = [''];
   for (const r of report.results.filter((x) => x.verdict === 'fail' && x.waiver?.state !== 'waived')) {
     const first = r.findings.find((f) => f.verdict === 'fail');
-    if (first !== undefined) lines.push(formatFailure(first), '');
+    if (first !== undefined) lines.push(formatFailure(first, commandPrefix()), '');
   }
   const notPassed = notPassedLines(report);
   if (notPassed.length > 0) lines.push(...notPassed, '');

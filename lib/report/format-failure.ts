@@ -21,9 +21,12 @@ function responseExcerpt(exchange: Exchange): string[] {
 
 /**
  * A violated requirement as the terminal shows it, h2spec style: what, the spec sentence, what
- * was expected and what came, the exchange that shows it, and how to replay it.
+ * was expected and what came, the exchange that shows it, and how to replay it. `cli` is how the
+ * replay line runs the harness: the terminal's caller gives the command that runs where the user is
+ * (lib/invocation.ts); junit.xml keeps the bare name, because it goes into the bundle, whose reports
+ * must read the same wherever the harness that rendered them was installed.
  */
-export function formatFailure(finding: Finding): string {
+export function formatFailure(finding: Finding, cli = 'asi-conformance'): string {
   const req = requirementById(finding.requirement);
   const lines = [`× ${consoleText(finding.requirement)}${req === undefined ? '' : ` ${req.statement}`}`];
   if (req !== undefined) lines.push(`  -> §${req.section}${req.quote === undefined ? '' : `: ${req.quote}`}`);
@@ -34,7 +37,7 @@ export function formatFailure(finding: Finding): string {
   if (p !== undefined) {
     lines.push(`  Property: fast-check seed ${p.seed}${p.path === undefined ? '' : `, path ${consoleText(p.path)}`}, ${p.numRuns} runs, ${p.requests} requests`);
     if (p.counterexample !== undefined) lines.push(`  Counterexample: ${consoleText(p.counterexample)}`);
-    if (p.replay !== undefined) lines.push(`  Replay:   asi-conformance run ... ${consoleText(p.replay)}`);
+    if (p.replay !== undefined) lines.push(`  Replay:   ${cli} run ... ${consoleText(p.replay)}`);
   }
   const shown = finding.exchanges[finding.exchanges.length - 1];
   if (shown !== undefined) {

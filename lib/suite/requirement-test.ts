@@ -93,7 +93,7 @@ export function requirementTest(
     findings = findings.map(withoutResponseInconclusive);
     ctx.task.meta.asi = { requirements: list, findings: findings.map(trimFinding), requests: s.requestCount() - before };
     const violations = findings.filter((f) => f.verdict === 'fail' && requireRequirement(f.requirement).level !== 'INFO');
-    if (violations.length > 0) throw new ConformanceFailure(violations.map(formatFailure).join('\n\n'));
+    if (violations.length > 0) throw new ConformanceFailure(violations.map((v) => formatFailure(v)).join('\n\n'));
     if (findings.length > 0 && findings.every((f) => f.verdict === 'not-run')) ctx.skip(findings[0]?.note);
   });
 }

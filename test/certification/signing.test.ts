@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { envelopeVerifies, keyIdOf, pae, signEnvelope } from '../../lib/certification/dsse.ts';
+import { verifyHintOf } from '../../lib/certification/write-bundle.ts';
 import { generateKeyPair, loadPublicKey, loadSigningKey, PRIVATE_KEY_FILE, PUBLIC_KEY_FILE } from '../../lib/certification/signing-key.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'asi-keys-'));
@@ -33,6 +34,37 @@ describe('DSSE', () => {
 });
 
 describe('keys', () => {
+  test('the public key that pairs with a signing key is found beside it, as keygen writes it, and never another key', () => {
+    const made = generateKeyPair(join(work, 'beside'), {});
+    expect(loadSigningKey(made.privateFile, {}).publicFile).toBe(made.publicFile);
+    // Renamed in pairs (`x.pem` and `x.pub.pem`): still found.
+    const renamed = join(work, 'beside', 'release.pem');
+    writeFileSync(renamed, readFileSync(made.privateFile));
+    writeFileSync(join(work, 'beside', 'release.pub.pem'), readFileSync(made.publicFile));
+    expect(loadSigningKey(renamed, {}).publicFile).toBe(join(work, 'beside', 'release.pub.pem'));
+    // Alone in its folder: none to name.
+    const alone = join(mkdtempSync(join(work, 'alone-')), 'signing.pem');
+    writeFileSync(alone, readFileSync(made.privateFile));
+    expect(loadSigningKey(alone, {}).publicFile).toBeUndefined();
+    // Beside another key's public key: not named.
+    const other = generateKeyPair(join(work, 'other'), {});
+    const mixed = join(mkdtempSync(join(work, 'mixed-')), PRIVATE_KEY_FILE);
+    writeFileSync(mixed, readFileSync(made.privateFile));
+    writeFileSync(join(mixed, '..', PUBLIC_KEY_FILE), readFileSync(other.publicFile));
+    expect(loadSigningKey(mixed, {}).publicFile).toBeUndefined();
+  });
+
+  test('the verify command names that public key, or says which key stands for PUBLIC_KEY', () => {
+    expect(verifyHintOf('reports/run/bundle.tar.gz', undefined, 'npx asi-conformance')).toEqual({ command: 'npx asi-conformance verify reports/run/bundle.tar.gz' });
+    expect(verifyHintOf('reports/run/bundle.tar.gz', { privateFile: 'keys/asi-signing-key.pem', publicFile: 'keys/asi-signing-key.pub.pem' }, 'asi-conformance')).toEqual({
+      command: 'asi-conformance verify reports/run/bundle.tar.gz --public-key keys/asi-signing-key.pub.pem',
+    });
+    expect(verifyHintOf("reports/ann's run/bundle.tar.gz", { privateFile: '/secrets/release.pem' }, 'npx asi-conformance')).toEqual({
+      command: "npx asi-conformance verify 'reports/ann'\\''s run/bundle.tar.gz' --public-key PUBLIC_KEY",
+      note: 'PUBLIC_KEY is the public key that pairs with /secrets/release.pem; none lies beside it (keygen writes it there as asi-signing-key.pub.pem)',
+    });
+  });
+
   test('keygen round trip: an encrypted private key readable by its owner only, the public key beside it, the same key id', () => {
     const dir = join(work, 'pair');
     const env = { ASI_SIGN_KEY_PASSPHRASE: 'correct horse battery' };

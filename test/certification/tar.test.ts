@@ -101,7 +101,7 @@ describe('readTarGz on hostile archives', () => {
     expect(problem(gzipSync(Buffer.concat([header('report.json', 4096), Buffer.alloc(BLOCK)])))).toBe('report.json is cut short: 4096 bytes announced, 512 left');
     expect(problem(gzipSync(header('report.json', 0)))).toBe('the archive ends without its end marker (cut short?)');
     expect(problem(hostile(header('a.json', 0), header('a.json', 0)))).toBe('a.json is in the archive twice');
-    expect(problem(Buffer.from('PK\x03\x04 a zip'))).toBe('not a gzip file (a bundle is a .tar.gz or a folder)');
+    expect(problem(Buffer.from('PK\x03\x04 a zip'))).toBe('not a gzip file');
     expect(problem(Buffer.from([0x1f, 0x8b, 8, 0, 0, 0]))).toMatch(/^not a readable gzip file \(/);
     expect(problem(gzipSync(Buffer.alloc(BLOCK, 0x41)))).toBe('the entry at byte 0 is not a ustar header');
   });
@@ -121,9 +121,25 @@ describe('openBundle on folders', () => {
     expect(() => openBundle(dir)).toThrow(`${dir}: report.json is a symbolic link: a bundle holds regular files only`);
   });
 
-  test('a folder without a manifest is no bundle', () => {
+  test('a folder without a manifest is no bundle: said first, before any name in it is judged', () => {
     const dir = mkdtempSync(join(work, 'folder-'));
     writeFileSync(join(dir, 'report.json'), '{}');
-    expect(() => openBundle(dir)).toThrow(`${dir}: is not a certification bundle: it has no manifest.json (1 files: report.json)`);
+    writeFileSync(join(dir, '.java'), '');
+    mkdirSync(join(dir, 'sub'));
+    expect(() => openBundle(dir)).toThrow(
+      `${dir}: is not a certification bundle (the bundle.tar.gz or --bundle-dir folder a run writes, with its manifest.json): a folder without manifest.json (it holds .java, report.json, sub)`,
+    );
+    const empty = mkdtempSync(join(work, 'folder-'));
+    expect(() => openBundle(empty)).toThrow(`${empty}: is not a certification bundle (the bundle.tar.gz or --bundle-dir folder a run writes, with its manifest.json): a folder without manifest.json (it is empty)`);
+  });
+
+  test('an archive without a manifest, and a file that is no archive, are no bundle', async () => {
+    const dir = mkdtempSync(join(work, 'folder-'));
+    const archive = join(dir, 'notes.tar.gz');
+    await writeTarGz(archive, [{ name: 'report.json', size: 2, data: Buffer.from('{}') }], 0);
+    expect(() => openBundle(archive)).toThrow(`${archive}: is not a certification bundle (the bundle.tar.gz or --bundle-dir folder a run writes, with its manifest.json): an archive without manifest.json (it holds report.json)`);
+    const random = join(dir, 'random.bin');
+    writeFileSync(random, Buffer.from([0x00, 0xff, 0x13, 0x37, 0x8b, 0x1f]));
+    expect(() => openBundle(random)).toThrow(`${random}: is not a certification bundle (the bundle.tar.gz or --bundle-dir folder a run writes, with its manifest.json): not a gzip file`);
   });
 });

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +16,7 @@ import { verifyBundle, type Verification } from '../../lib/certification/verify-
 import { harnessIdentity } from '../../lib/certification/harness-identity.ts';
 import type { Report } from '../../lib/report/report-model.ts';
 import { renderReport, REPORT_FILE_NAMES, type ReportFormat } from '../../lib/report/write-reports.ts';
-import { runCli } from '../support/cli.ts';
+import { ROOT, runCli } from '../support/cli.ts';
 import { referenceTarget, type ReferenceTarget } from '../support/reference-target.ts';
 
 /**
@@ -34,6 +35,8 @@ let failing = '';
 let waived = '';
 let signed = '';
 let keys = '';
+/** The verify command each run printed, by its bundle. */
+const printed = new Map<string, string>();
 
 afterAll(async () => {
   for (const t of targets) await t.close();
@@ -49,8 +52,24 @@ async function run(args: string[], env: Record<string, string> = {}): Promise<st
   const out = mkdtempSync(join(work, 'run-'));
   const r = await runCli(['run', ...args, '--out', out, '-q'], { env });
   expect([0, 1], r.stdout + r.stderr).toContain(r.code);
-  expect(r.stdout).toMatch(/^bundle: .*bundle\.tar\.gz \(sha256 [0-9a-f]{16}…, (unsigned|signed by key [0-9a-f]{16}…)\); check it offline: asi-conformance verify /m);
-  return bundleIn(out);
+  // Run in the clone: the bare name is not on PATH there, npx runs the clone's own bin.
+  const line = /^bundle: .*bundle\.tar\.gz \(sha256 [0-9a-f]{16}…, (unsigned|signed by key [0-9a-f]{16}…)\); check it offline: (npx asi-conformance verify .*)$/m.exec(r.stdout);
+  expect(line, r.stdout).not.toBeNull();
+  const bundle = bundleIn(out);
+  printed.set(bundle, line![2]!);
+  return bundle;
+}
+
+/** A command line run as the user would paste it: through a shell, in the folder the run was in. */
+function shell(command: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('/bin/sh', ['-c', command], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
 }
 
 beforeAll(async () => {
@@ -121,6 +140,22 @@ async function forged(files: Map<string, Buffer>, report: Report): Promise<Map<s
   });
 }
 
+describe('the printed verify command', () => {
+  test('runs as printed, through a shell, where the run was: exit 0, intact', async () => {
+    const r = await shell(printed.get(passing)!);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toContain('INTACT: ');
+  });
+
+  test('a signed run names the public key keygen wrote beside the signing key, and the signature verifies with it', async () => {
+    const command = printed.get(signed)!;
+    expect(command).toBe(`npx asi-conformance verify ${signed} --public-key ${join(keys, 'asi-signing-key.pub.pem')}`);
+    const r = await shell(command);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^ {2}signature {3}Ed25519, key [0-9a-f]{64}: verified with .*asi-signing-key\.pub\.pem$/m);
+  });
+});
+
 describe('verify', () => {
   test('an untouched bundle verifies: intact, and a partial run says it is no certification', async () => {
     const r = await runCli(['verify', passing]);
@@ -149,9 +184,29 @@ describe('verify', () => {
     const record = files.get(EXCHANGES_RECORD)!.toString('utf8');
     const line = record.split('\n').find((l) => l.startsWith(`{"seq":${cited.seq},`))!;
     files.set(EXCHANGES_RECORD, Buffer.from(record.replace(line, line.replace('auth.token_invalid', 'auth.token_missin'))));
-    const lines = problemLines(await verified(await packed(files)));
-    expect(lines[0]).toMatch(/^record\/exchanges\.jsonl: has SHA-256 [0-9a-f]{64}; the manifest says [0-9a-f]{64}: changed after the run$/);
+    const lineNo = record.split('\n').indexOf(line) + 1;
+    const v = await verified(await packed(files));
+    const lines = problemLines(v);
+    expect(lines[0]).toMatch(new RegExp(`^record/exchanges\\.jsonl: has SHA-256 [0-9a-f]{64}; the manifest says [0-9a-f]{64}: changed after the run: line ${lineNo} \\(exchange #${cited.seq}, \\w+ http://127\\.0\\.0\\.1:\\d+/v1/[^)]*\\) differs from the exchanges transcript\\.har holds as the run recorded them$`));
     expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^report\\.json ${ID}: finding 1 cites exchange #${cited.seq} \\(\\w+ http://127\\.0\\.0\\.1:\\d+/v1/[^)]*\\); it differs from the record at response\\.body from character \\d+: the finding shows ".*token_invalid.*", the record ".*token_missin\\\\".*"$`)));
+    // Only the record was changed: every other problem follows from it.
+    expect(v.problems.slice(1).every((p) => p.consequenceOf?.join() === EXCHANGES_RECORD), lines.join('\n')).toBe(true);
+  });
+
+  test('report.json edited after the run: named first as changed; the reports written from it follow as consequences', async () => {
+    const files = filesOf(failing);
+    files.set('report.json', Buffer.from(files.get('report.json')!.toString('utf8').replace('"verdict": "fail"', '"verdict": "pass"')));
+    const r = await runCli(['verify', await packed(files)]);
+    expect(r.code).toBe(1);
+    const problems = r.stdout.split('\n').filter((l) => /^ {2}[×↳] /.test(l));
+    expect(problems[0]).toMatch(/^ {2}× report\.json: has SHA-256 [0-9a-f]{64}; the manifest says [0-9a-f]{64}: changed after the run$/);
+    const consequences = problems.filter((l) => l.startsWith('  ↳ '));
+    // transcript.har takes only the run's facts from report.json: a verdict changed leaves it as it was.
+    expect(consequences).toEqual(
+      ['junit.xml', 'summary.md', 'report.html'].map((name) => expect.stringMatching(new RegExp(`^ {2}↳ follows from the change to report\\.json: ${name.replace('.', '\\.')} \\(as the run wrote it\\): is not what this harness writes from report\\.json \\(they differ from line \\d+\\)$`))),
+    );
+    // The changed file and what its own content shows come before every consequence.
+    expect(problems.findIndex((l) => l.startsWith('  ↳ '))).toBeGreaterThan(problems.findLastIndex((l) => l.startsWith('  × ')));
   });
 
   test('a verdict changed in report.json is named with the verdict its findings give', async () => {
@@ -255,7 +310,13 @@ describe('verify', () => {
     writeFileSync(text, 'hello');
     const r = await runCli(['verify', text]);
     expect(r.code).toBe(2);
-    expect(r.stderr.trim()).toBe(`asi-conformance: ${text}: is not a certification bundle: not a gzip file (a bundle is a .tar.gz or a folder)`);
+    expect(r.stderr.trim()).toBe(`asi-conformance: ${text}: is not a certification bundle (the bundle.tar.gz or --bundle-dir folder a run writes, with its manifest.json): not a gzip file`);
+    const folder = mkdtempSync(join(work, 'not-a-bundle-'));
+    writeFileSync(join(folder, '.java'), '');
+    writeFileSync(join(folder, 'hosts'), '127.0.0.1 localhost\n');
+    const notBundle = await runCli(['verify', folder]);
+    expect(notBundle.code).toBe(2);
+    expect(notBundle.stderr.trim()).toBe(`asi-conformance: ${folder}: is not a certification bundle (the bundle.tar.gz or --bundle-dir folder a run writes, with its manifest.json): a folder without manifest.json (it holds .java, hosts)`);
     const missing = await runCli(['verify', join(work, 'none.tar.gz')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('none.tar.gz: no such file or folder');
@@ -299,7 +360,7 @@ describe('the certificate panel', () => {
     const beside = readFileSync(join(dirname(signed), 'report.html'), 'utf8');
     const digest = createHash('sha256').update(readFileSync(signed)).digest('hex');
     expect(beside).toContain(`<dt>Bundle digest</dt><dd><code>${digest}</code> (SHA-256 of the archive)</dd>`);
-    expect(beside).toMatch(/<dt>Verify offline<\/dt><dd><code>asi-conformance verify [^<]*bundle\.tar\.gz(&#39;)? --public-key asi-signing-key\.pub\.pem<\/code><\/dd>/);
+    expect(beside).toMatch(/<dt>Verify offline<\/dt><dd><code>npx asi-conformance verify [^<]*bundle\.tar\.gz(&#39;)? --public-key [^<]*\/keys\/asi-signing-key\.pub\.pem(&#39;)?<\/code><\/dd>/);
     const files = filesOf(signed);
     const inside = files.get('report.html')!.toString('utf8');
     expect(inside).toContain(`<dt>Record digest</dt><dd><code>${sha256(files.get(EXCHANGES_RECORD)!)}</code>`);

@@ -114,7 +114,7 @@ describe('CLI usage errors', () => {
     const [runDir] = readdirSync(out);
     const [reports, bundle] = r.stdout.trim().split('\n');
     expect(reports).toBe(`reports: ${join(out, runDir!)}/ (report.json, junit.xml, summary.md, report.html, transcript.har)`);
-    expect(bundle).toMatch(/^bundle: .*bundle\.tar\.gz \(sha256 [0-9a-f]{16}…, unsigned\); check it offline: asi-conformance verify /);
+    expect(bundle).toMatch(/^bundle: .*bundle\.tar\.gz \(sha256 [0-9a-f]{16}…, unsigned\); check it offline: npx asi-conformance verify /);
     const report = JSON.parse(readFileSync(join(out, runDir!, 'report.json'), 'utf8')) as Report;
     expect(report).toMatchObject({ outcome: 'unreachable', exitCode: 3, stopped: { at: 'preflight' } });
     expect(report.stopped?.exchanges.map((e) => [e.request.url, e.error?.code])).toEqual([['http://127.0.0.1:9/v1/health', 'ECONNREFUSED']]);

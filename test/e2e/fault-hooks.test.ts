@@ -38,7 +38,7 @@ function shell(command: string, env: NodeJS.ProcessEnv): Promise<{ code: number 
 describe('serve --port 0', () => {
   test('prints a run command that works: its fault drills reach this server, whatever BASE_URL the shell holds', async () => {
     const then = served!.then;
-    expect(then).toBe(`node bin/asi-conformance.js run --config config/reference.yaml --base-url ${baseUrl}`);
+    expect(then).toBe(`npx asi-conformance run --config config/reference.yaml --base-url ${baseUrl}`);
     const out = mkdtempSync(join(tmpdir(), 'asi-serve-'));
     // The hooks take the run's base_url, never a variable of the same name in the environment.
     const r = await shell(`${then} --suite conversation-faults -q --out ${out}`, { ...tokens, BASE_URL: 'http://127.0.0.1:9/v1' });

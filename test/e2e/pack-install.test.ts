@@ -109,11 +109,33 @@ describe('installed from the tarball into an empty project', () => {
     expect(report.meta.tool).toEqual({ name: pkg.name, version: pkg.version });
     expect(report.counts.pass).toBeGreaterThan(0);
     expect(report.counts.fail).toBe(0);
+    // The closing line's verify command runs as printed from the project: npx finds the installed bin.
+    const printed = /check it offline: (.+)$/m.exec(r.stdout)?.[1];
+    expect(printed, r.stdout).toMatch(/^npx asi-conformance verify /);
+    const checked = await exec('/bin/sh', ['-c', printed!], project);
+    expect(checked.code, checked.stdout + checked.stderr).toBe(0);
     // The installed package's digest is the clone's: the clone's build verifies it as the same build.
     const verified = await runCli(['verify', join(out, runDir!, 'bundle.tar.gz')]);
     expect(verified.code, verified.stdout + verified.stderr).toBe(0);
     expect(verified.stdout).toMatch(/^ {2}harness {5}asi-conformance \S+, the same build as this verifier /m);
   });
+});
+
+describe('installed globally (npm install --global, another prefix)', () => {
+  test('the closing line names the bare command, and it runs as printed from any folder', async () => {
+    const prefix = join(work, 'global');
+    const install = await exec('npm', ['install', '--global', '--prefix', prefix, '--no-audit', '--no-fund', '--prefer-offline', tarball], work, userEnv(), 170_000);
+    expect(install.code, install.stderr).toBe(0);
+    // The user's shell: the prefix's bin on PATH, the working folder in no project.
+    const env = userEnv({ PATH: `${join(prefix, 'bin')}${delimiter}${process.env['PATH'] ?? ''}` });
+    const elsewhere = mkdtempSync(join(work, 'elsewhere-'));
+    const r = await exec('/bin/sh', ['-c', 'asi-conformance run --suite auth -q --out reports'], elsewhere, env);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const printed = /check it offline: (.+)$/m.exec(r.stdout)?.[1];
+    expect(printed, r.stdout).toMatch(/^asi-conformance verify reports\/[^ ]+\/bundle\.tar\.gz$/);
+    const checked = await exec('/bin/sh', ['-c', printed!], elsewhere, env);
+    expect(checked.code, checked.stdout + checked.stderr).toBe(0);
+  }, 200_000);
 });
 
 describe('the fault hooks, installed', () => {

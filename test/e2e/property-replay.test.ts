@@ -32,7 +32,8 @@ test('the replay line a property failure prints, run as printed, fails the same 
   const provoked = await runCli(['run', '--config', target.profile, '--suite', 'ledger-window', '--out', first, '-q'], { env: target.env });
   expect(provoked.code, provoked.stdout + provoked.stderr).toBe(1);
   const block = failureBlock(provoked.stdout, id);
-  const replay = /^ {2}Replay: {3}asi-conformance run \.\.\. (.+)$/m.exec(block)?.[1];
+  // Run in the clone: the replay line starts with the command that runs the harness there.
+  const replay = /^ {2}Replay: {3}npx asi-conformance run \.\.\. (.+)$/m.exec(block)?.[1];
   expect(replay, block).toBeDefined();
   expect(replay).toContain(`--only ${id}`);
   const finding = readReport(first).results.find((r) => r.requirement.id === id)!.findings.find((f) => f.verdict === 'fail')!;

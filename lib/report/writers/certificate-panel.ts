@@ -21,6 +21,8 @@ export interface CertificatePanel {
   keyid?: string;
   /** The whole verify command line. */
   verifyCommand: string;
+  /** Where the public key the command needs comes from, when it cannot name its file. */
+  publicKeyNote?: string;
 }
 
 export const CERTIFICATE_STYLE = `
@@ -45,7 +47,7 @@ export function certificateHtml(panel: CertificatePanel): string {
     `<dt>Bundle</dt><dd><code>${h(b.path)}</code>${b.form === 'folder' ? ' (a folder)' : ''}: the reports, the exchange record, every checker call with its inputs, the profile and a manifest with the SHA-256 of every file</dd>`,
     digest,
     signature,
-    `<dt>Verify offline</dt><dd><code>${h(panel.verifyCommand)}</code></dd>`,
+    `<dt>Verify offline</dt><dd><code>${h(panel.verifyCommand)}</code>${panel.publicKeyNote === undefined ? '' : ` (${h(panel.publicKeyNote)})`}</dd>`,
     '</dl>',
     '<p class="note">Verify checks every digest (and the signature), runs every checker call again on the recorded exchanges, derives every verdict of this report again from the findings and finds every exchange they cite in the record, without contacting the server; it says whether the run is a certification and exits 0 only when nothing was changed.</p>',
     '</section>',

@@ -19,7 +19,7 @@ function element(name: string, attributes: Record<string, string | number>, body
 }
 
 function failureText(findings: readonly Finding[]): string {
-  return findings.map(formatFailure).join('\n\n');
+  return findings.map((f) => formatFailure(f)).join('\n\n');
 }
 
 /** The verdict as a property of the case: CI tools that read properties show warnings and waivers as such. */

@@ -170,6 +170,12 @@ describe('the certificate panel', () => {
     expect(section).not.toMatch(/<script|<a |https?:/);
   });
 
+  test('no public key beside the signing key: the command names PUBLIC_KEY, and the panel says which key it stands for', () => {
+    const note = 'PUBLIC_KEY is the public key that pairs with keys/release.pem; none lies beside it (keygen writes it there as asi-signing-key.pub.pem)';
+    const html = reportHtml(sampleReport(), { ...panel, verifyCommand: 'npx asi-conformance verify bundle.tar.gz --public-key PUBLIC_KEY', publicKeyNote: note });
+    expect(html).toContain(`<dt>Verify offline</dt><dd><code>npx asi-conformance verify bundle.tar.gz --public-key PUBLIC_KEY</code> (${note})</dd>`);
+  });
+
   test('inside the bundle: the record\'s digest, and why not the bundle\'s', () => {
     const html = reportHtml(sampleReport(), { ...panel, copy: 'inside', bundle: { path: 'bundle.tar.gz', form: 'tar.gz' } });
     expect(html).toContain(`<dt>Record digest</dt><dd><code>${'b'.repeat(64)}</code> (SHA-256 of <code>record/exchanges.jsonl</code>; this copy of the report is inside the bundle, which cannot hold its own digest`);
