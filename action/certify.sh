@@ -36,7 +36,8 @@ add() {
 add_each() {
   local -a items=()
   local item
-  IFS=$' \t\n,' read -r -d '' -a items < <(printf '%s' "$2") || true
+  # The NUL at the end is read's delimiter: read then succeeds, at the end of the items too.
+  IFS=$' \t\n,' read -r -d '' -a items < <(printf '%s\0' "$2")
   # ${a[@]+...}: an empty array is "unbound" to the bash 3.2 of macOS runners under set -u.
   for item in ${items[@]+"${items[@]}"}; do args+=("$1=$item"); done
 }
