@@ -4,7 +4,7 @@ import { dirname, join, relative, sep } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import type { Report } from '../../lib/report/report-model.ts';
 import { ROOT } from '../support/cli.ts';
-import { actionInputs, actionStep, readAction, runnerEnv, startStep, type StepRun } from '../support/github-actions.ts';
+import { actionInputs, actionStep, readAction, runnerEnv, startStep, stderrShows, type StepRun } from '../support/github-actions.ts';
 import { referenceTarget, type ReferenceTarget } from '../support/reference-target.ts';
 
 /**
@@ -108,13 +108,8 @@ describe('the certify and gate steps', () => {
   // execs the script, which passes the signal on to the harness.
   test('cancelled: SIGINT to the step reaches the harness, which writes its reports and exits 3', async () => {
     const run = startStep(certifyStep, { inputs: actionInputs(action, { suite: 'ratelimit' }), actionPath: ROOT }, { workspace: newWorkspace(), runnerTemp, env: runnerEnv() });
-    let stderr = '';
-    run.child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
     const started = Date.now();
-    while (!stderr.includes(' done, ')) {
-      if (Date.now() - started > 20_000) throw new Error(`the run did not start: ${stderr}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await stderrShows(run, ' done, ', 20_000);
     run.child.kill('SIGINT');
     const certify = await run.done;
     expect(certify.code, certify.stderr).toBe(0);
