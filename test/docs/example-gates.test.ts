@@ -119,8 +119,8 @@ describe('the example workflows, read', () => {
     });
     const exampleSteps = [matrixFlow, prFlow].flatMap((w) => Object.values(w.jobs).flatMap((j) => j.steps.map((s) => ({ where: `examples: ${s.name ?? s.run}`, step: s }))));
     const actionSteps = action.runs.steps.map((s) => ({ where: `action.yml: ${s.name ?? s.id}`, step: s }));
-    const script = { where: 'action/certify.sh', step: { run: readFileSync(join(ROOT, 'action', 'certify.sh'), 'utf8') } };
-    const checked = [...docSteps, ...exampleSteps, ...actionSteps, script].filter((c) => c.step.run !== undefined);
+    const scripts = ['certify.sh', 'install.sh'].map((file) => ({ where: `action/${file}`, step: { run: readFileSync(join(ROOT, 'action', file), 'utf8') } }));
+    const checked = [...docSteps, ...exampleSteps, ...actionSteps, ...scripts].filter((c) => c.step.run !== undefined);
     expect(docSteps.length).toBeGreaterThan(5);
     expect(Object.fromEntries(checked.map((c) => [c.where, gateHazards(c.step)]).filter(([, h]) => h!.length > 0))).toEqual({});
   });

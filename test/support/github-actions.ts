@@ -231,11 +231,28 @@ export function runnerEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 
 /** A script's code without what is quoted and without comments: what the shell reads as syntax. */
 function shellSyntax(script: string): string {
-  return script
-    .replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, "''")
-    .split('\n')
-    .map((line) => line.replace(/(^|\s)#.*$/, ''))
-    .join('\n');
+  let code = '';
+  let quote: "'" | '"' | undefined;
+  for (let i = 0; i < script.length; i += 1) {
+    const c = script[i]!;
+    if (quote !== undefined) {
+      if (quote === '"' && c === '\\') i += 1;
+      else if (c === quote) quote = undefined;
+      continue;
+    }
+    if (c === "'" || c === '"') {
+      quote = c;
+      code += "''";
+    } else if (c === '\\') {
+      code += script.slice(i, i + 2);
+      i += 1;
+    } else if (c === '#' && (i === 0 || /\s|;/.test(script[i - 1]!))) {
+      while (i + 1 < script.length && script[i + 1] !== '\n') i += 1;
+    } else {
+      code += c;
+    }
+  }
+  return code;
 }
 
 /**
