@@ -1,8 +1,10 @@
 // The key of the GitHub Action's install (action.yml): what its node_modules and dist are made
 // from, so that an unchanged action restores them from the cache (or finds them where an earlier
-// job left them) instead of installing and building again. It prints `key=...` for $GITHUB_OUTPUT,
-// and `current=true` when the checkout already holds the install of that key (action/install.sh
-// writes the stamp last), so that nothing needs restoring either.
+// job left them) instead of installing and building again. It prints for $GITHUB_OUTPUT `key=...`,
+// `dir=...` (the action's folder, where the cached folders are: the cache steps take it from here
+// rather than evaluate github.action_path in the inputs of an action nested in this one), and
+// `current=true` when that folder already holds the install of the key (action/install.sh writes
+// the stamp last), so that nothing needs restoring either.
 //
 // Made from: the lockfile and package.json (node_modules), the TypeScript configuration and every
 // file of lib/ (dist, which `npm run build` compiles from lib/ alone), and the platform, CPU and
@@ -33,4 +35,4 @@ const node = process.versions.node.split('.')[0];
 const key = `asi-conformance-${process.platform}-${process.arch}-node${node}-${hash.digest('hex')}`;
 const stamp = join(root, 'node_modules', '.asi-conformance-install-key');
 const current = existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === key && existsSync(join(root, 'dist', 'cli', 'main.js'));
-process.stdout.write(`key=${key}\ncurrent=${current}\n`);
+process.stdout.write(`key=${key}\ndir=${root}\ncurrent=${current}\n`);

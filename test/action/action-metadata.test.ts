@@ -78,7 +78,7 @@ describe('action.yml', () => {
   test('caches node_modules and dist under that key: restored before the install, saved right after one (not at the job\'s end, which a failed gate skips)', () => {
     const restore = steps.find((s) => s.uses?.startsWith('actions/cache/restore@'))!;
     const save = steps.find((s) => s.uses?.startsWith('actions/cache/save@'))!;
-    const cached = { path: '${{ github.action_path }}/node_modules\n${{ github.action_path }}/dist\n', key: '${{ steps.install-key.outputs.key }}' };
+    const cached = { path: '${{ steps.install-key.outputs.dir }}/node_modules\n${{ steps.install-key.outputs.dir }}/dist\n', key: '${{ steps.install-key.outputs.key }}' };
     expect(restore.with).toEqual(cached);
     expect(save.with).toEqual(cached);
     expect(action.inputs['cache']?.default).toBe('true');

@@ -137,7 +137,7 @@ describe('the example workflows, read', () => {
   });
 });
 
-describe('examples/github-actions-matrix.yml, job certify, under bash -e', () => {
+describe('examples/github-actions-matrix.yml, job certify, under bash -e', { timeout: 90_000 }, () => {
   const context = (target: ReferenceTarget, secrets: Record<string, string>): WorkflowContext => ({
     matrix: { target: 'acme', profile: target.profile, secrets: 'ACME' },
     secrets: Object.fromEntries(Object.entries(secrets).map(([k, v]) => [k.replace(/^ASI_TOKEN/, 'ACME_TOKEN'), v])),
@@ -179,7 +179,7 @@ describe('examples/github-actions-matrix.yml, job certify, under bash -e', () =>
   });
 });
 
-describe('examples/github-actions-matrix.yml, job One page, under bash -e', () => {
+describe('examples/github-actions-matrix.yml, job One page, under bash -e', { timeout: 90_000 }, () => {
   /** Run folders of two auth-suite runs: one of the reference (partial, nothing failed), one of a defect (not conformant). */
   const made = join(scratch, 'made');
   let passing = '';
@@ -249,7 +249,7 @@ describe('examples/github-actions-matrix.yml, job One page, under bash -e', () =
   });
 });
 
-describe('examples/github-actions.yml under bash -e', () => {
+describe('examples/github-actions.yml under bash -e', { timeout: 90_000 }, () => {
   const pr = { event: { pull_request: { number: 7, head: { sha: '0123abcd' } } } };
 
   test('without secrets (a fork\'s pull request): the first step fails and says so; with them it passes', async () => {
