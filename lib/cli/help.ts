@@ -45,8 +45,9 @@ Target (with neither, the embedded reference is started on 127.0.0.1 and certifi
   --base-url URL       the target's base_url, ending in /v1; overrides the profile's. Without --config the
                        tokens come from ASI_TOKEN (required), ASI_TOKEN_2, ASI_TOKEN_WS2, ASI_TOKEN_REVOKED,
                        ASI_TOKEN_EXPIRED; message routes and fault hooks need a profile.
-  --label TEXT         name of the implementation under test, shown in every report (profile: implementation.label)
-  --impl-version TEXT  its version or build (profile: implementation.version)
+  --label TEXT         name of the implementation under test, shown in every report (profile: implementation.label);
+                       with --base-url or --config only: the embedded reference is no implementation of yours
+  --impl-version TEXT  its version or build (profile: implementation.version); as --label, a target's only
   --defect NAME        with neither --config nor --base-url: switch this defect (or variant) on in the
   --variant NAME       embedded reference (repeatable; 'serve --list-switches' lists them): a demonstration,
                        or a calibration column beside a vendor's in a matrix; the label names the switches
