@@ -80,7 +80,9 @@ export function badgeMessage(v: Verification): string {
 /** Whom the run tested, as the badge's title names it: never a name given to the embedded reference. */
 function targetText(v: Verification): string {
   if (v.run === undefined) return '';
-  if (v.run.embedded) return ` of the embedded reference implementation (${REFERENCE_DEMO})`;
+  // Only the name the harness gives its own switched reference (`asi-conformance reference with defect ...`).
+  const switched = v.run.implementation?.label?.startsWith('asi-conformance reference') === true ? `, ${v.run.implementation.label}` : '';
+  if (v.run.embedded) return ` of the embedded reference implementation (${REFERENCE_DEMO}${switched})`;
   const impl = v.run.implementation;
   return ` of ${impl?.label ?? v.run.baseUrl}${impl?.version === undefined ? '' : ` ${impl.version}`}`;
 }

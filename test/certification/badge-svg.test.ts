@@ -49,6 +49,9 @@ describe('badgeSvg', () => {
     expect(svg).not.toMatch(/certified|Acme/);
     const failing = verification({ run, certification: { certifying: false, because: ['the outcome is not-conformant'] }, outcome: { outcome: 'not-conformant', exitCode: 1, counts: { pass: 100, fail: 3, warn: 0, 'not-run': 0, inconclusive: 0, uncovered: 0, waived: 0 } } });
     expect(badgeMessage(failing)).toBe('reference demo, not conformant · 100/103 pass, 3 fail · 2026-11-25');
+    // The name the harness gives its switched reference stays: it says which demo this is.
+    const switched = verification({ run: { ...run, implementation: { label: 'asi-conformance reference with defect auth-missing-as-invalid' } } });
+    expect(badgeSvg(switched, VERIFIER)).toContain('(a demo of the embedded reference implementation, not of an implementation under test, asi-conformance reference with defect auth-missing-as-invalid): reference demo');
   });
 
   test.each([
