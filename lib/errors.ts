@@ -60,8 +60,9 @@ export class PreflightError extends HarnessError {
 export class MissingTokenError extends HarnessError {
   readonly role: string;
   readonly envVar: string;
-  constructor(role: string, envVar: string, missing: 'unset' | 'empty' = 'unset') {
-    super('ASI_TOKEN_UNSET', `tokens.${role}: environment variable ${envVar} is ${missing === 'empty' ? 'set but empty' : 'not set'} (export ${envVar}=<token>)`, 2);
+  /** `needed`: what needs the token, said before it (a request replay sends again). */
+  constructor(role: string, envVar: string, missing: 'unset' | 'empty' = 'unset', needed?: string) {
+    super('ASI_TOKEN_UNSET', `${needed === undefined ? '' : `${needed}: `}tokens.${role}: environment variable ${envVar} is ${missing === 'empty' ? 'set but empty' : 'not set'} (export ${envVar}=<token>)`, 2);
     this.role = role;
     this.envVar = envVar;
   }

@@ -1,4 +1,5 @@
 import { escapeXmlAttribute, escapeXmlText } from '../report/writers/text.ts';
+import { REFERENCE_DEMO } from '../report/run-scope.ts';
 import type { Verification } from './verify-bundle.ts';
 
 /**
@@ -8,6 +9,7 @@ import type { Verification } from './verify-bundle.ts';
  */
 
 const COLOURS = {
+  'reference demo': '#6e7781',
   certified: '#1a7f37',
   conformant: '#2f8132',
   partial: '#0969da',
@@ -31,6 +33,14 @@ function textWidth(text: string): number {
 }
 
 export function badgeStatus(v: Verification): BadgeStatus {
+  // The harness's own reference is never "certified" on a badge, whatever its run says: a badge
+  // travels alone, and the reader would take it for an implementation's.
+  if (v.run?.embedded === true) return 'reference demo';
+  return outcomeStatus(v);
+}
+
+/** The status the outcome alone gives. */
+function outcomeStatus(v: Verification): Exclude<BadgeStatus, 'reference demo'> {
   if (v.certification.certifying) return 'certified';
   switch (v.outcome?.outcome) {
     case 'conformant':
@@ -44,21 +54,43 @@ export function badgeStatus(v: Verification): BadgeStatus {
   }
 }
 
-/** The message of the badge: status, requirements passed, the run's date. */
+/** What the run tested besides its status, as the badge says it: the subset, waivers, other limits (the reference is its status). */
+function scopeOnBadge(v: Verification): string {
+  const clauses = (v.scope ?? []).filter((c) => c !== REFERENCE_DEMO);
+  return clauses.length === 0 ? '' : ` (${clauses.join(', ')})`;
+}
+
+/** The status in words: a conformant run that is no certification says so; the reference's says what else it is. */
+function statusText(v: Verification): string {
+  const outcome = outcomeStatus(v);
+  if (badgeStatus(v) === 'reference demo') return outcome === 'certified' || outcome === 'conformant' ? 'reference demo' : `reference demo, ${outcome}`;
+  return outcome === 'conformant' ? 'conformant, not certified' : outcome;
+}
+
+/** The message of the badge: status and what the run tested, requirements passed, the run's date. */
 export function badgeMessage(v: Verification): string {
   const counts = v.outcome?.counts;
-  const status = badgeStatus(v);
   const total = counts === undefined ? 0 : Object.values(counts).reduce((n, c) => n + c, 0);
-  const passed = counts === undefined ? '' : status === 'partial' ? `${counts.pass} pass` : `${counts.pass}/${total} pass`;
+  const passed = counts === undefined ? '' : outcomeStatus(v) === 'partial' ? `${counts.pass} pass` : `${counts.pass}/${total} pass`;
   const failed = counts !== undefined && counts.fail > 0 ? `, ${counts.fail} fail` : '';
   const date = v.run?.startedAt.slice(0, 10) ?? '';
-  return [status === 'conformant' ? 'conformant, not certified' : status, `${passed}${failed}`, date].filter((x) => x !== '').join(' · ');
+  return [`${statusText(v)}${scopeOnBadge(v)}`, `${passed}${failed}`, date].filter((x) => x !== '').join(' · ');
+}
+
+/** Whom the run tested, as the badge's title names it: never a name given to the embedded reference. */
+function targetText(v: Verification): string {
+  if (v.run === undefined) return '';
+  // Only the name the harness gives its own switched reference (`asi-conformance reference with defect ...`).
+  const switched = v.run.implementation?.label?.startsWith('asi-conformance reference') === true ? `, ${v.run.implementation.label}` : '';
+  if (v.run.embedded) return ` of the embedded reference implementation (${REFERENCE_DEMO}${switched})`;
+  const impl = v.run.implementation;
+  return ` of ${impl?.label ?? v.run.baseUrl}${impl?.version === undefined ? '' : ` ${impl.version}`}`;
 }
 
 /** The badge's title (a tooltip, and what a screen reader says): everything the badge stands for. */
 export function badgeTitle(v: Verification, verifier: { name: string; version: string }): string {
   const made = v.harness === undefined ? '' : `; made by ${v.harness.name} ${v.harness.version}`;
-  const target = v.run === undefined ? '' : ` of ${v.run.implementation?.label ?? v.run.baseUrl}${v.run.implementation?.version === undefined ? '' : ` ${v.run.implementation.version}`}`;
+  const target = targetText(v);
   const why = v.certification.certifying ? '' : `; not a certification: ${v.certification.because.join('; ')}`;
   const counts = v.outcome === undefined ? '' : `; ${Object.entries(v.outcome.counts).map(([k, n]) => `${n} ${k}`).join(', ')}`;
   return `ASI v1 conformance${target}: ${badgeMessage(v)}${counts}; run ${v.run?.id ?? '?'}${made}; bundle sha256 ${v.digest}, verified with ${verifier.name} ${verifier.version}${why}`;

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Outcome, Report, ResultState } from '../report/report-model.ts';
+import { scopeClauses } from '../report/run-scope.ts';
 import { REPORT_FILE_NAMES, REPORT_FORMATS } from '../report/write-reports.ts';
 import { EXCHANGES_RECORD, MANIFEST_NAME, PROFILE_NAME } from './bundle-layout.ts';
 import { bundledManifest } from './bundled-manifest.ts';
@@ -42,6 +43,11 @@ export interface Verification {
   intact: boolean;
   certification: { certifying: boolean; because: string[] };
   run?: { id: string; baseUrl: string; embedded: boolean; implementation?: { label?: string; version?: string }; startedAt: string };
+  /**
+   * What the run tested, when it is not a full run of a target at the spec's limits without
+   * waivers (the embedded reference, a subset, waivers, other limits): short clauses, said first.
+   */
+  scope?: string[];
   outcome?: { outcome: Outcome; exitCode: number; counts: Record<ResultState, number> };
 }
 
@@ -247,6 +253,7 @@ export async function verifyBundle(bundle: OpenedBundle, options: VerifyOptions 
     const meta = report.meta;
     verification.run = { id: meta.runId, baseUrl: meta.target.baseUrl, embedded: meta.target.embedded, startedAt: meta.startedAt, ...(meta.implementation === undefined ? {} : { implementation: meta.implementation }) };
     verification.outcome = { outcome: report.outcome, exitCode: report.exitCode, counts: report.counts };
+    verification.scope = scopeClauses(meta, report.counts.waived);
     because.unshift(...runReasons(report));
   }
   if (problems.length > 0) because.unshift('the bundle does not verify');

@@ -60,11 +60,22 @@ export function verificationText(v: Verification, keyFile?: string): string {
     lines.push(`DOES NOT VERIFY: ${v.problems.length} problem${v.problems.length === 1 ? '' : 's'}`);
     for (const p of v.problems) lines.push(problemLine(p));
   }
-  const c = v.certification;
-  if (c.certifying && v.harness !== undefined) {
-    lines.push(`CERTIFICATION: a full run at the spec's limits, every requirement selected and judged, no waiver, by an unmodified ${v.harness.name} ${v.harness.version}.`);
-  } else {
-    lines.push(`NOT A CERTIFICATION: ${consoleText(c.because.join('; ') || 'unknown')}`);
-  }
+  lines.push(verdictLine(v));
   return lines.join('\n');
+}
+
+/**
+ * Whether the run certifies, what it tested first: the embedded reference is a demo (its own
+ * verdict line, never a bare CERTIFICATION), and a subset, waivers or other limits lead the reasons.
+ */
+function verdictLine(v: Verification): string {
+  const c = v.certification;
+  const scope = v.scope ?? [];
+  const reference = v.run?.embedded === true;
+  if (c.certifying && v.harness !== undefined) {
+    const full = `a full run at the spec's limits, every requirement selected and judged, no waiver, by an unmodified ${v.harness.name} ${v.harness.version}.`;
+    return reference ? `REFERENCE DEMO, NO IMPLEMENTATION CERTIFIED: the embedded reference implementation passed ${full}` : `CERTIFICATION: ${full}`;
+  }
+  const head = reference ? 'REFERENCE DEMO, NOT A CERTIFICATION' : 'NOT A CERTIFICATION';
+  return `${head}: ${consoleText([...scope, ...c.because].join('; ') || 'unknown')}`;
 }

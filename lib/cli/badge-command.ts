@@ -1,12 +1,13 @@
 import { writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { badgeSvg } from '../certification/badge-svg.ts';
+import { badgeStatus, badgeSvg } from '../certification/badge-svg.ts';
 import { harnessIdentity } from '../certification/harness-identity.ts';
 import { openBundle } from '../certification/open-bundle.ts';
 import { loadPublicKey } from '../certification/signing-key.ts';
 import { verifyBundle } from '../certification/verify-bundle.ts';
 import { consoleText } from '../report/console-text.ts';
 import { commandPrefix, shellWord } from '../invocation.ts';
+import { REFERENCE_DEMO } from '../report/run-scope.ts';
 import { UsageError } from '../errors.ts';
 import { consolePath } from './console-path.ts';
 import { BADGE_HELP } from './help.ts';
@@ -42,6 +43,8 @@ export async function badgeCommand(args: string[]): Promise<number> {
   // Beside the bundle: a file inside a bundle folder would be a file the manifest does not list.
   const out = values.out ?? join(dirname(resolve(source)), 'badge.svg');
   writeFileSync(out, badgeSvg(verification, harnessIdentity()));
-  process.stdout.write(`badge: ${consolePath(resolve(out))} (${verification.certification.certifying ? 'certified' : `not a certification: ${consoleText(verification.certification.because[0] ?? '')}`})\n`);
+  const status = badgeStatus(verification);
+  const said = status === 'reference demo' ? `reference demo: ${REFERENCE_DEMO}` : status === 'certified' ? 'certified' : `not a certification: ${consoleText([...(verification.scope ?? []), ...verification.certification.because][0] ?? '')}`;
+  process.stdout.write(`badge: ${consolePath(resolve(out))} (${said})\n`);
   return 0;
 }

@@ -45,8 +45,9 @@ Target (with neither, the embedded reference is started on 127.0.0.1 and certifi
   --base-url URL       the target's base_url, ending in /v1; overrides the profile's. Without --config the
                        tokens come from ASI_TOKEN (required), ASI_TOKEN_2, ASI_TOKEN_WS2, ASI_TOKEN_REVOKED,
                        ASI_TOKEN_EXPIRED; message routes and fault hooks need a profile.
-  --label TEXT         name of the implementation under test, shown in every report (profile: implementation.label)
-  --impl-version TEXT  its version or build (profile: implementation.version)
+  --label TEXT         name of the implementation under test, shown in every report (profile: implementation.label);
+                       with --base-url or --config only: the embedded reference is no implementation of yours
+  --impl-version TEXT  its version or build (profile: implementation.version); as --label, a target's only
   --defect NAME        with neither --config nor --base-url: switch this defect (or variant) on in the
   --variant NAME       embedded reference (repeatable; 'serve --list-switches' lists them): a demonstration,
                        or a calibration column beside a vendor's in a matrix; the label names the switches
@@ -204,9 +205,12 @@ Usage
   exchanges it judged are sent again, in their recorded order, below URL; the same checker judges
   the answers in their place; then and now are printed side by side. The bundle must verify.
   Tokens come from this shell's environment, under the variables the run named ($ASI_TOKEN, ...),
-  or from --config's profile: never from the bundle. Judgements that rest on requests in time (a
-  pool spent, a window healing, rows added between walks) are named, not replayed: run the
-  requirement with 'run --only ID' instead.
+  or from --config's profile: never from the bundle. A recorded request carrying a token (in a
+  header, the query string, a cookie or the body) or another secret of the run ($GATEWAY_KEY)
+  that this shell does not supply stops the replay before anything is sent: sent with the
+  variable's name in its place, its refusal would read as a fix. Judgements that rest on
+  requests in time (a pool spent, a window healing, rows added between walks) are named, not
+  replayed: run the requirement with 'run --only ID' instead.
 
   --only ID          the requirement to replay (repeatable)
   --base-url URL     the server to send to (its base_url, ending in /v1)
@@ -220,7 +224,8 @@ Exit codes
   0  every replayed judgement finds no failure now
   1  a replayed judgement still finds one
   2  usage: no such bundle, an unknown id, no URL or not an http one; the bundle does not
-     verify; or a token the run used is not in this shell's environment
+     verify; or a token (or header secret) the recorded requests carry is not in this shell's
+     environment (the line names the variable and where the requests carry it)
   3  nothing could be replayed, the server never answered, or a replayed judgement found
      nothing to judge now (NOT PROVED)`;
 

@@ -6,12 +6,14 @@ import { requirementIds } from '../catalogue/selection.ts';
 import { BundleError, MissingTokenError, TargetUnreachableError, UsageError } from '../errors.ts';
 import { HttpClient, limitsForTimeout } from '../http/client.ts';
 import { transportSecrets } from '../http/transport.ts';
+import { placeholderName, placeholdersIn, withSecrets } from '../http/placeholders.ts';
 import { Redactor, type Secret } from '../http/redactor.ts';
 import { isJudgementLine } from '../judgement/rederive.ts';
 import { replayRequirement, type ReplayedJudgement, type ReplayRequest } from '../judgement/replay.ts';
 import type { Exchange } from '../model/exchange.ts';
 import type { Finding } from '../model/finding.ts';
 import { loadProfileFile } from '../profile/load-profile.ts';
+import { DEFAULT_TOKEN_ENV } from '../profile/profile-file.ts';
 import { resolveProfile } from '../profile/resolve-profile.ts';
 import { resolveTransport } from '../profile/resolve-transport.ts';
 import { commandPrefix, shellWord } from '../invocation.ts';
@@ -33,11 +35,13 @@ function tokensFromEnvironment(profile: unknown, env: NodeJS.ProcessEnv): Record
   return out;
 }
 
-/** Every placeholder of a secret in `text` replaced by the secret itself, for the request on the wire only. */
-function withSecrets(text: string, secrets: readonly Secret[]): string {
-  let out = text;
-  // The longest first: `$ASI_TOKEN_2` is not `$ASI_TOKEN` followed by `_2`.
-  for (const t of [...secrets].sort((a, b) => b.placeholder.length - a.placeholder.length)) out = out.split(t.placeholder).join(t.value);
+/** Every placeholder string the run's profile recorded (`$ASI_TOKEN` for a token, `$GATEWAY_KEY` for a header). */
+function recordedPlaceholders(value: unknown, out: Set<string> = new Set()): Set<string> {
+  if (typeof value === 'string') {
+    if (placeholderName(value) !== undefined) out.add(value);
+  } else if (typeof value === 'object' && value !== null) {
+    for (const v of Object.values(value)) recordedPlaceholders(v, out);
+  }
   return out;
 }
 
@@ -121,13 +125,21 @@ export async function replayCommand(args: string[]): Promise<number> {
   const secrets = [...Object.values(tokens), ...transportSecrets(transport)];
   const redactor = new Redactor(secrets);
   for (const n of notices) process.stderr.write(`${redactor.redact(`note: ${n}`)}\n`);
+  const supplied = new Set(secrets.map((s) => s.placeholder));
+  const known = new Set([...recordedPlaceholders(report.meta.profile), ...supplied]);
   const client = new HttpClient({ baseUrl, tokens, transport, ...(timeoutS === undefined ? {} : { limits: limitsForTimeout(timeoutS) }) });
   let sent = 0;
   let answered = 0;
+  // A request the run sent with a secret this shell has not exported (a token in a header, the
+  // query string, a cookie or the body; a header of the run's own) would go out with the
+  // variable's name in its place, and the server's refusal of it would read as the fix.
+  const check = (requests: readonly ReplayRequest[]): void => {
+    const missing = unsuppliedPlaceholders(requests, known, supplied);
+    if (missing !== undefined) throw unsuppliedSecret(missing.placeholder, `replay: the recorded requests carry ${missing.placeholder} in ${missing.where}`, report.meta.profile);
+  };
   const send = async (r: ReplayRequest): Promise<Exchange> => {
-    // A request the run sent with a token this shell has not exported would go out with the
-    // variable's name in its place and read as the server's refusal.
-    if (r.tokenRole !== undefined && tokens[r.tokenRole] === undefined) throw missingToken(r.tokenRole, report.meta.profile);
+    // A backstop of `check`: a request sent with a bearer token this shell has not exported.
+    if (r.tokenRole !== undefined && tokens[r.tokenRole] === undefined) throw missingToken(r.tokenRole, report.meta.profile, `replay: ${r.method} ${r.target} was sent with a bearer token`);
     const at = r.target.indexOf('?');
     const path = at === -1 ? r.target : r.target.slice(0, at);
     const query = at === -1 ? undefined : withSecrets(r.target.slice(at + 1), secrets);
@@ -154,7 +166,7 @@ export async function replayCommand(args: string[]): Promise<number> {
   let unjudged = 0;
   try {
     for (const id of ids) {
-      const results = await replayRequirement({ record: { exchanges: [...exchanges.bySeq.values()], judgements }, results: report.results, requirement: id, recordedBaseUrl: report.meta.target.baseUrl, baseUrl, send });
+      const results = await replayRequirement({ record: { exchanges: [...exchanges.bySeq.values()], judgements }, results: report.results, requirement: id, recordedBaseUrl: report.meta.target.baseUrl, baseUrl, send, check });
       const then = report.results.find((r) => r.requirement.id === id);
       lines.push('', `${id} (${then?.verdict ?? 'absent'} in the bundle)`);
       if (results.length === 0) lines.push('  nothing to replay: no finding of this requirement came from a recorded judgement (not run in that run?)');
@@ -183,9 +195,49 @@ export async function replayCommand(args: string[]): Promise<number> {
   return replayed === 0 ? 3 : failing > 0 ? 1 : unjudged > 0 ? 3 : 0;
 }
 
+/** The parts of a request a placeholder can be written in, each named as a reader finds it. */
+function requestParts(r: ReplayRequest): Array<[string, string]> {
+  const at = r.target.indexOf('?');
+  return [
+    ['the path', at === -1 ? r.target : r.target.slice(0, at)],
+    ['the query string', at === -1 ? '' : r.target.slice(at + 1)],
+    ...Object.entries(r.headers).map(([name, value]): [string, string] => [`the ${name} header`, `${name}: ${value}`]),
+    ['the body', r.body ?? ''],
+  ];
+}
+
+/**
+ * The first placeholder the requests carry that this shell does not fill, and every part of a
+ * request it is written in, each with the first request that has it there.
+ */
+function unsuppliedPlaceholders(requests: readonly ReplayRequest[], known: ReadonlySet<string>, supplied: ReadonlySet<string>): { placeholder: string; where: string } | undefined {
+  let first: string | undefined;
+  const places = new Map<string, string>();
+  for (const r of requests) {
+    for (const [part, text] of requestParts(r)) {
+      for (const p of placeholdersIn(text, known)) {
+        if (supplied.has(p) || (first !== undefined && p !== first)) continue;
+        first = p;
+        if (!places.has(part)) places.set(part, `${r.method} ${r.target}`);
+      }
+    }
+  }
+  return first === undefined ? undefined : { placeholder: first, where: [...places].map(([part, request]) => `${part} (${request})`).join(', ') };
+}
+
+/** The variable a placeholder stands for is not in this shell: the token's role when it is one, as `run` says it. */
+function unsuppliedSecret(placeholder: string, needed: string, profile: unknown): MissingTokenError | UsageError {
+  const tokens = typeof profile === 'object' && profile !== null ? (profile as { tokens?: Record<string, unknown> }).tokens : undefined;
+  const variable = placeholder.slice(1);
+  const missing = process.env[variable]?.trim() === '' ? 'empty' : 'unset';
+  const role = Object.entries(tokens ?? {}).find(([, p]) => p === placeholder)?.[0] ?? Object.entries(DEFAULT_TOKEN_ENV).find(([, v]) => v === variable)?.[0];
+  if (role !== undefined || variable.startsWith('ASI_TOKEN')) return new MissingTokenError(role ?? variable.toLowerCase(), variable, missing, needed);
+  return new UsageError(`${needed}, a secret of the run that this replay does not supply (export ${variable} and give the header or proxy the run gave)`);
+}
+
 /** The role's token is not in this shell: the variable the run named for it, as `run` says it. */
-function missingToken(role: string, profile: unknown): MissingTokenError {
+function missingToken(role: string, profile: unknown, needed: string): MissingTokenError {
   const named = typeof profile === 'object' && profile !== null ? (profile as { tokens?: Record<string, unknown> }).tokens?.[role] : undefined;
   const variable = typeof named === 'string' && named.startsWith('$') ? named.slice(1) : `the variable of tokens.${role}`;
-  return new MissingTokenError(role, variable, process.env[variable]?.trim() === '' ? 'empty' : 'unset');
+  return new MissingTokenError(role, variable, process.env[variable]?.trim() === '' ? 'empty' : 'unset', needed);
 }

@@ -72,6 +72,18 @@ function referenceSwitches(values: { config?: string; 'base-url'?: string; defec
   return switches;
 }
 
+/**
+ * `--label` and `--impl-version` name the implementation under test. Without a target the run
+ * tests the embedded reference, and a report (and a badge) naming anything else would certify
+ * what was never tested.
+ */
+function refuseNameWithoutTarget(values: { config?: string; 'base-url'?: string; label?: string; 'impl-version'?: string }): void {
+  if (values.config !== undefined || values['base-url'] !== undefined) return;
+  const flag = values.label !== undefined ? '--label' : values['impl-version'] !== undefined ? '--impl-version' : undefined;
+  if (flag === undefined) return;
+  throw new UsageError(`run: ${flag} names the implementation under test, but with neither --base-url nor --config the run tests the embedded reference; give the target's --base-url (or --config)`);
+}
+
 function switchesText(switches: { defects: string[]; variants: string[] }): string {
   const parts = [...switches.defects.map((d) => `defect ${d}`), ...switches.variants.map((v) => `variant ${v}`)];
   return parts.length === 0 ? '' : ` with ${parts.join(', ')}`;
@@ -121,6 +133,7 @@ export async function runCommand(args: string[]): Promise<number> {
   const outDir = values.out ?? 'reports';
   // Before any reference starts or request goes: a run that cannot write its reports does not start.
   checkWritableFolder(outDir, (message) => new UsageError(`run: --out ${JSON.stringify(outDir)} ${message}`));
+  refuseNameWithoutTarget(values);
   const switches = referenceSwitches(values);
   const bundle = await bundleRequest(values);
 

@@ -90,6 +90,11 @@ export interface ReplayOptions {
   baseUrl: string;
   /** Sends one request to the new target (tokens from the environment, never from the bundle). */
   send: (request: ReplayRequest) => Promise<Exchange>;
+  /**
+   * Throws when the requirement's requests cannot all go out as recorded (a secret this shell
+   * lacks): called with all of them before the first is sent, so that none is sent in vain.
+   */
+  check?: (requests: readonly ReplayRequest[]) => void;
 }
 
 /**
@@ -111,6 +116,9 @@ export async function replayRequirement(options: ReplayOptions): Promise<Replaye
   const findings = result?.findings ?? [];
   const ids = [...new Set(findings.flatMap((f) => (f.judgement === undefined ? [] : [f.judgement.id])))];
   const out: ReplayedJudgement[] = [];
+  // First what each judgement would send, then all of it checked, then sent: a secret this shell
+  // lacks in any request stops the replay before the first goes out.
+  const planned: Array<{ entry: ReplayedJudgement; call: CallLine; requests: Array<[number, ReplayRequest]> }> = [];
   for (const id of ids) {
     const call = calls.get(id);
     if (call === undefined) continue;
@@ -126,7 +134,7 @@ export async function replayRequirement(options: ReplayOptions): Promise<Replaye
       entry.skipped = `it cites ${cited.size} exchanges, more than ${MAX_REPLAYED_REQUESTS}: run the requirement again with \`run --only ${requirement}\``;
       continue;
     }
-    const answers = new Map<number, Exchange>();
+    const requests: Array<[number, ReplayRequest]> = [];
     for (const seq of [...cited].sort((a, b) => a - b)) {
       const recorded = bySeq.get(seq);
       const request = recorded === undefined ? undefined : replayRequestOf(recorded, options.recordedBaseUrl);
@@ -134,11 +142,18 @@ export async function replayRequirement(options: ReplayOptions): Promise<Replaye
         entry.skipped = `exchange ${seq} is not in the record, or went elsewhere than base_url`;
         break;
       }
+      requests.push([seq, request]);
+    }
+    if (entry.skipped === undefined) planned.push({ entry, call, requests });
+  }
+  options.check?.(planned.flatMap((p) => p.requests.map(([, r]) => r)));
+  for (const { entry, call, requests } of planned) {
+    const answers = new Map<number, Exchange>();
+    for (const [seq, request] of requests) {
       answers.set(seq, await options.send(request));
       entry.sent += 1;
       entry.requests.push(`${request.method} ${request.target}`);
     }
-    if (entry.skipped !== undefined) continue;
     const source = { exchange: (seq: number) => answers.get(seq) ?? bySeq.get(seq), value: (d: string) => values.get(d) };
     const args = call.args.map((a) => decodeJudgementValue(a, source));
     const checker = checkerNamed(call.checker);

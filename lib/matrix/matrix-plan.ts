@@ -134,6 +134,10 @@ function targetArgs(file: string, index: number, t: TargetEntry, env: NodeJS.Pro
     args.push('--base-url', t.base_url);
   } else {
     kind = 'reference';
+    // The embedded reference is not an implementation of anyone's: its column carries no other name.
+    for (const k of ['label', 'version'] as const) {
+      if (t[k] !== undefined) throw new TargetsError(file, `${key}.${k}`, `names the implementation under test, but the target is the embedded reference (reference:); give it a profile or base_url, or remove ${k}`);
+    }
     const defects = t.reference?.defects ?? [];
     const variants = t.reference?.variants ?? [];
     at(file, `${key}.reference`, () => {

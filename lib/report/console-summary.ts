@@ -88,6 +88,7 @@ export function consoleSummary(report: Report, reportsLine: string): string {
     if (ids.length > 0) lines.push(`incomplete: no verdict for ${ids.length} MUST requirement${ids.length === 1 ? '' : 's'} (listed above): a run is conformant only when every MUST has one`);
   }
   if (gate !== undefined) lines.push(`baseline gate: exit ${gate.exitCode}: ${consoleText(gate.why)}`);
+  if (report.meta.target.embedded) lines.push(`demo: this run tested the embedded reference implementation (the harness's own), not an implementation under test; to test yours, give run --base-url URL or --config FILE`);
   lines.push(reportsLine);
   return lines.join('\n');
 }

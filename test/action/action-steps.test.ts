@@ -57,7 +57,7 @@ function reportOf(run: StepRun): Report {
 // Each test runs the harness in a process of its own: generous on a loaded machine.
 describe('the certify and gate steps', { timeout: 90_000 }, () => {
   test('against the embedded reference: outputs set, summary appended, lists and args passed, exit code 0 passed through', async () => {
-    const { certify, gate, workspace } = await certifyThenGate({ suite: 'auth', args: '  -q\n\n--label=Acme preview  \n--seed=7' });
+    const { certify, gate, workspace } = await certifyThenGate({ suite: 'auth', args: '  -q\n\n--seed=7  ' });
     expect(certify.code, certify.stderr).toBe(0);
     const { outputs } = certify;
     expect(outputs['exit-code']).toBe('0');
@@ -73,7 +73,7 @@ describe('the certify and gate steps', { timeout: 90_000 }, () => {
     expect(certify.summary).toBe(`an earlier step wrote this\n${summaryMd}`);
     const report = reportOf(certify);
     expect(report.meta.seed).toBe(7);
-    expect(report.meta.argv).toEqual(['run', '--out=reports', '--fail-on=must', '--suite=auth', '-q', '--label=Acme preview', '--seed=7']);
+    expect(report.meta.argv).toEqual(['run', '--out=reports', '--fail-on=must', '--suite=auth', '-q', '--seed=7']);
     expect(gate.code).toBe(0);
     expect(gate.stdout).not.toContain('::error');
   });
@@ -82,12 +82,14 @@ describe('the certify and gate steps', { timeout: 90_000 }, () => {
     const t = await referenceTarget({ defects: ['auth-missing-as-invalid'] });
     targets.push(t);
     const tokens = Object.fromEntries(Object.entries(t.env).map(([variable, value]) => [TOKEN_INPUT[variable]!, value]));
-    const { certify, gate } = await certifyThenGate({ 'base-url': t.reference.baseUrl, suite: 'auth', ...tokens });
+    // A label names the implementation under test: only with a target (a value may hold spaces).
+    const { certify, gate } = await certifyThenGate({ 'base-url': t.reference.baseUrl, suite: 'auth', args: '--label=Acme preview  ', ...tokens });
     expect(certify.code, certify.stderr).toBe(0);
     expect(certify.outputs['exit-code']).toBe('1');
     expect(certify.outputs['outcome']).toBe('not-conformant');
     expect(certify.summary).toContain('auth/5.3/missing-header');
     expect(reportOf(certify).meta.target.baseUrl).toBe(t.reference.baseUrl);
+    expect(reportOf(certify).meta.implementation).toEqual({ label: 'Acme preview' });
     expect(gate.code).toBe(1);
     expect(gate.stdout).toContain('::error title=ASI conformance::not-conformant (exit code 1)');
     const printed = [certify.stdout, certify.stderr, certify.summary, JSON.stringify(certify.outputs), gate.stdout].join('\n');

@@ -1,24 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { badgeMessage, badgeStatus, badgeSvg } from '../../lib/certification/badge-svg.ts';
-import type { Verification } from '../../lib/certification/verify-bundle.ts';
-
-function verification(overrides: Partial<Verification> = {}): Verification {
-  return {
-    source: 'bundle.tar.gz',
-    form: 'tar.gz',
-    digest: 'f'.repeat(64),
-    files: 8,
-    signature: { state: 'unsigned' },
-    harness: { name: 'asi-conformance', version: '0.2.0', sameBuild: true, sameCatalogue: true },
-    checked: [],
-    problems: [],
-    intact: true,
-    certification: { certifying: true, because: [] },
-    run: { id: 'run-1', baseUrl: 'https://api.example.com/v1', embedded: false, startedAt: '2026-11-25T10:00:00.000Z', implementation: { label: 'Acme <script>alert("x")</script> & co', version: '1.2' } },
-    outcome: { outcome: 'conformant', exitCode: 0, counts: { pass: 103, fail: 0, warn: 0, 'not-run': 0, inconclusive: 0, uncovered: 0, waived: 0 } },
-    ...overrides,
-  };
-}
+import { verification } from './verification-fixture.ts';
 
 const VERIFIER = { name: 'asi-conformance', version: '0.2.0' };
 
@@ -54,5 +36,33 @@ describe('badgeSvg', () => {
     const svg = badgeSvg(v, VERIFIER);
     expect(svg).toContain(`fill="${colour}"`);
     expect(svg).toContain('; not a certification: a reason</title>');
+  });
+
+  test('the embedded reference: a grey "reference demo", never "certified" nor another name, whatever the run says', () => {
+    const run = { id: 'run-1', baseUrl: 'http://127.0.0.1:4010/v1', embedded: true, startedAt: '2026-11-25T10:00:00.000Z', implementation: { label: 'Acme Agents', version: '2.3.1' } };
+    const v = verification({ run, scope: ['a demo of the embedded reference implementation, not of an implementation under test'] });
+    expect(badgeStatus(v)).toBe('reference demo');
+    expect(badgeMessage(v)).toBe('reference demo · 103/103 pass · 2026-11-25');
+    const svg = badgeSvg(v, VERIFIER);
+    expect(svg).toContain('fill="#6e7781"');
+    expect(svg).toContain('<title>ASI v1 conformance of the embedded reference implementation (a demo of the embedded reference implementation, not of an implementation under test): reference demo · 103/103 pass');
+    expect(svg).not.toMatch(/certified|Acme/);
+    const failing = verification({ run, certification: { certifying: false, because: ['the outcome is not-conformant'] }, outcome: { outcome: 'not-conformant', exitCode: 1, counts: { pass: 100, fail: 3, warn: 0, 'not-run': 0, inconclusive: 0, uncovered: 0, waived: 0 } } });
+    expect(badgeMessage(failing)).toBe('reference demo, not conformant · 100/103 pass, 3 fail · 2026-11-25');
+    // The name the harness gives its switched reference stays: it says which demo this is.
+    const switched = verification({ run: { ...run, implementation: { label: 'asi-conformance reference with defect auth-missing-as-invalid' } } });
+    expect(badgeSvg(switched, VERIFIER)).toContain('(a demo of the embedded reference implementation, not of an implementation under test, asi-conformance reference with defect auth-missing-as-invalid): reference demo');
+  });
+
+  test.each([
+    [['a subset of suites'], 'partial', 'partial (a subset of suites) · 13 pass · 2026-11-25'],
+    [['with 2 waivers'], 'conformant', 'conformant, not certified (with 2 waivers) · 103/103 pass · 2026-11-25'],
+    [["at limits other than the spec's"], 'conformant', "conformant, not certified (at limits other than the spec's) · 103/103 pass · 2026-11-25"],
+    [['a subset of requirements', 'with 1 waiver'], 'partial', 'partial (a subset of requirements, with 1 waiver) · 13 pass · 2026-11-25'],
+  ] as const)('what the run left out shows on the badge itself: %j', (scope, outcome, message) => {
+    const counts = outcome === 'partial' ? { pass: 13, fail: 0, warn: 0, 'not-run': 90, inconclusive: 0, uncovered: 0, waived: 0 } : { pass: 103, fail: 0, warn: 0, 'not-run': 0, inconclusive: 0, uncovered: 0, waived: 0 };
+    const v = verification({ scope: [...scope], certification: { certifying: false, because: ['a reason'] }, outcome: { outcome, exitCode: 0, counts } });
+    expect(badgeMessage(v)).toBe(message);
+    expect(badgeSvg(v, VERIFIER)).toContain(`aria-label="ASI v1: ${message.replace(/'/g, '&#39;')}"`);
   });
 });

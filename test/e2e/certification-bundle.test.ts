@@ -34,6 +34,7 @@ let passing = '';
 let failing = '';
 let waived = '';
 let signed = '';
+let limited = '';
 let keys = '';
 /** The verify command each run printed, by its bundle. */
 const printed = new Map<string, string>();
@@ -80,6 +81,9 @@ beforeAll(async () => {
   const expect_ = join(work, 'waivers.yaml');
   writeFileSync(expect_, `expectations:\n  ${ID}:\n    status: fail\n    reason: the gateway answers token_invalid\n`);
   waived = await run(['--config', defect.profile, '--only', ID, '--expect', expect_], defect.env);
+  const limits = join(work, 'limited.yaml');
+  writeFileSync(limits, `${readFileSync(defect.profile, 'utf8')}\nlimits:\n  read: 30\n  write: 10\n  window_s: 4\n`);
+  limited = await run(['--config', limits, '--only', ID, '--expect', expect_, '--label', 'Acme Agents', '--impl-version', '2.3.1'], defect.env);
   keys = join(work, 'keys');
   const keygen = await runCli(['keygen', '--out', keys], { env: { ASI_SIGN_KEY_PASSPHRASE: 'correct horse battery' } });
   expect(keygen.code, keygen.stderr).toBe(0);
@@ -165,7 +169,9 @@ describe('verify', () => {
     expect(r.stdout).toMatch(/^ {2}citations {3}\d+ exchanges cited by findings, each as the record holds it \(\d+ exchanges recorded\)$/m);
     expect(r.stdout).toContain('INTACT: every file is as the run wrote it, every judgement re-runs to the same findings on the recorded exchanges, every verdict follows from those findings, and every exchange they cite is in the record as cited.');
     expect(r.stdout).toMatch(/^ {2}judgements  (\d+) of \1 judgements re-run by their checkers on the recorded exchanges, with the same findings; \d+ findings of the report traced to them$/m);
-    expect(r.stdout).toContain('NOT A CERTIFICATION: only chosen suites or requirements ran (--suite, --only or --skip): a certification runs them all');
+    expect(r.stdout.trim().split('\n').at(-1)).toBe(
+      'REFERENCE DEMO, NOT A CERTIFICATION: a demo of the embedded reference implementation, not of an implementation under test; a subset of suites; only chosen suites or requirements ran (--suite, --only or --skip): a certification runs them all',
+    );
     const strict = await runCli(['verify', passing, '--require-certification']);
     expect(strict.code).toBe(1);
   });
@@ -374,8 +380,11 @@ describe('badge', () => {
     const r = await runCli(['badge', passing]);
     expect(r.code, r.stderr).toBe(0);
     const svg = readFileSync(join(dirname(passing), 'badge.svg'), 'utf8');
-    expect(svg).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" width="\d+" height="20" role="img" aria-label="ASI v1: partial · \d+ pass · \d{4}-\d{2}-\d{2}">/);
-    expect(svg).toMatch(/<title>ASI v1 conformance of http:\/\/127\.0\.0\.1:\d+\/v1: partial · \d+ pass · [^<]*made by asi-conformance 0\.2\.0; bundle sha256 [0-9a-f]{64}, verified with asi-conformance 0\.2\.0; not a certification: /);
+    // The embedded reference's run: a demo, never "certified", never another name.
+    expect(r.stdout).toMatch(/^badge: .*badge\.svg \(reference demo: a demo of the embedded reference implementation, not of an implementation under test\)$/m);
+    expect(svg).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" width="\d+" height="20" role="img" aria-label="ASI v1: reference demo, partial \(a subset of suites\) · \d+ pass · \d{4}-\d{2}-\d{2}">/);
+    expect(svg).toMatch(/<title>ASI v1 conformance of the embedded reference implementation \(a demo of the embedded reference implementation, not of an implementation under test\): reference demo, partial \(a subset of suites\) · \d+ pass · [^<]*made by asi-conformance 0\.2\.0; bundle sha256 [0-9a-f]{64}, verified with asi-conformance 0\.2\.0; not a certification: /);
+    expect(svg).not.toContain('certified');
     const files = filesOf(passing);
     files.delete('junit.xml');
     const tampered = await packed(files);
@@ -383,6 +392,19 @@ describe('badge', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr.trim()).toBe(`asi-conformance: badge: ${tampered} does not verify, no badge written: junit.xml: is listed in the manifest but missing from the bundle: removed after the run`);
     expect(existsSync(join(dirname(tampered), 'badge.svg'))).toBe(false);
+  });
+});
+
+describe('what a run left out shows on its badge and verify\'s verdict line', () => {
+  test('a subset, a waiver and limits other than the spec\'s, each said', async () => {
+    const v = await runCli(['verify', limited]);
+    expect(v.code, v.stdout + v.stderr).toBe(0);
+    expect(v.stdout.trim().split('\n').at(-1)).toMatch(/^NOT A CERTIFICATION: a subset of requirements; with 1 waiver; at limits other than the spec's; /);
+    const svg = join(work, 'limited.svg');
+    const b = await runCli(['badge', limited, '--out', svg]);
+    expect(b.code, b.stderr).toBe(0);
+    expect(readFileSync(svg, 'utf8')).toContain('aria-label="ASI v1: partial (a subset of requirements, with 1 waiver, at limits other than the spec&#39;s) · ');
+    expect(readFileSync(svg, 'utf8')).toContain("<title>ASI v1 conformance of Acme Agents 2.3.1: partial (a subset of requirements, with 1 waiver, at limits other than the spec's) · ");
   });
 });
 

@@ -54,6 +54,20 @@ describe('CLI usage errors', () => {
     expect(r.stderr.trim()).toBe(`asi-conformance: ${message}`);
   });
 
+  // The embedded reference is the harness's own demo: a report or badge naming anything else would
+  // certify what was never tested.
+  test.each([
+    [['run', '--label', 'Acme Agents', '--impl-version', '2.3.1'], '--label'],
+    [['run', '--impl-version', '2.3.1', '--suite', 'auth'], '--impl-version'],
+    [['run', '--label', 'Acme Agents', '--defect', 'auth-missing-as-invalid'], '--label'],
+  ])('%j without a target is refused: the embedded reference is no implementation of the user\'s (exit 2)', async (args, flag) => {
+    const out = mkdtempSync(join(tmpdir(), 'asi-label-'));
+    const r = await runCli([...args, '--out', out]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`asi-conformance: run: ${flag} names the implementation under test, but with neither --base-url nor --config the run tests the embedded reference; give the target's --base-url (or --config)\n`);
+    expect(readdirSync(out)).toEqual([]);
+  });
+
   test('an unknown command exits 2', async () => {
     const r = await runCli(['certify']);
     expect(r.code).toBe(2);

@@ -87,3 +87,38 @@ describe('replay', () => {
     expect(r.stdout).toContain('nothing to replay: no finding of this requirement came from a recorded judgement');
   });
 });
+
+/**
+ * A token this shell lacks, wherever the recorded request carries it: sent as its placeholder,
+ * a server that still has the defect refuses it, and that refusal would read as the fix.
+ */
+describe('replay with a token the request carries and this shell lacks', () => {
+  const carriers = [
+    { carrier: 'a header', defect: 'auth-other-scheme-invalid', id: 'auth/7/other-scheme', where: /carry \$ASI_TOKEN in .*the authorization header \(GET \/me\)/ },
+    { carrier: 'the query string', defect: 'auth-query-token-accepted', id: 'auth/5.3/token-outside-header', where: /carry \$ASI_TOKEN in .*the query string \(GET \/me\?access_token=\$ASI_TOKEN\)/ },
+    { carrier: 'the body', defect: 'auth-body-token-accepted', id: 'auth/5.3/token-outside-header', where: /carry \$ASI_TOKEN in .*the body \(POST \// },
+    { carrier: 'a cookie', defect: 'auth-cookie-token-accepted', id: 'auth/5.3/token-outside-header', where: /carry \$ASI_TOKEN in .*the cookie header \(GET \/me\)/ },
+  ] as const;
+  const still: ReferenceTarget[] = [];
+  afterAll(async () => {
+    for (const t of still) await t.close();
+  });
+
+  test.each(carriers)('in $carrier ($defect): the replay stops, naming the variable (exit 2), and never passes', async ({ defect, id, where }) => {
+    const target = await referenceTarget({ defects: [defect] });
+    still.push(target);
+    const out = join(work, `carrier-${defect}`);
+    const run = await runCli(['run', '--config', target.profile, '--only', id, '--out', out, '-q'], { env: target.env });
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    const recorded = join(out, readdirSync(out)[0]!, 'bundle.tar.gz');
+    const { ASI_TOKEN: _primary, ...others } = target.env;
+    const r = await runCli(['replay', recorded, '--only', id, '--base-url', target.reference.baseUrl], { env: others });
+    expect(r.code, r.stdout + r.stderr).toBe(2);
+    expect(r.stderr).toMatch(where);
+    expect(r.stderr).toContain('tokens.primary: environment variable ASI_TOKEN is not set (export ASI_TOKEN=<token>)');
+    expect(r.stdout).not.toContain('PASSES NOW');
+    // With the token exported, the same request goes out as recorded and the defect still shows.
+    const again = await runCli(['replay', recorded, '--only', id, '--base-url', target.reference.baseUrl], { env: target.env });
+    expect(again.code, again.stdout + again.stderr).toBe(1);
+  }, 60_000);
+});

@@ -110,6 +110,8 @@ describe('the plan of a targets file', () => {
     ['targets:\n  - name: a\n    reference: {}\n    only: [auth/5.3/missing-headr]', {}, /^targets\[0\]\.only: --only "auth\/5\.3\/missing-headr" is not a requirement id; did you mean auth\/5\.3\/missing-header\?$/],
     ['targets:\n  - name: a\n    reference: {}\n    expect: none.yaml', {}, /^targets\[0\]\.expect: .*none\.yaml: no such file$/],
     ['sign_key: none.pem\ntargets:\n  - name: a\n    reference: {}', {}, /^sign_key: .*none\.pem: no such file$/],
+    ['targets:\n  - name: a\n    reference: {}\n    label: Acme Agents', {}, /^targets\[0\]\.label: names the implementation under test, but the target is the embedded reference \(reference:\); give it a profile or base_url, or remove label$/],
+    ['targets:\n  - name: a\n    reference: { defects: [auth-missing-as-invalid] }\n    version: "2.3"', {}, /^targets\[0\]\.version: names the implementation under test, but the target is the embedded reference/],
   ])('%j is refused before anything runs', (text, env, message) => {
     expect(problem(file(text), env)).toMatch(message);
   });

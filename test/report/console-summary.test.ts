@@ -32,6 +32,19 @@ describe('the console summary of a run with a waived result', () => {
   });
 });
 
+describe('the console summary of a run of the embedded reference', () => {
+  test('says, just above where the reports are, that it was a demo and how to test one\'s own server', () => {
+    const report = waivedReport();
+    report.meta = { ...report.meta, target: { ...report.meta.target, embedded: true } };
+    expect(consoleSummary(report, 'reports: r/').split('\n').slice(-2)).toEqual([
+      "demo: this run tested the embedded reference implementation (the harness's own), not an implementation under test; to test yours, give run --base-url URL or --config FILE",
+      'reports: r/',
+    ]);
+    report.meta = { ...report.meta, target: { ...report.meta.target, embedded: false } };
+    expect(consoleSummary(report, 'reports: r/')).not.toContain('demo');
+  });
+});
+
 describe('the console summary of a run with --baseline says what the gate decided and why', () => {
   const id = requirementsOf.fail.id;
   /** A not-conformant run whose one failure the baseline had too; the exit code as the gate sets it. */

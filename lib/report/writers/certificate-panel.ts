@@ -1,3 +1,5 @@
+import type { Report } from '../report-model.ts';
+import { REFERENCE_DEMO, scopeClauses } from '../run-scope.ts';
 import { escapeHtml as h } from './text.ts';
 
 /**
@@ -31,7 +33,18 @@ export const CERTIFICATE_STYLE = `
 .certificate code { overflow-wrap: anywhere; }
 `;
 
-export function certificateHtml(panel: CertificatePanel): string {
+/** What the bundle can certify, first: a demo of the embedded reference certifies no implementation. */
+function certifiesHtml(report: Pick<Report, 'meta' | 'counts'>): string {
+  const meta = report.meta;
+  const scope = scopeClauses(meta, report.counts.waived).filter((c) => c !== REFERENCE_DEMO);
+  const also = scope.length === 0 ? '' : ` (${h(scope.join(', '))})`;
+  if (meta.target.embedded) return `<dt>Certifies</dt><dd><b>no implementation</b>: ${h(REFERENCE_DEMO)}${also}; to test yours, give <code>run</code> its <code>--base-url</code> or <code>--config</code></dd>`;
+  const impl = meta.implementation;
+  const named = impl?.label === undefined ? meta.target.baseUrl : [impl.label, impl.version].filter((x) => x !== undefined).join(' ');
+  return `<dt>Certifies</dt><dd><code>${h(named)}</code>${meta.certifying ? '' : `: <b>not a certification</b>${also}`}</dd>`;
+}
+
+export function certificateHtml(panel: CertificatePanel, report: Pick<Report, 'meta' | 'counts'>): string {
   const b = panel.bundle;
   const what = b.form === 'tar.gz' ? 'SHA-256 of the archive' : 'SHA-256 of its manifest.json, which lists the SHA-256 of every file';
   const digest =
@@ -44,6 +57,7 @@ export function certificateHtml(panel: CertificatePanel): string {
       : `<dt>Signature</dt><dd>Ed25519, key id <code>${h(panel.keyid)}</code>: give verify the signer's public key</dd>`;
   return [
     '<section id="certificate" class="certificate"><h2>Certification bundle</h2><dl class="facts">',
+    certifiesHtml(report),
     `<dt>Bundle</dt><dd><code>${h(b.path)}</code>${b.form === 'folder' ? ' (a folder)' : ''}: the reports, the exchange record, every checker call with its inputs, the profile and a manifest with the SHA-256 of every file</dd>`,
     digest,
     signature,

@@ -302,7 +302,7 @@ function bannerHtml(report: Report): string {
   return [
     `<header class="banner o-${report.outcome}"><div>`,
     `<p class="kicker">Agents Service Interface v1 · conformance report · ${h(report.meta.target.baseUrl)}</p>`,
-    `<h1>${h(OUTCOME_LABEL[report.outcome])}</h1>`,
+    `<h1>${h(OUTCOME_LABEL[report.outcome])}${report.meta.target.embedded ? ' <small>(the embedded reference: a demo)</small>' : ''}</h1>`,
     `<p>${h(outcomeReason(report))} · ${h(certificationText(report.meta))} · ${h(exitText(report))}</p>`,
     report.meta.implementation === undefined ? '' : `<p>Implementation under test: <b>${h(implementationText(report.meta.implementation))}</b></p>`,
     problems.length === 0 ? '' : `<p class="ids">${links}${h(more)}</p>`,
@@ -372,7 +372,7 @@ export function reportHtml(report: Report, certificate?: CertificatePanel): stri
     '<main>',
     stopHtml(report),
     `<section id="run"><h2>Run<small>${h(durationText(meta.durationMs))}</small></h2><dl class="facts">${facts}</dl></section>`,
-    certificate === undefined ? '' : certificateHtml(certificate),
+    certificate === undefined ? '' : certificateHtml(certificate, report),
     runErrors,
     listSection,
     baseline,

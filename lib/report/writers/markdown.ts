@@ -113,7 +113,7 @@ export function summaryMarkdown(report: Report): string {
   const meta = report.meta;
   const c = report.counts;
   const out: string[] = [];
-  out.push(`## ${OUTCOME_MARK[report.outcome]} ASI v1: ${OUTCOME_LABEL[report.outcome].toLowerCase()}`, '');
+  out.push(`## ${OUTCOME_MARK[report.outcome]} ASI v1: ${OUTCOME_LABEL[report.outcome].toLowerCase()}${meta.target.embedded ? ' (the embedded reference: a demo)' : ''}`, '');
   const impl = meta.implementation === undefined ? '' : ` · ${code(implementationText(meta.implementation))}`;
   out.push(`**${inline(outcomeReason(report))}** · ${inline(certificationText(meta))}${impl} · target ${code(meta.target.baseUrl)} · ${durationText(meta.durationMs)} · ${inline(exitText(report))}`, '');
   const states = shownStates(c);

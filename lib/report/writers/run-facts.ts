@@ -4,6 +4,7 @@ import type { Exchange } from '../../model/exchange.ts';
 import type { Finding } from '../../model/finding.ts';
 import type { Area } from '../../model/requirement.ts';
 import { READ_LIMIT, WINDOW_SECONDS, WRITE_LIMIT } from '../../spec-constants.ts';
+import { REFERENCE_DEMO } from '../run-scope.ts';
 import { gateOf } from '../baseline-diff.ts';
 import { resultState, type Outcome, type Report, type RequestCount, type RequirementResult, type ResultState, type RunMetadata, type RunStop } from '../report-model.ts';
 import { excerpt } from './text.ts';
@@ -76,8 +77,12 @@ export function exitText(report: Report): string {
   return `exit code ${report.exitCode}${gate === undefined ? '' : ` (baseline gate: ${gate.why})`}`;
 }
 
-/** Whether this run certifies, and why not when it does not. */
+/** Whether this run certifies, and why not when it does not; a run of the embedded reference says first that it is a demo. */
 export function certificationText(meta: RunMetadata): string {
+  return `${meta.target.embedded ? `${REFERENCE_DEMO}; ` : ''}${certifyingText(meta)}`;
+}
+
+function certifyingText(meta: RunMetadata): string {
   const l = meta.limits;
   if (meta.certifying) return `certifying run (the spec's limits: ${l.read} reads and ${l.write} writes per ${l.windowS} s)`;
   const because = meta.notCertifyingBecause ?? [];

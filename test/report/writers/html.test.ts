@@ -17,7 +17,7 @@ describe('report.html', () => {
 
   test('a verdict banner and the run metadata', () => {
     expect(html).toContain('<header class="banner o-not-conformant">');
-    expect(html).toContain('<h1>Not conformant</h1>');
+    expect(html).toContain('<h1>Not conformant <small>(the embedded reference: a demo)</small></h1>');
     for (const fact of [
       '<dt>Harness</dt><dd>asi-conformance 0.1.0, Node v20.20.2</dd>',
       '<dt>Contract digest</dt><dd>sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08</dd>',
@@ -26,7 +26,7 @@ describe('report.html', () => {
       '<dt>Profile</dt><dd>embedded reference</dd>',
       '<dt>Duration</dt><dd>1 min 7.5 s</dd>',
       '<dt>Requests per token and pool</dt><dd>937 (secondary/read 604, primary/read 312, primary/write 21)</dd>',
-      '<dt>Certifying</dt><dd>certifying run (the spec&#39;s limits: 600 reads and 60 writes per 60 s)</dd>',
+      '<dt>Certifying</dt><dd>a demo of the embedded reference implementation, not of an implementation under test; certifying run (the spec&#39;s limits: 600 reads and 60 writes per 60 s)</dd>',
     ]) {
       expect(html).toContain(fact);
     }
@@ -132,7 +132,7 @@ describe('report.html of a run that ended early', () => {
     const report = refusedReport();
     const html = reportHtml(report);
     expect(html).toContain('<header class="banner o-refused">');
-    expect(html).toContain('<h1>Refused at the preflight</h1>');
+    expect(html).toContain('<h1>Refused at the preflight <small>(the embedded reference: a demo)</small></h1>');
     expect(html).toContain('exit code 2');
     expect(html).toContain(`<section id="stopped"><h2>Stopped at the preflight</h2><pre>${escapeHtml(report.stopped!.reason)}</pre>`);
     expect(html).not.toContain(HOSTILE_CODE);

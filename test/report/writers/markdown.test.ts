@@ -11,10 +11,19 @@ describe('summary.md', () => {
 
   test('opens with the verdict and whether the run certifies', () => {
     const [headline, , line] = md.split('\n');
-    expect(headline).toBe('## ❌ ASI v1: not conformant');
+    expect(headline).toBe('## ❌ ASI v1: not conformant (the embedded reference: a demo)');
     expect(line).toMatch(/^\*\*1 requirement fails\*\* · /);
     expect(line).toContain("certifying run (the spec's limits: 600 reads and 60 writes per 60 s)");
     expect(line).toContain('exit code 1');
+  });
+
+  test('a run of a target of the user\'s says nothing of a demo; one of the embedded reference says it first', () => {
+    const vendor = sampleReport();
+    vendor.meta = runMetadata({ target: { baseUrl: 'https://api.acme.example/v1', embedded: false, profile: 'acme.yaml' }, implementation: { label: 'Acme Agents', version: '2.3.1' } });
+    const text = summaryMarkdown(vendor);
+    expect(text.split('\n')[0]).toBe('## ❌ ASI v1: not conformant');
+    expect(text).not.toContain('demo');
+    expect(md.split('\n')[2]).toContain('· a demo of the embedded reference implementation, not of an implementation under test; certifying run');
   });
 
   test('counts every verdict', () => {
@@ -70,7 +79,7 @@ describe('summary.md', () => {
     report.results = report.results.filter((r) => r.verdict === 'pass');
     report.counts = stateCounts(report.results);
     const text = summaryMarkdown(report);
-    expect(text.split('\n')[0]).toBe('## ✅ ASI v1: conformant');
+    expect(text.split('\n')[0]).toBe('## ✅ ASI v1: conformant (the embedded reference: a demo)');
     expect(text).toContain("not a certification: the profile's limits (100/10 per 60 s) differ from the spec's (600/60 per 60 s)");
     expect(text).not.toContain('### Failures');
   });
@@ -141,7 +150,7 @@ describe('summary.md of a run that ended early', () => {
     const report = refusedReport();
     const md = summaryMarkdown(report);
     const [headline, , line] = md.split('\n');
-    expect(headline).toBe('## ⛔ ASI v1: refused at the preflight');
+    expect(headline).toBe('## ⛔ ASI v1: refused at the preflight (the embedded reference: a demo)');
     expect(line).toMatch(/^\*\*the preflight refused the target: no suite ran\*\* · .* · exit code 2$/);
     expect(md).toContain(`### Stopped at the preflight\n\n\`\`\`\n${report.stopped!.reason}\n\`\`\``);
     expect(md).toContain("No suite ran: every requirement is not run. The preflight's exchanges follow; transcript.har has every exchange of the run.");
@@ -158,7 +167,7 @@ describe('summary.md of a run that ended early', () => {
 
   test('a run cut short: the cause and the last exchanges, unanswered, beside the usual lists', () => {
     const md = summaryMarkdown(cutShortReport());
-    expect(md.split('\n')[0]).toBe('## ⚠️ ASI v1: incomplete');
+    expect(md.split('\n')[0]).toBe('## ⚠️ ASI v1: incomplete (the embedded reference: a demo)');
     expect(md).toContain('### Cut short\n\n```\nthe target stopped answering (4 requests in a row without a response: ASI_DEADLINE); the run was cut short\n```');
     expect(md).toContain('The last exchanges sent before it follow');
     for (const seq of [7, 8, 9, 10]) expect(md).toContain(`#${seq} GET ${failedExchange(seq).request.url} → no response (UND_ERR_HEADERS_TIMEOUT) · 15000 ms`);
