@@ -1,3 +1,4 @@
+import { coverageRederivation } from './coverage-rederivation.ts';
 import { exchangeCitations } from './exchange-citations.ts';
 import { judgementRederivation } from './judgement-rederivation.ts';
 import type { OpenedBundle } from './open-bundle.ts';
@@ -21,6 +22,7 @@ export const REDERIVE_STEPS: readonly RederiveStep[] = [
   { name: 'citations', run: exchangeCitations },
   { name: 'judgements', run: judgementRederivation },
   { name: 'reports', run: reportRenderings },
+  { name: 'coverage', run: coverageRederivation },
 ];
 
 export interface Rederivation {

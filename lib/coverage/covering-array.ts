@@ -40,6 +40,15 @@ export function allowedPairs(dimensions: readonly Dimension[], allowed: Allowed)
   return out;
 }
 
+/**
+ * The pairs some complete row can hold: allowed alone, and completed by values of every other
+ * dimension that the constraints allow together (a pair the constraints allow only one at a time
+ * is no cell any request can be).
+ */
+export function placeablePairs(dimensions: readonly Dimension[], allowed: Allowed): Pair[] {
+  return allowedPairs(dimensions, allowed).filter((p) => complete({ [p.a.dimension]: p.a.value, [p.b.dimension]: p.b.value }, dimensions, allowed) !== undefined);
+}
+
 /** The pairs an assignment holds, over the dimensions it gives, keyed as `pairKey` keys them (dimensions in the order given). */
 export function pairsOf(row: Assignment, dimensions: readonly Dimension[]): string[] {
   const named = dimensions.filter((d) => row[d.name] !== undefined);
@@ -65,10 +74,10 @@ function seeded(seed: number): () => number {
 type Draft = Record<string, string>;
 
 /** Fills a row's free dimensions with values the constraints allow (depth first, values in a seeded order). */
-function complete(row: Draft, dimensions: readonly Dimension[], allowed: Allowed, random: () => number): Draft | undefined {
+function complete(row: Draft, dimensions: readonly Dimension[], allowed: Allowed, random?: () => number): Draft | undefined {
   const free = dimensions.find((d) => row[d.name] === undefined);
   if (free === undefined) return allowed(row) ? row : undefined;
-  const order = [...free.values].sort(() => random() - 0.5);
+  const order = random === undefined ? free.values : [...free.values].sort(() => random() - 0.5);
   for (const v of order) {
     const next = { ...row, [free.name]: v };
     if (!allowed(next)) continue;
