@@ -36,8 +36,8 @@ export const OWNERS = ['no id', 'own', "another workspace's", 'never issued'] as
 /**
  * The state of the token's pool (the one its method charges, §8.1) when the request went: fresh,
  * low (under 10% left: where §8.1 asks clients to slow down), spent (a 429, or the last word on the
- * pool a 429 within the window), just refilled (served in the window after the first served request
- * that followed a 429). `no pool` where no token pool is charged: the unauthenticated routes, a
+ * pool a 429 within the window), just refilled (within a window of the first request served after a
+ * 429: on a rolling window only a few points are back then, so it goes before low). `no pool` where no token pool is charged: the unauthenticated routes, a
  * token that is not live, a method §8.1's table does not name.
  */
 export const POOL_STATES = ['no pool', 'fresh', 'low', 'spent', 'just refilled'] as const;
@@ -193,16 +193,16 @@ export class CellReader {
     if (remaining === undefined) {
       // Not metered (a 401, a 404 before the limiter): the pool's last word says where it stands.
       if (state.spentAtMs !== undefined && at - state.spentAtMs < windowMs) return 'spent';
-      if (state.low) return 'low';
-      return state.refilledAtMs !== undefined && at - state.refilledAtMs < windowMs ? 'just refilled' : 'fresh';
+      if (state.refilledAtMs !== undefined && at - state.refilledAtMs < windowMs) return 'just refilled';
+      return state.low ? 'low' : 'fresh';
     }
     state.low = remaining < limit * SLOW_DOWN_FRACTION;
     if (state.spentAtMs !== undefined) {
-      // The first request served after a refusal: the pool has points again.
+      // The first request served after a refusal: the pool has points again (on a rolling window, a few at first).
       state.refilledAtMs = at;
       delete state.spentAtMs;
     }
-    if (state.low) return 'low';
-    return state.refilledAtMs !== undefined && at - state.refilledAtMs < windowMs ? 'just refilled' : 'fresh';
+    if (state.refilledAtMs !== undefined && at - state.refilledAtMs < windowMs) return 'just refilled';
+    return state.low ? 'low' : 'fresh';
   }
 }

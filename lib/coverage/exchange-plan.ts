@@ -1,4 +1,4 @@
-import { WRITE_METHODS } from '../spec-constants.ts';
+import { SLOW_DOWN_FRACTION, WRITE_METHODS } from '../spec-constants.ts';
 import { coveringArray, type Allowed } from './covering-array.ts';
 import { coverageAllowed, coverageDimensions } from './coverage.ts';
 import type { Cell, CoverageContext } from './exchange-dimensions.ts';
@@ -40,10 +40,14 @@ export function exchangePlan(context: CoverageContext, seed: number): ExchangePl
     return true;
   };
   const array = coveringArray(coverageDimensions(context), planned, seed);
-  const rows = array.rows.map((row) => {
-    const cell = row as Cell;
-    return { cell, phase: phaseOf(cell) };
-  });
+  const rows = fitLowWrites(
+    array.rows.map((row) => {
+      const cell = row as Cell;
+      return { cell, phase: phaseOf(cell) };
+    }),
+    Math.ceil(context.limits.write * SLOW_DOWN_FRACTION) - 1,
+    allowed,
+  );
   return { rows, unplaceable: array.unplaceable.map((p) => `${p.a.dimension} ${p.a.value} × ${p.b.dimension} ${p.b.value}`) };
 }
 
@@ -58,4 +62,33 @@ function phaseOf(cell: Cell): Phase {
     default:
       return 'fresh';
   }
+}
+
+const STREAM_FORMS = new Set(['stream: true', 'stream: false']);
+
+/**
+ * A write pool under 10% holds few points (5 of the spec's 60): the low rows with a write method
+ * are kept to that many, chosen so that each write method and each `stream` form is among them
+ * first. Each row left over is sent twice instead: as planned once the pool is spent (its other
+ * pairs do not need it low), and with GET on the low read pool (its pairs with the low state),
+ * when the constraints allow.
+ */
+export function fitLowWrites(rows: readonly PlannedRow[], points: number, allowed: Allowed): PlannedRow[] {
+  const low = rows.filter((r) => r.phase === 'low');
+  const kept = new Set<PlannedRow>();
+  const seen = new Set<string>();
+  const needs = (r: PlannedRow): string[] => [r.cell.method, ...(STREAM_FORMS.has(r.cell.accept) ? [r.cell.accept] : [])];
+  for (const r of [...low].sort((a, b) => needs(b).length - needs(a).length)) {
+    if (kept.size >= points) break;
+    if (needs(r).some((n) => !seen.has(n))) {
+      kept.add(r);
+      for (const n of needs(r)) seen.add(n);
+    }
+  }
+  for (const r of low) if (kept.size < points) kept.add(r);
+  return rows.flatMap((r) => {
+    if (r.phase !== 'low' || kept.has(r)) return [r];
+    const read = { ...r.cell, method: 'GET' };
+    return [{ cell: r.cell, phase: 'spent' as const }, ...(allowed(read) ? [{ cell: read, phase: 'low-read' as const }] : [])];
+  });
 }

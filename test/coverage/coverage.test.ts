@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { coverageAllowed, coverageOf } from '../../lib/coverage/coverage.ts';
 import { acceptFormOf, CellReader, tokenKindOf, type CoverageContext } from '../../lib/coverage/exchange-dimensions.ts';
-import { exchangePlan } from '../../lib/coverage/exchange-plan.ts';
+import { exchangePlan, fitLowWrites, type PlannedRow } from '../../lib/coverage/exchange-plan.ts';
 import type { Exchange } from '../../lib/model/exchange.ts';
 
 const BASE = 'http://127.0.0.1:1/v1';
@@ -123,5 +123,22 @@ describe('coverage', () => {
     expect(c.unavailable.map((u) => `${u.dimension} ${u.value}`)).toEqual(['token revoked', 'token expired', "token another workspace's", "owner another workspace's"]);
     expect(c.uncovered.some((u) => u.pair.includes('revoked'))).toBe(false);
     expect(c.dimensions.find((d) => d.name === 'route')!.values.find((v) => v.value === '/me')!.exchanges).toBe(1);
+  });
+});
+
+describe('fitLowWrites', () => {
+  const row = (method: string, accept = 'absent'): PlannedRow => ({
+    cell: { route: '/deal-agents/{agent_id}/messages', method, token: "another workspace's", owner: "another workspace's", pool: 'low', accept },
+    phase: 'low',
+  });
+
+  test('keeps as many low write rows as the pool has points, each method and stream form first; the rest go spent and as a GET on the low read pool', () => {
+    const rows = [row('PUT'), row('PUT', '*/*'), row('POST', 'stream: true'), row('DELETE'), row('PATCH'), row('POST', 'stream: false')];
+    const fitted = fitLowWrites(rows, 4, coverageAllowed(CONTEXT));
+    const low = fitted.filter((r) => r.phase === 'low').map((r) => `${r.cell.method} ${r.cell.accept}`);
+    expect(low.sort()).toEqual(['DELETE absent', 'POST stream: false', 'POST stream: true', 'PUT absent']);
+    expect(fitted.filter((r) => r.phase === 'spent').map((r) => `${r.cell.method} ${r.cell.accept}`).sort()).toEqual(['PATCH absent', 'PUT */*']);
+    // A GET copy keeps the low state's pairs with the route, owner and Accept form.
+    expect(fitted.filter((r) => r.phase === 'low-read').map((r) => `${r.cell.method} ${r.cell.accept}`).sort()).toEqual(['GET */*', 'GET absent']);
   });
 });
