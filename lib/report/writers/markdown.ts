@@ -76,10 +76,11 @@ function more(shown: number, total: number, what: string): string[] {
 /** What did not pass, as the console's closing list has it (a partial run's unchosen ones are counted apart). */
 /** The Coverage section: the headline, a row per dimension, the pairs not reached with why. */
 function coverageMarkdown(c: Coverage): string[] {
-  const rows = dimensionLines(c).map((d) => [code(d.name), cell(d.reached), cell(d.missing === '' ? '—' : d.missing)]);
+  // Values are the harness's words and the profile's route templates: plain text, escaped, never cut.
+  const rows = dimensionLines(c).map((d) => [code(d.name), inline(d.reached), inline(d.missing === '' ? '—' : d.missing)]);
   const out = ['### Coverage', '', inline(coverageHeadline(c)), '', ...table(['Dimension', 'Values reached (exchanges)', 'Not reached'], rows), ''];
   const missing = uncoveredLines(c);
-  if (missing.length > 0) out.push(...missing.map((l) => `- ${cell(l)}`), '');
+  if (missing.length > 0) out.push(...missing.map((l) => `- ${inline(l)}`), '');
   return out;
 }
 
