@@ -115,7 +115,10 @@ export const MATRIX_SUITES = ['exchange-matrix', 'exchange-matrix-read-low', 'ex
 
 function reasonFor(pair: Pair, run: CoverageRun): string {
   const missing = MATRIX_SUITES.filter((s) => !run.suites.includes(s));
-  if (missing.length > 0) return `not reached: the suite${missing.length > 1 ? 's' : ''} ${missing.join(' and ')} did not run`;
+  if (missing.length > 0) {
+    const named = missing.length === 1 ? missing[0]! : `${missing.slice(0, -1).join(', ')} and ${missing[missing.length - 1]!}`;
+    return `not reached: the suite${missing.length > 1 ? 's' : ''} ${named} did not run`;
+  }
   const pool = pair.a.dimension === 'pool' ? pair.a.value : pair.b.dimension === 'pool' ? pair.b.value : undefined;
   if (pool !== undefined && pool !== 'fresh' && pool !== 'no pool') return `not reached: no exchange of the run found that token's pool ${pool} (the target's numbers never showed that state, or the request was answered before its pool was asked)`;
   return 'not reached: no exchange of the run held both values';
