@@ -9,6 +9,14 @@ export const authRequirements = requirements('auth', [
     quote: 'Every endpoint except the unauthenticated routes requires the header `Authorization: Bearer <API_TOKEN>`.',
   },
   {
+    id: 'auth/5.1/no-service-without-token',
+    level: 'MUST',
+    section: '5.1',
+    statement:
+      'No request to a token-authenticated route without a live token (none, another scheme, a garbled, unknown, revoked or expired token) is answered 2xx, whatever its method: a method the spec shows no operation for included, OPTIONS left open. Judged on every exchange of the run.',
+    quote: 'Every endpoint except the unauthenticated routes requires the header `Authorization: Bearer <API_TOKEN>`.',
+  },
+  {
     id: 'auth/5.2/scheme-case-insensitive',
     level: 'SHOULD',
     section: '5.2',
@@ -39,6 +47,14 @@ export const authRequirements = requirements('auth', [
     section: '5.4',
     statement:
       'A well-formed `<prefix>_live_<hex>` token the server never issued answers 401 `auth.token_invalid`, category `permanent`.',
+    quote: 'When the token is invalid, expired or revoked, the response is 401 with error code `auth.token_invalid` and category `permanent`.',
+  },
+  {
+    id: 'auth/5.4/refused-whatever-the-volume',
+    level: 'MUST',
+    section: '5.4',
+    statement:
+      'One unknown token sent more times within a window than either pool holds (more reads than the read limit, more message POSTs than the write limit) answers 401 `auth.token_invalid`, category `permanent`, every time: no limit of failed attempts turns it into another answer.',
     quote: 'When the token is invalid, expired or revoked, the response is 401 with error code `auth.token_invalid` and category `permanent`.',
   },
   {

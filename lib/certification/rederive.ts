@@ -1,5 +1,6 @@
 import { EXCHANGES_RECORD, JUDGEMENTS_RECORD } from './bundle-layout.ts';
 import { REPORT_NAME } from './bundled-report.ts';
+import { coverageRederivation } from './coverage-rederivation.ts';
 import { exchangeCitations } from './exchange-citations.ts';
 import { judgementRederivation } from './judgement-rederivation.ts';
 import type { OpenedBundle } from './open-bundle.ts';
@@ -25,6 +26,7 @@ export const REDERIVE_STEPS: readonly RederiveStep[] = [
   { name: 'citations', reads: [REPORT_NAME, EXCHANGES_RECORD], run: exchangeCitations },
   { name: 'judgements', reads: [REPORT_NAME, EXCHANGES_RECORD, JUDGEMENTS_RECORD], run: judgementRederivation },
   { name: 'reports', reads: [REPORT_NAME, EXCHANGES_RECORD], run: reportRenderings },
+  { name: 'coverage', reads: [REPORT_NAME, EXCHANGES_RECORD], run: coverageRederivation },
 ];
 
 export interface Rederivation {

@@ -40,3 +40,4 @@ import './sse-framing-lint.ts';
 import './sse-grammar.ts';
 import './success-status.ts';
 import './token-points.ts';
+import './token-refusal.ts';

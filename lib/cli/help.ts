@@ -64,7 +64,9 @@ Selection (a run with any of these is partial: never a certification)
   --skip ID            leave out this requirement (repeatable)
 
 Verdict
-  --fail-on LEVEL      must (default): only MUST failures fail the run; should: SHOULD failures too
+  --fail-on LEVEL      must (default): only MUST failures fail the run; should: SHOULD failures too;
+                       add ,coverage (must,coverage) or give coverage alone: a pair of the exchange matrix
+                       the profile allows and the run did not reach makes the run incomplete (exit 3)
   --expect FILE        expectations (waivers): per requirement id the verdict expected, why, an issue link
                        and an expiry date (YAML, schema config/expectations.schema.json). An expected result
                        does not fail the run, an unexpected pass says "fixed: remove the waiver", an expired

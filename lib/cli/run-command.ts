@@ -89,6 +89,21 @@ function switchesText(switches: { defects: string[]; variants: string[] }): stri
   return parts.length === 0 ? '' : ` with ${parts.join(', ')}`;
 }
 
+/**
+ * `--fail-on must|should`, optionally with `coverage` after a comma (`should,coverage`), or
+ * `coverage` alone (MUST then): the level whose failures fail the run, and whether a pair of the
+ * exchange matrix the profile allows and the run did not reach keeps it from passing.
+ */
+export function parseFailOn(value: string | undefined): { failOn: 'must' | 'should'; failOnCoverage: boolean } {
+  const parts = (value ?? 'must').split(',').map((p) => p.trim());
+  const unknown = parts.find((p) => p !== 'must' && p !== 'should' && p !== 'coverage');
+  const levels = parts.filter((p) => p === 'must' || p === 'should');
+  if (unknown !== undefined || levels.length > 1 || parts.length > 2) {
+    throw new UsageError(`run: --fail-on expects must or should, optionally with coverage (must,coverage), got ${JSON.stringify(value)}`);
+  }
+  return { failOn: levels[0] === 'should' ? 'should' : 'must', failOnCoverage: parts.includes('coverage') };
+}
+
 export async function runCommand(args: string[]): Promise<number> {
   const { values } = parseOptions('run', args, {
     config: { type: 'string' },
@@ -117,8 +132,7 @@ export async function runCommand(args: string[]): Promise<number> {
     process.stdout.write(`${RUN_HELP}\n`);
     return 0;
   }
-  const failOn = values['fail-on'] ?? 'must';
-  if (failOn !== 'must' && failOn !== 'should') throw new UsageError(`run: --fail-on expects must or should, got ${JSON.stringify(failOn)}`);
+  const { failOn, failOnCoverage } = parseFailOn(values['fail-on']);
   const formats = parseFormats(values.format);
   const seed = integerOption('run', 'seed', values.seed, -2147483648, 2147483647) ?? randomInt(1, 2 ** 31 - 1);
   const only = requirementIds('only', values.only ?? []);
@@ -189,6 +203,7 @@ export async function runCommand(args: string[]): Promise<number> {
       formats,
       seed,
       failOn,
+      failOnCoverage,
       replayPaths: parseReplay(values.replay ?? []),
       ...(timeoutS === undefined ? {} : { httpLimits: limitsForTimeout(timeoutS) }),
       transport,

@@ -62,7 +62,8 @@ export interface ExchangeFacts {
   faults: readonly string[];
 }
 
-function parsedBody(text: string | undefined): unknown {
+/** A request body read as JSON, or undefined when it is none. */
+export function parsedBody(text: string | undefined): unknown {
   if (text === undefined) return undefined;
   try {
     return JSON.parse(text) as unknown;

@@ -6,6 +6,7 @@ import { poolHeadersInvariant } from './rules/pool-headers.ts';
 import { refusalsInvariant } from './rules/refusals.ts';
 import { servedDescriptionInvariant } from './rules/served-description.ts';
 import { serverErrorsInvariant } from './rules/server-errors.ts';
+import { tokenRefusalInvariant } from './rules/token-refusal.ts';
 
 /** The run-wide rules, each judging every recorded exchange its sentence binds. */
 export const INVARIANTS: readonly Invariant[] = [
@@ -16,6 +17,7 @@ export const INVARIANTS: readonly Invariant[] = [
   eventStreamsInvariant,
   serverErrorsInvariant,
   servedDescriptionInvariant,
+  tokenRefusalInvariant,
 ];
 
 /** Every requirement a run-wide rule judges, each judged by one rule only. */

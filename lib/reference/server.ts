@@ -143,9 +143,17 @@ async function handle(state: ReferenceState, routes: CompiledRoute[], admin: Com
       return ctx.sendError(400, 'request.validation_failed', 'permanent', `The body has fields a message does not take: ${unknown.join(', ')}.`, { field: 'body', reason: 'unknown_field' });
     }
   }
+  // Defect: a method the route has no operation for is answered before the token is looked at.
+  if (state.defects.has('auth-unlisted-method-before-token') && hits.length > 0 && ctx.method !== 'OPTIONS' && !hits.some((h) => h.route.methods.includes(ctx.method))) {
+    return ctx.send(204, '');
+  }
   await readBodyFieldToken(ctx);
   const auth = authenticate(ctx);
   if (!auth.ok) {
+    // Defect: failed authentications beyond the read pool's size within a window, per credential, are refused as if rate limited.
+    if (state.defects.has('auth-failures-rate-limited') && !state.failedAuthLimiter.consume(ctx.header('authorization') ?? '', state.now()).allowed) {
+      return ctx.sendError(429, 'rate_limit.exceeded', 'rate_limited', 'Too many failed authentications.', undefined, { 'retry-after': '1' });
+    }
     const header = ctx.header('authorization') ?? '';
     if (state.defects.has('auth-basic-scheme-400') && /^\s*(?!bearer\b)\w+\s/i.test(header)) {
       return ctx.sendError(400, 'request.bad_authorization', 'permanent', 'Unsupported authorization scheme.');

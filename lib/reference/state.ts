@@ -41,6 +41,8 @@ export class ReferenceState {
   readonly readLimiter: RollingWindowLimiter;
   readonly writeLimiter: RollingWindowLimiter;
   readonly ipLimiter: RollingWindowLimiter;
+  /** Defect `auth-failures-rate-limited`: failed authentications counted per credential, up to the read limit. */
+  readonly failedAuthLimiter: RollingWindowLimiter;
   readonly faults = new Set<ReferenceFault>();
   readonly ledger = new LedgerStore();
   readonly ledgerShape: LedgerShape;
@@ -67,6 +69,7 @@ export class ReferenceState {
     this.ipLimiter = this.variants.has('unauthenticated-low-ip-limit')
       ? new RollingWindowLimiter(LOW_IP_LIMIT, this.limits.windowS * 1000)
       : new RollingWindowLimiter(IP_LIMIT_PER_MINUTE, 60_000);
+    this.failedAuthLimiter = new RollingWindowLimiter(this.limits.read, this.limits.windowS * 1000);
     this.startedAt = Date.now();
     this.seedNow = options.seedNow ?? this.startedAt;
   }

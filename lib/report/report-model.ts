@@ -1,3 +1,4 @@
+import type { Coverage } from '../coverage/coverage.ts';
 import type { Exchange } from '../model/exchange.ts';
 import type { Finding, Verdict } from '../model/finding.ts';
 import type { Level, Requirement } from '../model/requirement.ts';
@@ -107,6 +108,8 @@ export interface RunMetadata {
   /** --suite, --only and --skip as given. */
   selection?: { suites: string[]; only: string[]; skip: string[] };
   failOn: 'must' | 'should';
+  /** --fail-on coverage: pairs of the exchange matrix not reached make the run incomplete. */
+  failOnCoverage?: boolean;
   requests: RequestCount[];
   /** Milliseconds the pacer spent waiting on the target's limits. */
   pacingWaitMs?: number;
@@ -139,6 +142,8 @@ export interface Report {
   observed?: Observed;
   /** The comparison with --baseline. */
   baselineDiff?: BaselineDiff;
+  /** The exchange matrix as the record reached it: values, pairs, and each pair not reached with why. */
+  coverage?: Coverage;
 }
 
 /** What the run saw of the target's vocabulary: error codes per situation and fields per kind of body. */

@@ -22,6 +22,8 @@ import type { Report, RequestCount, RunMetadata } from '../report/report-model.t
 import { writeReports, type ReportFormat } from '../report/write-reports.ts';
 import { appendExchange, eachExchange } from '../report/writers/transcript.ts';
 import { RecordJudge } from '../invariants/judge-record.ts';
+import { CoverageTally, coverageContextOf } from '../coverage/coverage.ts';
+import { gateCoverage } from '../report/coverage-gate.ts';
 import { SERVED_DESCRIPTION_MENTION, ServedDescriptionFinder } from '../checks/openapi-served-description.ts';
 import type { RunContext } from '../suite/run-context.ts';
 import { pacerStatsFile, targetDownFile, waitsFile } from '../suite/worker-files.ts';
@@ -45,6 +47,8 @@ export interface CertifyOptions {
   formats: ReportFormat[];
   seed: number;
   failOn: 'must' | 'should';
+  /** --fail-on coverage: a pair of the exchange matrix the profile allows and the run did not reach makes the run incomplete. */
+  failOnCoverage?: boolean;
   replayPaths: Record<string, string>;
   /** Per-request timeouts (`--timeout`); the client's defaults otherwise. */
   httpLimits?: Partial<HttpLimits>;
@@ -88,6 +92,7 @@ export function newRunId(now = new Date()): string {
 
 interface TranscriptFacts {
   requests: RequestCount[];
+  coverage: CoverageTally;
   observer: Observer;
   lastSent: LastSent;
 }
@@ -98,6 +103,8 @@ interface TranscriptFacts {
  */
 async function readTranscriptFacts(transcriptFile: string, target: ResolvedTarget, judge: RecordJudge): Promise<TranscriptFacts> {
   const counts = new Map<string, number>();
+  // The coverage reads the record in the order it was sent (the transcript holds it in the order answered), as verify and the HAR do.
+  const sent: Exchange[] = [];
   const observer = new Observer(target.profile);
   const lastSent = new LastSent();
   await eachExchange(transcriptFile, (ex: Exchange) => {
@@ -106,12 +113,15 @@ async function readTranscriptFacts(transcriptFile: string, target: ResolvedTarge
     observer.add(ex);
     judge.add(ex);
     lastSent.add(ex);
+    sent.push(ex);
   });
+  const coverage = new CoverageTally(coverageContextOf(target.profile, Object.keys(target.tokens)));
+  for (const ex of sent.sort((a, b) => a.seq - b.seq)) coverage.add(ex);
   const requests = [...counts].map(([k, n]) => {
     const [role, pool] = k.split('\u0000') as [string, string];
     return { role, pool, requests: n };
   });
-  return { requests, observer, lastSent };
+  return { requests, coverage, observer, lastSent };
 }
 
 function pacingOf(transcriptFile: string): { pacingWaitMs?: number } {
@@ -238,7 +248,7 @@ export async function certify(options: CertifyOptions): Promise<CertifyResult> {
     await eachExchange(transcriptFile, (ex) => served.add(ex), SERVED_DESCRIPTION_MENTION);
     const recordContext = { baseUrl, messages, limits, servedDescription: served.result() };
     const judge = new RecordJudge(recordContext, (id) => notChosenBecause(id, selection) === undefined);
-    const { requests, observer, lastSent } = await readTranscriptFacts(transcriptFile, target, judge);
+    const { requests, coverage, observer, lastSent } = await readTranscriptFacts(transcriptFile, target, judge);
     const runWide = judge.findings();
     const stopped: StopInput | undefined = ended?.stop ?? (cutShort === undefined ? undefined : { at: 'suites', reason: cutShort, exchanges: lastSent.exchanges() });
     const secrets = [...Object.values(target.tokens), ...transportSecrets(options.transport)];
@@ -259,6 +269,8 @@ export async function certify(options: CertifyOptions): Promise<CertifyResult> {
       observed: observer.result(),
     });
     const report = redactReport(built, redactor);
+    // A run the preflight ended sent no matrix: it has no coverage to show.
+    if (ended === undefined) gateCoverage(report, coverage.result({ suites }), options.failOnCoverage === true);
     // A run the preflight ended keeps its exit code: there is nothing to compare.
     if (options.baseline !== undefined && ended === undefined) {
       const baselineDiff = diffReports(options.baseline.report, report);

@@ -2,20 +2,26 @@
  * The order suites run in, by name prefix (the longest matching prefix wins). Exhausting a pool
  * takes a window to heal, so `ratelimit-exhaust` spends both pools of the secondary token first,
  * its timed Retry-After probes run in the background while every other suite works, and
- * `ratelimit-recovery` comes last and waits only for what is left of the window. The other
- * rate-limit suites (the limiter-store drill) sit before it. All files share one worker, one
+ * `ratelimit-recovery` waits only for what is left of the window. The other rate-limit suites
+ * (the limiter-store drill) sit before it. The exchange matrix sends its rows of spent pools right
+ * after the exhaustion (the secondary token's are spent then), brings the other workspace's read
+ * pool low once the ledger suites have read with it, and sends the rows of pools just refilled
+ * after the recovery, last. All files share one worker, one
  * client and one budget service (lib/suite/session.ts), so the order is also the pacing order.
  */
 export const SUITE_ORDER = [
   'ratelimit-exhaust',
+  'exchange-matrix',
   'openapi',
   'unauthenticated',
   'auth',
   'errors',
   'ledger',
+  'exchange-matrix-read-low',
   'conversation',
   'ratelimit-',
   'ratelimit-recovery',
+  'exchange-matrix-refilled',
 ] as const;
 
 /** Two suites by name in the run's order: SUITE_ORDER, then by name. */

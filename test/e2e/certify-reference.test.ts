@@ -2,6 +2,9 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { coverageContextOfReport, coverageDifferences } from '../../lib/certification/coverage-rederivation.ts';
+import { coverageOf } from '../../lib/coverage/coverage.ts';
+import { exchangesOfHar } from '../../lib/report/har-exchanges.ts';
 import type { Report } from '../../lib/report/report-model.ts';
 import { runCli } from '../support/cli.ts';
 
@@ -26,6 +29,15 @@ describe('the embedded reference', () => {
     expect(report.outcome).toBe('conformant');
     expect(report.meta.certifying).toBe(true);
     expect(readdirSync(join(out, runDir)).sort()).toEqual(['bundle.tar.gz', 'junit.xml', 'report.html', 'report.json', 'summary.md', 'transcript.har']);
+    // The exchange matrix reaches every pair the reference's profile allows, and the HAR says the same as the report.
+    const coverage = report.coverage!;
+    expect(coverage.uncovered).toEqual([]);
+    expect(coverage.unavailable).toEqual([]);
+    for (const d of coverage.dimensions) expect(d.values.filter((v) => v.exchanges === 0).map((v) => `${d.name} ${v.value}`)).toEqual([]);
+    const har = exchangesOfHar(JSON.parse(readFileSync(join(out, runDir, 'transcript.har'), 'utf8')));
+    const fromHar = coverageOf(har, coverageContextOfReport(report)!, { suites: report.meta.suites });
+    expect(coverageDifferences(coverage, fromHar)).toEqual([]);
+    expect(fromHar).toEqual(coverage);
     // Its bundle verifies offline as a certification, every verdict re-derived (how fast: npm run bench).
     const verified = await runCli(['verify', join(out, runDir, 'bundle.tar.gz'), '--require-certification']);
     expect(verified.code, verified.stdout + verified.stderr).toBe(0);

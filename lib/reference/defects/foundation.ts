@@ -27,6 +27,18 @@ export const foundationDefects: DefectSwitch[] = [
     description: 'Any well-formed <prefix>_live_<hex> token is accepted, issued or not.',
   },
   {
+    name: 'auth-unlisted-method-before-token',
+    breaks: ['auth/5.1/no-service-without-token'],
+    suites: ['exchange-matrix'],
+    description: 'A method a token-authenticated route has no operation for (PUT /me, GET on a message route, ...) answers 204 before the token is looked at.',
+  },
+  {
+    name: 'auth-failures-rate-limited',
+    breaks: ['auth/5.4/refused-whatever-the-volume'],
+    suites: ['exchange-matrix'],
+    description: 'A token that failed authentication more often within a window than the read pool holds answers 429 rate_limit.exceeded instead of 401.',
+  },
+  {
     name: 'auth-basic-scheme-400',
     breaks: ['auth/7/other-scheme'],
     suites: ['auth'],

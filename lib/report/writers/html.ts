@@ -1,3 +1,5 @@
+import type { Coverage } from '../../coverage/coverage.ts';
+import { coverageHeadline, dimensionLines, uncoveredLines } from './coverage-text.ts';
 import { curlOf } from '../../http/curl.ts';
 import type { Exchange, SseEventRecord } from '../../model/exchange.ts';
 import type { Finding } from '../../model/finding.ts';
@@ -335,6 +337,16 @@ function areasOverview(groups: readonly AreaResults[], states: readonly ResultSt
   ].join('');
 }
 
+/** The Coverage section: the headline, a row per dimension, the pairs not reached with why. */
+function coverageHtml(c: Coverage): string {
+  const rows = dimensionLines(c)
+    .map((d) => `<tr><th>${h(d.name)}</th><td>${h(d.reached)}</td><td>${h(d.missing === '' ? '—' : d.missing)}</td></tr>`)
+    .join('');
+  const missing = uncoveredLines(c);
+  const list = missing.length === 0 ? '' : `<ul>${missing.map((l) => `<li>${h(l)}</li>`).join('')}</ul>`;
+  return `<section id="coverage"><h2>Coverage<small>${h(coverageHeadline(c))}</small></h2><table><tr><th>Dimension</th><th>Values reached (exchanges)</th><th>Not reached</th></tr>${rows}</table>${list}</section>`;
+}
+
 function filtersHtml(states: readonly ResultState[]): string {
   const boxes = states.map((v) => `<label><input type="checkbox" value="${v}" checked> ${badge(v)}</label>`).join('');
   return `<div class="filters" id="filters" hidden>Show: ${boxes}</div>`;
@@ -376,6 +388,7 @@ export function reportHtml(report: Report, certificate?: CertificatePanel): stri
     runErrors,
     listSection,
     baseline,
+    report.coverage === undefined ? '' : coverageHtml(report.coverage),
     areasOverview(groups, shownStates(report.counts)),
     filtersHtml(shownStates(report.counts)),
     groups.map(areaHtml).join('\n'),

@@ -1,3 +1,5 @@
+import type { Coverage } from '../../coverage/coverage.ts';
+import { coverageHeadline, dimensionLines, uncoveredLines } from './coverage-text.ts';
 import { curlOf } from '../../http/curl.ts';
 import type { Report, RequirementResult, RunStop } from '../report-model.ts';
 import {
@@ -72,6 +74,16 @@ function more(shown: number, total: number, what: string): string[] {
 }
 
 /** What did not pass, as the console's closing list has it (a partial run's unchosen ones are counted apart). */
+/** The Coverage section: the headline, a row per dimension, the pairs not reached with why. */
+function coverageMarkdown(c: Coverage): string[] {
+  // Values are the harness's words and the profile's route templates: plain text, escaped, never cut.
+  const rows = dimensionLines(c).map((d) => [code(d.name), inline(d.reached), inline(d.missing === '' ? '—' : d.missing)]);
+  const out = ['### Coverage', '', inline(coverageHeadline(c)), '', ...table(['Dimension', 'Values reached (exchanges)', 'Not reached'], rows), ''];
+  const missing = uncoveredLines(c);
+  if (missing.length > 0) out.push(...missing.map((l) => `- ${inline(l)}`), '');
+  return out;
+}
+
 function notPassedResults(report: Report): RequirementResult[] {
   return report.results.filter(notPassed);
 }
@@ -153,6 +165,7 @@ export function summaryMarkdown(report: Report): string {
   const areaRows = resultsByArea(report.results).map((g) => [g.area, ...states.map((v) => String(g.counts[v]))]);
   out.push(...table(['Area', ...states.map((v) => VERDICT_LABEL[v])], areaRows), '');
 
+  if (report.coverage !== undefined) out.push(...coverageMarkdown(report.coverage));
   out.push('### Run', '');
   for (const f of runFacts(meta)) out.push(`- **${f.label}:** ${inline(f.value)}`);
   out.push('');

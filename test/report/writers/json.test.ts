@@ -127,14 +127,14 @@ describe('report.schema.json follows the model', () => {
       '#',
       keys<Report>()({
         schemaVersion: true, meta: true, outcome: true, exitCode: true, counts: true, results: true, incomplete: true, runErrors: true, cutShort: true,
-        stopped: true, observed: true, baselineDiff: true,
+        stopped: true, observed: true, baselineDiff: true, coverage: true,
       }),
     ],
     [
       'RunMetadata',
       keys<RunMetadata>()({
         runId: true, tool: true, node: true, startedAt: true, finishedAt: true, durationMs: true, target: true, certifying: true, limits: true,
-        seed: true, contractDigest: true, suites: true, failOn: true, requests: true, pacingWaitMs: true, argv: true, implementation: true,
+        seed: true, contractDigest: true, suites: true, failOn: true, failOnCoverage: true, requests: true, pacingWaitMs: true, argv: true, implementation: true,
         notCertifyingBecause: true, selection: true, profile: true, expectations: true, baseline: true,
       }),
     ],

@@ -1,0 +1,94 @@
+import { SLOW_DOWN_FRACTION, WRITE_METHODS } from '../spec-constants.ts';
+import { coveringArray, type Allowed } from './covering-array.ts';
+import { coverageAllowed, coverageDimensions } from './coverage.ts';
+import type { Cell, CoverageContext } from './exchange-dimensions.ts';
+
+/** When a planned row is sent: the pool state it needs decides the phase of the run. */
+export type Phase = 'fresh' | 'spent' | 'low' | 'low-read' | 'refilled';
+
+export interface PlannedRow {
+  cell: Cell;
+  phase: Phase;
+}
+
+export interface ExchangePlan {
+  rows: PlannedRow[];
+  /** Pairs the constraints allow alone that no row can hold. */
+  unplaceable: string[];
+}
+
+/**
+ * The rows the matrix sends: a strength-2 covering array of the dimensions, under the constraints
+ * of coverage (lib/coverage/coverage.ts), less what would cost other suites their points or time: a
+ * valid token's pool low is the rate-limit campaign's burst (the secondary token's pools go through
+ * it on every run); a valid token's fresh pool is the primary's, asked only with reads; the other
+ * workspace's read pool is brought low but never spent.
+ */
+export function exchangePlan(context: CoverageContext, seed: number): ExchangePlan {
+  const allowed = coverageAllowed(context);
+  const planned: Allowed = (r) => {
+    if (!allowed(r)) return false;
+    const write = r['method'] === undefined ? undefined : (WRITE_METHODS as readonly string[]).includes(r['method']);
+    if (r['token'] === 'valid') {
+      // A valid token's pool low is the campaign's burst; fresh, it is the primary token's, whose writes the other suites need.
+      if (r['pool'] === 'low') return false;
+      if (r['pool'] === 'fresh' && write === true) return false;
+    }
+    // The other workspace's read pool is only brought low (its ledger reads come before, and the next run's after it);
+    // its write pool is spent, and refilled by the run's end.
+    if (r['token'] === "another workspace's" && (r['pool'] === 'spent' || r['pool'] === 'just refilled') && write === false) return false;
+    return true;
+  };
+  const array = coveringArray(coverageDimensions(context), planned, seed);
+  const rows = fitLowWrites(
+    array.rows.map((row) => {
+      const cell = row as Cell;
+      return { cell, phase: phaseOf(cell) };
+    }),
+    Math.ceil(context.limits.write * SLOW_DOWN_FRACTION) - 1,
+    allowed,
+  );
+  return { rows, unplaceable: array.unplaceable.map((p) => `${p.a.dimension} ${p.a.value} × ${p.b.dimension} ${p.b.value}`) };
+}
+
+function phaseOf(cell: Cell): Phase {
+  switch (cell.pool) {
+    case 'spent':
+      return 'spent';
+    case 'low':
+      return (WRITE_METHODS as readonly string[]).includes(cell.method) ? 'low' : 'low-read';
+    case 'just refilled':
+      return 'refilled';
+    default:
+      return 'fresh';
+  }
+}
+
+const STREAM_FORMS = new Set(['stream: true', 'stream: false']);
+
+/**
+ * A write pool under 10% holds few points (5 of the spec's 60): the low rows with a write method
+ * are kept to that many, chosen so that each write method and each `stream` form is among them
+ * first. Each row left over is sent twice instead: as planned once the pool is spent (its other
+ * pairs do not need it low), and with GET on the low read pool (its pairs with the low state),
+ * when the constraints allow.
+ */
+export function fitLowWrites(rows: readonly PlannedRow[], points: number, allowed: Allowed): PlannedRow[] {
+  const low = rows.filter((r) => r.phase === 'low');
+  const kept = new Set<PlannedRow>();
+  const seen = new Set<string>();
+  const needs = (r: PlannedRow): string[] => [r.cell.method, ...(STREAM_FORMS.has(r.cell.accept) ? [r.cell.accept] : [])];
+  for (const r of [...low].sort((a, b) => needs(b).length - needs(a).length)) {
+    if (kept.size >= points) break;
+    if (needs(r).some((n) => !seen.has(n))) {
+      kept.add(r);
+      for (const n of needs(r)) seen.add(n);
+    }
+  }
+  for (const r of low) if (kept.size < points) kept.add(r);
+  return rows.flatMap((r) => {
+    if (r.phase !== 'low' || kept.has(r)) return [r];
+    const read = { ...r.cell, method: 'GET' };
+    return [{ cell: r.cell, phase: 'spent' as const }, ...(allowed(read) ? [{ cell: read, phase: 'low-read' as const }] : [])];
+  });
+}

@@ -1,0 +1,20 @@
+import type { Coverage } from '../coverage/coverage.ts';
+import { plural } from '../model/words.ts';
+import type { Report } from './report-model.ts';
+
+/**
+ * Puts the run's coverage in its report; with --fail-on coverage, a pair the profile allows that
+ * the record did not reach keeps an otherwise green run from passing: incomplete (exit 3), the
+ * pairs counted among the reasons. A run that failed or is incomplete already keeps its outcome.
+ */
+export function gateCoverage(report: Report, coverage: Coverage, gate: boolean): void {
+  report.coverage = coverage;
+  if (!gate) return;
+  report.meta.failOnCoverage = true;
+  const missing = coverage.uncovered.length;
+  if (missing === 0) return;
+  report.incomplete.push({ reason: `coverage: ${plural(missing, 'pair')} of the exchange matrix the profile allows not reached (--fail-on coverage); see Coverage` });
+  if (report.exitCode !== 0) return;
+  report.outcome = 'incomplete';
+  report.exitCode = 3;
+}

@@ -1,0 +1,232 @@
+import { createHash } from 'node:crypto';
+import { jobIdOf, jobPollPath } from '../checks/conversation-job.ts';
+import { integerHeader } from '../checks/pool-headers.ts';
+import { isRefusal } from '../checks/rate-limit-refusal.ts';
+import type { Cell, CoverageContext } from '../coverage/exchange-dimensions.ts';
+import { exchangePlan, type ExchangePlan, type Phase, type PlannedRow } from '../coverage/exchange-plan.ts';
+import type { SendOptions } from '../http/client.ts';
+import type { Exchange } from '../model/exchange.ts';
+import type { ResolvedProfile } from '../profile/resolved-profile.ts';
+import { ME_PATH, SLOW_DOWN_FRACTION, type Pool } from '../spec-constants.ts';
+import { retryAfterDueAtMs } from './rate-limit-probes.ts';
+import type { Session } from './session.ts';
+import { sendAll } from './side-by-side.ts';
+
+/** What the rows' paths and headers need beyond the profile: the jobs each workspace was given, and ids and tokens never issued. */
+export interface MatrixIds {
+  jobs: { main?: string; other?: string };
+  neverAgent: string;
+  neverJob: string;
+  /** A well-formed `<prefix>_live_<hex>` token never issued. */
+  unknownToken: string;
+  /** A token of the right prefix that is not hex. */
+  malformedToken: string;
+}
+
+/** The media ranges each Accept form sends (lib/domains/request-header-domains.ts names them). */
+const ACCEPT_VALUES: Record<string, string | undefined> = {
+  absent: undefined,
+  '*/*': '*/*',
+  'application/json': 'application/json',
+  'text/event-stream': 'text/event-stream',
+  'a list': 'application/json, text/event-stream',
+  'a parameter': 'text/event-stream; charset=utf-8',
+  'a q-value': 'text/event-stream;q=0.5, application/json',
+};
+
+/** A Basic credential of no one: another scheme, no token of the profile in it. */
+const OTHER_SCHEME = 'Basic dXNlcjpwYXNzd29yZA==';
+
+/** Requests in flight while a pool is spent on purpose. */
+const SPEND_IN_FLIGHT = 16;
+
+/** Requests in flight while spending, within the profile's pacing.max_in_flight. */
+export function spendInFlight(s: Session): number {
+  return Math.max(1, Math.min(SPEND_IN_FLIGHT, s.context.profile.pacing.maxInFlight));
+}
+
+/** A live token's role for a row: the valid token whose pool is in the row's state, or the other workspace's. */
+export function roleFor(cell: Cell, phase: Phase): string | undefined {
+  if (cell.token === "another workspace's") return 'other_workspace';
+  if (cell.token === 'revoked' || cell.token === 'expired') return cell.token;
+  if (cell.token !== 'valid') return undefined;
+  // The secondary token's pools are spent by the rate-limit campaign and refilled in its recovery.
+  return phase === 'spent' || phase === 'refilled' ? 'secondary' : 'primary';
+}
+
+function pathFor(cell: Cell, profile: ResolvedProfile, ids: MatrixIds): string {
+  const message = profile.messages.routes.find((r) => r.template === cell.route);
+  if (message !== undefined) return cell.owner === 'never issued' ? message.template.replace(/\{[^}]+\}/, encodeURIComponent(ids.neverAgent)) : message.path;
+  const jobs = profile.messages.async;
+  if (jobs !== undefined && cell.route === jobs.poll) {
+    const callerIsOther = cell.token === "another workspace's";
+    const own = callerIsOther ? ids.jobs.other : ids.jobs.main;
+    const theirs = callerIsOther ? ids.jobs.main : ids.jobs.other;
+    const id = cell.owner === 'own' ? own : cell.owner === "another workspace's" ? theirs : undefined;
+    return jobPollPath(jobs.poll, id ?? ids.neverJob);
+  }
+  return cell.route;
+}
+
+/** What the client sends for a row of the matrix, in the phase it is sent in. */
+export function matrixRequest(cell: Cell, phase: Phase, profile: ResolvedProfile, ids: MatrixIds): SendOptions {
+  const role = roleFor(cell, phase);
+  const out: SendOptions = { method: cell.method, path: pathFor(cell, profile, ids) };
+  if (role !== undefined) out.token = role;
+  if (cell.token === 'unknown') out.authorization = `Bearer ${ids.unknownToken}`;
+  if (cell.token === 'malformed') out.authorization = `Bearer ${ids.malformedToken}`;
+  if (cell.token === 'other scheme') out.authorization = OTHER_SCHEME;
+  const accept = ACCEPT_VALUES[cell.accept];
+  if (accept !== undefined) out.headers = { accept };
+  const message = profile.messages.routes.find((r) => r.template === cell.route);
+  if (message !== undefined && cell.method === 'POST') {
+    const stream = cell.accept === 'stream: true' ? { stream: true } : cell.accept === 'stream: false' ? { stream: false } : {};
+    out.json = { ...message.body, ...stream };
+    out.stream = cell.accept === 'stream: true' || /event-stream/.test(accept ?? '');
+  }
+  // A pool spent or low on purpose is asked as it stands: the budget service would wait for it to heal.
+  if (phase === 'spent' || phase === 'low' || phase === 'low-read') out.unpaced = true;
+  return out;
+}
+
+/** The job a live token's workspace is given, through the profile's job mode (one write point). */
+export async function createJob(s: Session, role: string): Promise<{ id?: string; exchange: Exchange }> {
+  const jobs = s.context.profile.messages.async;
+  const route = s.context.profile.messages.routes[0];
+  if (jobs === undefined || route === undefined || !s.client.hasToken(role)) return { exchange: await s.client.send({ path: ME_PATH, token: role }) };
+  const exchange = await s.client.send({ method: 'POST', path: route.path, token: role, json: { ...route.body, ...jobs.body } });
+  const id = jobIdOf(exchange, jobs.jobIdPointer);
+  return id.ok ? { id: id.id, exchange } : { exchange };
+}
+
+/** The request that spends a point of a pool without touching any data: HEAD /me, or PUT on /me, where the spec shows no operation. */
+function spender(role: string, pool: Pool): SendOptions {
+  return { method: pool === 'read' ? 'HEAD' : 'PUT', path: ME_PATH, token: role, unpaced: true };
+}
+
+/**
+ * Spends a pool of `role` until it is low (under 10% left, §8.1's slow-down line) or spent (a 429).
+ * Returns what it sent; a target that charges no point for the spender never gets there, and the
+ * coverage says so.
+ */
+export async function spendPool(s: Session, role: string, pool: Pool, until: 'low' | 'spent'): Promise<Exchange[]> {
+  const limit = s.context.profile.limits[pool];
+  const lowLine = Math.ceil(limit * SLOW_DOWN_FRACTION) - 1;
+  const sent: Exchange[] = [await s.client.send(spender(role, pool))];
+  let batch = sent;
+  for (let round = 0; round < 4 && !sent.some(isRefusal); round += 1) {
+    // Side by side, the last sent is not the last counted: the fewest points any answer showed.
+    const counts = batch.map((e) => integerHeader(e, 'x-ratelimit-remaining')).filter((n) => n !== undefined);
+    if (counts.length === 0) break;
+    const remaining = Math.min(...counts);
+    const target = until === 'low' ? lowLine : -1;
+    if (remaining <= target) break;
+    batch = await sendAll(s.client, new Array<SendOptions>(Math.min(limit + 1, remaining - target)).fill(spender(role, pool)), spendInFlight(s));
+    sent.push(...batch);
+  }
+  return sent;
+}
+
+/** Hex digits drawn from the run's seed: ids and tokens never issued, the same on every run of a seed. */
+export function seededHex(seed: number, label: string, length: number): string {
+  let out = '';
+  for (let i = 0; out.length < length; i += 1) out += createHash('sha256').update(`${seed}:${label}:${i}`).digest('hex');
+  return out.slice(0, length);
+}
+
+/** The coverage context of a run, as the suites see it. */
+export function matrixContext(s: Session): CoverageContext {
+  const { profile, tokens } = s.context;
+  return { baseUrl: profile.baseUrl, messages: profile.messages, limits: profile.limits, roles: Object.keys(tokens) };
+}
+
+let planned: ExchangePlan | undefined;
+let idsMade: Promise<{ ids: MatrixIds; exchanges: Exchange[] }> | undefined;
+
+/** The run's plan, made once from its seed (both matrix suites read it). */
+export function matrixPlan(s: Session): ExchangePlan {
+  planned ??= exchangePlan(matrixContext(s), s.context.seed);
+  return planned;
+}
+
+/** The ids the rows' paths use, made once: a job of each workspace (one write each), and ids and tokens never issued. */
+export function matrixIds(s: Session): Promise<{ ids: MatrixIds; exchanges: Exchange[] }> {
+  idsMade ??= (async () => {
+    const shape = s.client.tokenShape('primary') ?? { prefix: 'asi', hexLength: 32 };
+    const seed = s.context.seed;
+    const [main, other] = await Promise.all([createJob(s, 'primary'), s.client.hasToken('other_workspace') ? createJob(s, 'other_workspace') : undefined]);
+    const ids: MatrixIds = {
+      jobs: { ...(main.id === undefined ? {} : { main: main.id }), ...(other?.id === undefined ? {} : { other: other.id }) },
+      neverAgent: `never-${seededHex(seed, 'agent', 12)}`,
+      neverJob: `never-${seededHex(seed, 'job', 12)}`,
+      unknownToken: `${shape.prefix}_live_${seededHex(seed, 'token', shape.hexLength)}`,
+      malformedToken: `${shape.prefix}_live_${'z'.repeat(shape.hexLength)}`,
+    };
+    return { ids, exchanges: [main.exchange, ...(other === undefined ? [] : [other.exchange])] };
+  })();
+  return idsMade;
+}
+
+/**
+ * Rows with, for each, its twin carrying an unknown token: what a live token is served in that
+ * state is refused without one (§5.1), whatever state the live tokens' pools are in.
+ */
+export function withUnknownTwins(rows: readonly PlannedRow[]): PlannedRow[] {
+  return rows.flatMap((r) => [r, { cell: { ...r.cell, token: 'unknown', pool: 'no pool' }, phase: r.phase }]);
+}
+
+/** Sends the rows of one phase side by side; rows of a token the profile lacks are left out. */
+export function sendRows(s: Session, rows: readonly PlannedRow[], ids: MatrixIds): Promise<Exchange[]> {
+  const requests = rows.flatMap((r) => {
+    const role = roleFor(r.cell, r.phase);
+    return role !== undefined && !s.client.hasToken(role) ? [] : [matrixRequest(r.cell, r.phase, s.context.profile, ids)];
+  });
+  return s.sendAll(requests).then((sent) => {
+    matrixExchanges.push(...sent);
+    return sent;
+  });
+}
+
+/** After the instant a spent pool promised a point back, before its refilled rows go: a few more points are back by then. */
+const REFILL_MARGIN_MS = 1_000;
+
+/** The other workspace's 429 of its write spend: when its refilled rows may go. */
+const spentAt: Exchange[] = [];
+
+/** Every exchange the matrix's rows sent this run, in the three files: the last judges them all. */
+export const matrixExchanges: Exchange[] = [];
+
+/**
+ * The other workspace's write pool from fresh to low to spent, its rows sent in each state: the
+ * pool brought under 10% (low), its low rows, then spent (a 429), its spent rows.
+ */
+export async function otherWorkspaceWrites(s: Session, rows: readonly PlannedRow[], ids: MatrixIds): Promise<Exchange[]> {
+  const role = 'other_workspace';
+  if (!s.client.hasToken(role)) return [];
+  const mine = (phase: Phase): PlannedRow[] => rows.filter((r) => r.phase === phase && roleFor(r.cell, r.phase) === role);
+  const sent: Exchange[] = [...(await spendPool(s, role, 'write', 'low'))];
+  sent.push(...(await sendRows(s, mine('low'), ids)));
+  const spend = await spendPool(s, role, 'write', 'spent');
+  sent.push(...spend);
+  const refusal = spend.filter(isRefusal).pop();
+  if (refusal !== undefined) spentAt.push(refusal);
+  sent.push(...(await sendRows(s, mine('spent'), ids)));
+  return sent;
+}
+
+/**
+ * The other workspace's read pool brought under 10% and its low rows sent, once its ledger reads
+ * are done; never spent, so that no later request of this run or the next waits for it.
+ */
+export async function otherWorkspaceLowReads(s: Session, rows: readonly PlannedRow[], ids: MatrixIds): Promise<Exchange[]> {
+  const role = 'other_workspace';
+  if (!s.client.hasToken(role)) return [];
+  const sent = await spendPool(s, role, 'read', 'low');
+  sent.push(...(await sendRows(s, withUnknownTwins(rows.filter((r) => r.phase === 'low-read')), ids)));
+  return sent;
+}
+
+/** When the other workspace's pools have points again, by their 429s' word (now when they never refused). */
+export function otherWorkspaceRefilledAtMs(windowMs: number): number {
+  return Math.max(Date.now(), ...spentAt.map((e) => retryAfterDueAtMs(e, windowMs) + REFILL_MARGIN_MS));
+}
