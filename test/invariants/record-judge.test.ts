@@ -263,6 +263,14 @@ describe('the rolling-window model over the record', () => {
     expect(f.actual).toMatch(/refused while at most 1 of 600 points can have been in use/);
   });
 
+  test("a live token sent in a form of its own (`bearer` in lower case) may have spent that token's point", () => {
+    const lower = read(100, 200, 598);
+    delete lower.request.tokenRole;
+    lower.request.headers['authorization'] = 'bearer $ASI_TOKEN_SECONDARY';
+    const f = judgeExchanges([read(0, 200, 599), lower, read(200, 200, 597)], CONTEXT);
+    expect(findingOf(f, ONE_POINT).verdict).toBe('pass');
+  });
+
   test('a 429 to a request with no live token fails one point per request', () => {
     const bare = ex({ path: '/me', status: 429, headers: { ...JSON_TYPE, 'x-request-id': 'req_1', 'retry-after': '1' }, response: envelope('rate_limit.exceeded', 'rate_limited') });
     expect(findingOf(judgeExchanges([bare], CONTEXT), ONE_POINT).verdict).toBe('fail');

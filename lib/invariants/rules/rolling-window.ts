@@ -69,9 +69,21 @@ function requirementOf(claim: ModelClaim, pointsBack: boolean): string {
   return claim === 'refusal' ? ROUTE_CAP : ONE_POINT;
 }
 
+/** A `$VARIABLE` the client recorded in place of a token, anywhere in the Authorization header or the URL. */
+const PLACEHOLDER = /\$([A-Za-z_][A-Za-z0-9_]*)/g;
+/** How the client records a live role's token: the mapping from placeholder to role. */
+const ROLE_BEARER = /^Bearer \$([A-Za-z_][A-Za-z0-9_]*)$/;
+
 class RollingWindowModel implements RecordModel {
   readonly #context: RecordContext;
   readonly #tracks = new Map<string, PoolTrack>();
+  /** Placeholder variable → the live role whose token it stands for, learned from the record. */
+  readonly #roleOfVariable = new Map<string, string>();
+  /**
+   * Requests that carried a live token in a form of their own (another scheme's case, a query
+   * parameter): a server may take it, so each may have spent a point of that token's pool.
+   */
+  readonly #carried: Array<{ variable: string; request: ModelRequest; method: string }> = [];
   readonly #badTokens: DeferredObservation[] = [];
   #recordStartMs = Number.POSITIVE_INFINITY;
 
@@ -99,6 +111,17 @@ class RollingWindowModel implements RecordModel {
       const problems = facts.status === 429 ? ['429 to a request with no live token: it has no pool to be exhausted'] : [];
       this.#badTokens.push({ exchange, facts, observation: { requirement: ONE_POINT, problems } });
     }
+    if (role !== undefined && LIVE_ROLES.has(role)) {
+      const bearer = ROLE_BEARER.exec(exchange.request.headers['authorization'] ?? '');
+      if (bearer !== null) this.#roleOfVariable.set(bearer[1]!, role);
+    }
+    if (role === undefined || !LIVE_ROLES.has(role) || facts.token !== 'valid') {
+      const path = pathUnderBase(exchange, this.#context.baseUrl);
+      if (path !== undefined && !(UNAUTHENTICATED_PATHS as readonly string[]).includes(path)) {
+        const carried = `${exchange.request.headers['authorization'] ?? ''} ${exchange.request.url}`;
+        for (const m of carried.matchAll(PLACEHOLDER)) this.#carried.push({ variable: m[1]!, request: modelRequest(exchange, 'maybe'), method: facts.method });
+      }
+    }
     if (role === undefined || !LIVE_ROLES.has(role)) return;
     for (const pool of POOLS) {
       const spend = spendOf(exchange, facts, pool, this.#context.baseUrl);
@@ -114,6 +137,15 @@ class RollingWindowModel implements RecordModel {
 
   observations(): DeferredObservation[] {
     const out: DeferredObservation[] = [...this.#badTokens];
+    for (const c of this.#carried) {
+      const role = this.#roleOfVariable.get(c.variable);
+      if (role === undefined) continue;
+      const own = poolOfMethod(c.method);
+      for (const pool of own === undefined ? POOLS : [own]) {
+        const track = this.#track(role, pool);
+        if (!track.requests.some((r) => r.seq === c.request.seq)) track.requests.push(c.request);
+      }
+    }
     for (const [key, track] of this.#tracks) {
       const pool = key.split('\u0000')[1] as Pool;
       const input = { limit: this.#context.limits[pool], windowMs: this.#context.limits.windowS * 1000, requests: track.requests, answers: track.answers, recordStartMs: this.#recordStartMs };
