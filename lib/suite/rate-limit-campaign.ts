@@ -48,10 +48,11 @@ const HEAL_TRIES = 2;
 const HEAL_MARGIN_MS = 250;
 
 /**
- * The pause between a pool's sequence (its early points) and the burst that spends the rest: longer
- * than the rolling-window model's grain and edges (lib/checks/rolling-window-model.ts), so that at
- * the first refill the early points are surely back while the burst's are surely not, and a
- * limiter that gives every point back at once shows it.
+ * The pause between the write pool's sequence (its early points) and the burst that spends the
+ * rest: longer than the rolling-window model's grain and edges (lib/checks/rolling-window-model.ts),
+ * so that at the first refill the early points are surely back while the burst's are surely not,
+ * and a limiter that gives every point back at once shows it. Not on the read pool: its timed
+ * probes take a Reset and a Retry-After within 1.5 s for one instant, which a pause would part.
  */
 const STAGED_GAP_MS = RETURN_GRAIN_MS + 4 * EDGE_MS + 300;
 
@@ -302,7 +303,6 @@ async function runReads(s: Session, limits: Limits, looks: Looks, brackets: Prom
   sequence.push(await s.client.send(ledger));
   sequence.push(await s.client.send(ME));
   const primaryBefore = await primaryBeforeSent;
-  await stagedGap(sequence[sequence.length - 1]!);
   const pace = paceOf(s, 'read', sequence, limits.read, 1, READ_IN_FLIGHT_FLOOR);
   const burst = await exhaust(s, limits.read, sequence[sequence.length - 1]!, 1, pace, ME);
   // > 429 | Error envelope, with rate-limit headers and `Retry-After`.  (the ledger's own 429)
