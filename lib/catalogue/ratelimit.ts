@@ -66,6 +66,29 @@ export const ratelimitRequirements = requirements('ratelimit', [
     quote: 'Pools refill on a 60-second rolling window and are scoped per API token.',
   },
   {
+    id: 'ratelimit/8.1/rolling-window-model',
+    level: 'MUST',
+    section: '8.1',
+    statement:
+      "Over the whole run, every 2xx and 429 of a live token's pool, and its X-RateLimit-Remaining, X-RateLimit-Reset and Retry-After, is explained by some order and instant in which the run's requests were counted, one point each from the pool of their method, each point back one window after it was counted.",
+    quote: 'Each request consumes one point from the pool matching its method. … Pools refill on a 60-second rolling window and are scoped per API token.',
+  },
+  {
+    id: 'ratelimit/8.1/one-point-per-request',
+    level: 'MUST',
+    section: '8.1',
+    statement:
+      "Every request, on every route and form, spends exactly one point of the pool matching its method or none at all, never a point of the other pool; a request without a live token spends no token's points and is never answered 429.",
+    quote: 'Each request consumes one point from the pool matching its method.',
+  },
+  {
+    id: 'ratelimit/8.1/no-hidden-route-cap',
+    level: 'MUST',
+    section: '8.1',
+    statement: 'No route or form is refused with 429 while its pool, counted one point per request, surely still has points: no cap of its own below the pool\'s limit.',
+    quote: 'Each request consumes one point from the pool matching its method. … 429 | rate_limit.exceeded | rate_limited | The pool for the token is exhausted.',
+  },
+  {
     id: 'ratelimit/5.5/per-token',
     level: 'MUST',
     section: '5.5',

@@ -23,6 +23,11 @@ export const remainingCountsDownFinding = judged('rate-limit-counting/remainingC
   if (garbled !== undefined) {
     return fail(requirement, 'X-RateLimit-Remaining an integer', `${JSON.stringify(garbled.response?.headers['x-ratelimit-remaining'])} on ${exchangeLabel(garbled)}`, [garbled]);
   }
+  // A served request was counted: its own answer cannot show every point left.
+  const full = served.find((e) => (remaining(e) ?? -1) >= limit);
+  if (full !== undefined) {
+    return fail(requirement, `X-RateLimit-Remaining at most ${limit - 1} on a served request: it spent one of the ${limit} points`, `${remaining(full)} on ${exchangeLabel(full)}`, [full]);
+  }
   const first = served[0]!;
   const fresh = remaining(first) === limit - 1;
   let judged = 0;
@@ -115,6 +120,10 @@ export const limitEnforcedFinding = judged('rate-limit-counting/limitEnforcedFin
   const first = charged[0];
   if (first === undefined) return inconclusive(requirement, 'no request was sent');
   const r0 = remaining(first);
+  // Served, so counted: Remaining equal to the Limit is a miscount, not a pool that was not fresh.
+  if (isServed(first) && r0 !== undefined && r0 >= limit) {
+    return fail(requirement, `X-RateLimit-Remaining ${limit - 1} on the first request of a fresh pool`, `${r0} on ${exchangeLabel(first)}: the request that was served spent no point`, [first]);
+  }
   if (!isServed(first) || r0 !== limit - 1) {
     const healing = spend.healWaitedMs === undefined || spend.healWaitedMs === 0 ? '' : `, and it did not heal over ${Math.round(spend.healWaitedMs / 1000)} s of waiting (another client spending this token?)`;
     return inconclusive(requirement, `the ${pool} pool was not fresh when the harness began (first answer ${exchangeLabel(first)}, Remaining ${r0 ?? 'absent'})${healing}`, [first]);

@@ -19,7 +19,8 @@ export function exchangeLabel(exchange: Exchange): string {
   return `${exchange.request.method} ${target} → ${outcome}`;
 }
 
-function errorCode(exchange: Exchange): string | undefined {
+/** error.code of a JSON error envelope, or undefined. */
+export function errorCode(exchange: Exchange): string | undefined {
   const body = jsonBody(exchange);
   if (!body.ok || !isObject(body.value) || !isObject(body.value['error'])) return undefined;
   const code = body.value['error']['code'];

@@ -2,7 +2,7 @@ import type { Exchange } from '../model/exchange.ts';
 import { fail, inconclusive, pass, type Finding } from '../model/finding.ts';
 import type { Pool } from '../spec-constants.ts';
 import { describeResponse, isObject, jsonBody } from './json-body.ts';
-import { exchangeLabel, isLimiterUnavailable } from './rate-limit-headers.ts';
+import { errorCode, exchangeLabel, isLimiterUnavailable } from './rate-limit-headers.ts';
 import { judged } from './judged.ts';
 
 const DELAY_SECONDS = /^\d+$/;
@@ -10,6 +10,15 @@ const DELAY_SECONDS = /^\d+$/;
 /** Whether the target refused the request for its pool (HTTP 429). */
 export function isRefusal(exchange: Exchange): boolean {
   return exchange.response?.status === 429;
+}
+
+/**
+ * A 429 recorded while the spend-cap hook was on, under a code other than `rate_limit.exceeded`:
+ * the cap's own answer, which §8.2 does not show ("the exact response on reaching the cap: not
+ * shown"), not the refusal of an exhausted pool.
+ */
+export function isSpendCapOwnRefusal(exchange: Exchange): boolean {
+  return isRefusal(exchange) && (exchange.faults ?? []).includes('spend_cap_reached') && errorCode(exchange) !== 'rate_limit.exceeded';
 }
 
 /**

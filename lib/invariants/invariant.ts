@@ -26,6 +26,8 @@ export interface Invariant {
   /** What the requirement binds, for a verdict with nothing to judge (`error responses`). */
   binds: Readonly<Record<string, string>>;
   observe(exchange: Exchange, facts: ExchangeFacts, context: RecordContext): Observation[];
+  /** For a rule that judges across the record: a fresh model for one judge. */
+  model?(context: RecordContext): RecordModel;
   /**
    * The cells (`<route form> <status>`) the spec names for a requirement on the profile's routes:
    * a run should reach each, and a pass names those it did not.
@@ -36,6 +38,22 @@ export interface Invariant {
    * judge": an input the run lacks (not run, and why), or nothing it could contradict (a pass).
    */
   whenUnjudged?(requirement: string, context: RecordContext): { verdict: 'pass' | 'not-run'; note: string } | undefined;
+}
+
+/** An observation a rule makes of an exchange only once it has seen the whole record. */
+export interface DeferredObservation {
+  exchange: Exchange;
+  facts: ExchangeFacts;
+  observation: Observation;
+}
+
+/**
+ * A rule's state over one record (a model over time): fed every exchange in record order, it
+ * judges them once the record has ended.
+ */
+export interface RecordModel {
+  add(exchange: Exchange, facts: ExchangeFacts): void;
+  observations(): DeferredObservation[];
 }
 
 /** A coverage cell: a route in one form, and a status (`2xx` or the code). */

@@ -1,7 +1,7 @@
 import type { Exchange } from '../model/exchange.ts';
 import { notRun, pass, type Finding } from '../model/finding.ts';
-import { factsOf, type RecordContext } from './exchange-facts.ts';
-import { cellOf, type Invariant } from './invariant.ts';
+import { factsOf, type ExchangeFacts, type RecordContext } from './exchange-facts.ts';
+import { cellOf, type Invariant, type RecordModel } from './invariant.ts';
 import { INVARIANTS } from './registry.ts';
 import { RequirementTally } from './tally.ts';
 
@@ -21,6 +21,9 @@ export class RecordJudge {
   readonly #judged = new Map<string, Judged>();
   /** The rules with a requirement to judge, in registry order. */
   readonly #invariants: Invariant[];
+  /** The models of the rules that judge across the record, with their rule. */
+  readonly #models: Array<{ invariant: Invariant; model: RecordModel }>;
+  #judgedModels = false;
   #exchanges = 0;
 
   constructor(context: RecordContext, chosen: (requirement: string) => boolean = () => true, invariants: readonly Invariant[] = INVARIANTS) {
@@ -29,6 +32,16 @@ export class RecordJudge {
       for (const id of invariant.requirements) if (chosen(id) && !this.#judged.has(id)) this.#judged.set(id, { invariant, tally: new RequirementTally(id) });
     }
     this.#invariants = invariants.filter((i) => i.requirements.some((id) => this.#judged.get(id)?.invariant === i));
+    this.#models = this.#invariants.flatMap((invariant) => {
+      const model = invariant.model?.(context);
+      return model === undefined ? [] : [{ invariant, model }];
+    });
+  }
+
+  #tally(invariant: Invariant, requirement: string, exchange: Exchange, facts: ExchangeFacts, problems: string[], remark?: string): void {
+    const judged = this.#judged.get(requirement);
+    if (judged === undefined || judged.invariant !== invariant) return;
+    judged.tally.add(exchange, { label: cellOf(facts), route: facts.routeLabel, status: facts.statusLabel ?? 'none' }, problems, remark);
   }
 
   /** The requirements this judge speaks to. */
@@ -42,19 +55,22 @@ export class RecordJudge {
 
   add(exchange: Exchange): void {
     this.#exchanges += 1;
-    if (exchange.response === undefined) return;
     const facts = factsOf(exchange, this.#context);
-    const cell = { label: cellOf(facts), route: facts.routeLabel, status: facts.statusLabel ?? 'none' };
+    // A request that got no answer may still have spent a point: the models see it too.
+    for (const { model } of this.#models) model.add(exchange, facts);
+    if (exchange.response === undefined) return;
     for (const invariant of this.#invariants) {
-      for (const o of invariant.observe(exchange, facts, this.#context)) {
-        const judged = this.#judged.get(o.requirement);
-        if (judged === undefined || judged.invariant !== invariant) continue;
-        judged.tally.add(exchange, cell, o.problems, o.remark);
-      }
+      for (const o of invariant.observe(exchange, facts, this.#context)) this.#tally(invariant, o.requirement, exchange, facts, o.problems, o.remark);
     }
   }
 
   findings(): Finding[] {
+    if (!this.#judgedModels) {
+      this.#judgedModels = true;
+      for (const { invariant, model } of this.#models) {
+        for (const d of model.observations()) this.#tally(invariant, d.observation.requirement, d.exchange, d.facts, d.observation.problems, d.observation.remark);
+      }
+    }
     return [...this.#judged.values()].map(({ invariant, tally }) => {
       const id = tally.requirement;
       const unjudged = tally.judged === 0 ? invariant.whenUnjudged?.(id, this.#context) : undefined;

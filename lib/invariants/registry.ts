@@ -4,6 +4,7 @@ import { eventStreamsInvariant } from './rules/event-streams.ts';
 import { jsonBodiesInvariant } from './rules/json-bodies.ts';
 import { poolHeadersInvariant } from './rules/pool-headers.ts';
 import { refusalsInvariant } from './rules/refusals.ts';
+import { rollingWindowInvariant } from './rules/rolling-window.ts';
 import { servedDescriptionInvariant } from './rules/served-description.ts';
 import { serverErrorsInvariant } from './rules/server-errors.ts';
 import { tokenRefusalInvariant } from './rules/token-refusal.ts';
@@ -13,6 +14,7 @@ export const INVARIANTS: readonly Invariant[] = [
   errorEnvelopeInvariant,
   poolHeadersInvariant,
   refusalsInvariant,
+  rollingWindowInvariant,
   jsonBodiesInvariant,
   eventStreamsInvariant,
   serverErrorsInvariant,

@@ -34,6 +34,8 @@ export function activeMessageFault(state: ReferenceState): MessageFault | undefi
   // > When a spend cap is reached, requests can fail with HTTP 503 (upstream unavailable).
   if (state.faults.has('spend_cap_reached') && !state.defects.has('conversation-spend-cap-ignored')) {
     if (state.defects.has('conversation-spend-cap-as-429')) return SPEND_CAP_AS_RATE_LIMIT;
+    // Variant: a 429 that is not the rate limit's, under its own code, with no Retry-After.
+    if (state.variants.has('conversation-spend-cap-429-own-code')) return { status: 429, code: 'credits.spend_cap_reached', category: 'permanent', message: 'The workspace reached its spend cap for this month.' };
     return { status: 503, code: 'credits.spend_cap_reached', category: 'transient', message: 'The workspace reached its spend cap; agent messages are paused.' };
   }
   // > 503 | (upstream unavailable) | | An upstream dependency is unavailable

@@ -1,5 +1,11 @@
 import type { ExchangeContext } from './exchange-context.ts';
-import { FixedWindowLimiter, RollingWindowLimiter, type LimitDecision, type PoolLimiter } from './rate-limiter.ts';
+import {
+  FixedWindowLimiter,
+  RollingWindowLimiter,
+  TokenBucketLimiter,
+  type LimitDecision,
+  type PoolLimiter,
+} from './rate-limiter.ts';
 import type { ReferenceState } from './state.ts';
 
 type PoolName = 'read' | 'write';
@@ -44,6 +50,8 @@ function poolFor(ctx: ExchangeContext): PoolName {
 /** Limiters that only some defects use, made once per server. */
 interface DefectLimiters {
   fixed: Record<PoolName, FixedWindowLimiter>;
+  /** Wrong limiters that a burst spent at once cannot tell from a rolling window, by defect name. */
+  wrong: Map<string, Record<PoolName, PoolLimiter>>;
   /** One point more than the advertised limit. */
   lenient: Record<PoolName, RollingWindowLimiter>;
   /** A tenth of the advertised limit, while the headers count from the whole of it. */
@@ -64,6 +72,9 @@ function limitersOf(state: ReferenceState): DefectLimiters {
     const w = state.limits.windowS * 1000;
     found = {
       fixed: { read: new FixedWindowLimiter(state.limits.read, w), write: new FixedWindowLimiter(state.limits.write, w) },
+      wrong: new Map(
+        Object.entries(WRONG_LIMITERS).map(([name, Make]) => [name, { read: new Make(state.limits.read, w), write: new Make(state.limits.write, w) }]),
+      ),
       lenient: { read: new RollingWindowLimiter(state.limits.read + 1, w), write: new RollingWindowLimiter(state.limits.write + 1, w) },
       hidden: { read: new RollingWindowLimiter(tenth(state.limits.read), w), write: new RollingWindowLimiter(tenth(state.limits.write), w) },
       latched: false,
@@ -73,8 +84,19 @@ function limitersOf(state: ReferenceState): DefectLimiters {
   return found;
 }
 
+/** Defects whose limiter is another algorithm than the rolling window (lib/reference/rate-limiter.ts). */
+const WRONG_LIMITERS: Record<string, new (limit: number, windowMs: number) => PoolLimiter> = {
+  'ratelimit-window-from-first-spend': class extends FixedWindowLimiter {
+    constructor(limit: number, windowMs: number) {
+      super(limit, windowMs, true);
+    }
+  },
+  'ratelimit-token-bucket': TokenBucketLimiter,
+};
+
 function limiterFor(state: ReferenceState, pool: PoolName): PoolLimiter {
   const d = state.defects;
+  for (const name of Object.keys(WRONG_LIMITERS)) if (d.has(name)) return limitersOf(state).wrong.get(name)![pool];
   if (d.has('ratelimit-single-pool')) return state.readLimiter;
   if (d.has('ratelimit-fixed-window')) return limitersOf(state).fixed[pool];
   if (d.has('ratelimit-lenient-limit')) return limitersOf(state).lenient[pool];
@@ -94,6 +116,8 @@ function decide(ctx: ExchangeContext, pool: PoolName): LimitDecision {
     state.variants.has('ratelimit-refused-request-charged') && limiter instanceof RollingWindowLimiter
       ? limiter.consumeChargingRefusals(key, now)
       : limiter.consume(key, now);
+  // Defect: GET /me spends a point of the write pool besides its own read point.
+  if (decision.allowed && pool === 'read' && ctx.path === '/me' && state.defects.has('ratelimit-me-spends-write')) limiterFor(state, 'write').charge(key, now);
   if (decision.allowed && chargedTwice(ctx)) {
     limiter.charge(key, now);
     decision = { ...decision, remaining: Math.max(0, decision.remaining - 1) };

@@ -102,15 +102,21 @@ export class FixedWindowLimiter implements PoolLimiter {
   readonly #counts = new Map<string, { window: number; used: number }>();
   /** Per key, where its windows start within the clock's windows. */
   readonly #phase = new Map<string, number>();
+  /**
+   * `fromFirstSpend`: the first window opens at the key's first request instead, so every point of
+   * it comes back at once, first spend + window (a burst spent at once cannot tell it from a
+   * rolling window; points spent later in the window can).
+   */
   constructor(
     readonly limit: number,
     readonly windowMs: number,
+    readonly fromFirstSpend = false,
   ) {}
 
   #phaseOf(key: string, now: number): number {
     let phase = this.#phase.get(key);
     if (phase === undefined) {
-      phase = (now + this.windowMs / 2) % this.windowMs;
+      phase = (now + (this.fromFirstSpend ? 0 : this.windowMs / 2)) % this.windowMs;
       this.#phase.set(key, phase);
     }
     return phase;
@@ -138,5 +144,40 @@ export class FixedWindowLimiter implements PoolLimiter {
 
   charge(key: string, now: number): void {
     this.#entry(key, now).used += 1;
+  }
+}
+
+/** A token bucket of the pool's size refilling continuously, limit per window. Defect only. */
+export class TokenBucketLimiter implements PoolLimiter {
+  readonly #keys = new Map<string, { tokens: number; at: number }>();
+  constructor(
+    readonly limit: number,
+    readonly windowMs: number,
+  ) {}
+
+  #entry(key: string, now: number): { tokens: number; at: number } {
+    let e = this.#keys.get(key);
+    if (e === undefined) {
+      e = { tokens: this.limit, at: now };
+      this.#keys.set(key, e);
+    }
+    e.tokens = Math.min(this.limit, e.tokens + ((now - e.at) * this.limit) / this.windowMs);
+    e.at = now;
+    return e;
+  }
+
+  consume(key: string, now: number, spend = true): LimitDecision {
+    const e = this.#entry(key, now);
+    const allowed = e.tokens >= 1;
+    if (allowed && spend) e.tokens -= 1;
+    const perPointMs = this.windowMs / this.limit;
+    const full = now + (this.limit - e.tokens) * perPointMs;
+    const decision: LimitDecision = { allowed, limit: this.limit, remaining: Math.floor(e.tokens), resetS: seconds(full), refilledS: seconds(full) };
+    if (!allowed) decision.retryAfterS = waitSeconds(now, now + (1 - e.tokens) * perPointMs);
+    return decision;
+  }
+
+  charge(key: string, now: number): void {
+    this.#entry(key, now).tokens -= 1;
   }
 }

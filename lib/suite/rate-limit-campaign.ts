@@ -12,6 +12,7 @@ import { countLedgerRows, countLedgerRowsSettled, measureBackground } from './le
 import type { Session } from './session.ts';
 import { sendAll } from './side-by-side.ts';
 import { medianRoundTripMs, spendInFlight } from './spend-in-flight.ts';
+import { EDGE_MS, RETURN_GRAIN_MS } from '../checks/rolling-window-model.ts';
 import { waitingFor } from './wait-notices.ts';
 
 /** The token the rate-limit suites exhaust; no other area may count on its budget during a run. */
@@ -45,6 +46,20 @@ const WRITE_IN_FLIGHT_FLOOR = 8;
 const HEAL_TRIES = 2;
 /** After the instant a pool should have healed, before it is looked at again. */
 const HEAL_MARGIN_MS = 250;
+
+/**
+ * The pause between the write pool's sequence (its early points) and the burst that spends the
+ * rest: longer than the rolling-window model's grain and edges (lib/checks/rolling-window-model.ts),
+ * so that at the first refill the early points are surely back while the burst's are surely not,
+ * and a limiter that gives every point back at once shows it. Not on the read pool: its timed
+ * probes take a Reset and a Retry-After within 1.5 s for one instant, which a pause would part.
+ */
+const STAGED_GAP_MS = RETURN_GRAIN_MS + 4 * EDGE_MS + 300;
+
+/** Waits out the staged gap after the last early point's answer. */
+async function stagedGap(lastEarly: Exchange): Promise<void> {
+  await sleepUntil(receivedAtMs(lastEarly) + STAGED_GAP_MS);
+}
 
 /** Message routes the write pool is probed on (as the conversation suites do). */
 const MAX_ROUTES = 3;
@@ -387,6 +402,7 @@ async function runWrites(s: Session, limits: Limits, routes: readonly MessageRou
   const restRows = rest.filter(isServed).length * (bracket ?? 0);
   const after = second.after.ok ? await countLedgerRowsSettled(s.client, second.after.rows + restRows) : await countLedgerRows(s.client);
   const primaryBefore = await s.client.send({ ...post, token: 'primary', unpaced: false });
+  await stagedGap(primaryBefore);
   const pace = paceOf(s, 'write', sequence, limits.write, EXTRA_REFUSED_POSTS, WRITE_IN_FLIGHT_FLOOR);
   const burst = await exhaust(s, limits.write, sequence[sequence.length - 1]!, EXTRA_REFUSED_POSTS, pace, post);
   // A refused POST has done no work in any form (§8.1 rule 5): every route in every form the

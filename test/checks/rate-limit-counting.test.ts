@@ -19,6 +19,12 @@ describe('remainingCountsDownFinding', () => {
     expect(remainingCountsDownFinding(ID, [served(300, 0), served(300, 10)], 600, 60_000).verdict).toBe('inconclusive');
   });
 
+  test('Remaining equal to the Limit on a served request: fail, not a pool that was not fresh', () => {
+    const f = remainingCountsDownFinding(ID, [served(600, 0), served(600, 10)], 600, 60_000);
+    expect(f.verdict).toBe('fail');
+    expect(f.actual).toMatch(/^600 on /);
+  });
+
   test('a drop of two is always wrong', () => {
     expect(remainingCountsDownFinding(ID, [served(300, 0), served(298, 10)], 600, 60_000).verdict).toBe('fail');
   });
@@ -76,6 +82,13 @@ describe('limitEnforcedFinding', () => {
 
   test('a pool that was not fresh: inconclusive', () => {
     expect(limitEnforcedFinding('ratelimit/8.1/limit-enforced', [served(2), refused(10)], LIMIT, 60_000, 'read').verdict).toBe('inconclusive');
+  });
+
+  test('a first served answer with Remaining equal to the Limit: fail, its own point was not counted', () => {
+    const full = served(LIMIT, 0, { headers: { 'x-ratelimit-limit': String(LIMIT) } });
+    const f = limitEnforcedFinding('ratelimit/8.1/limit-enforced', [full, refused(10)], LIMIT, 60_000, 'read');
+    expect(f.verdict).toBe('fail');
+    expect(f.actual).toMatch(/spent no point/);
   });
 
   test('a pool that did not heal while the harness waited: inconclusive, saying how long it waited', () => {

@@ -224,3 +224,71 @@ describe('the rules hold on routes and statuses no suite targets', () => {
     expect(factsOf(flag, CONTEXT).routeLabel).toBe('POST /deal-agents/{agent_id}/messages (stream: true)');
   });
 });
+
+describe('the rolling-window model over the record', () => {
+  const MODEL = 'ratelimit/8.1/rolling-window-model';
+  const ONE_POINT = 'ratelimit/8.1/one-point-per-request';
+  const ROUTE_CAP = 'ratelimit/8.1/no-hidden-route-cap';
+  /** A read of the secondary token sent `at` ms into the record, answered with Remaining. */
+  const read = (at: number, status: number, remaining: number): Exchange => {
+    // Reset: the first point of the record comes back a window after it.
+    const e = ex({ path: '/me', role: 'secondary', status, headers: { ...pool('GET', remaining), 'x-ratelimit-reset': String((T0 + 60_000) / 1000), ...JSON_TYPE, 'x-request-id': 'req_1', ...(status === 429 ? { 'retry-after': '60' } : {}) }, response: status === 429 ? envelope('rate_limit.exceeded', 'rate_limited') : {} });
+    e.startedAt = new Date(T0 + at).toISOString();
+    return e;
+  };
+
+  test('reads counting down one point each, on a fresh pool: every model requirement passes', () => {
+    const f = judgeExchanges([read(0, 200, 599), read(100, 200, 598), read(200, 200, 597)], CONTEXT);
+    for (const id of [MODEL, ONE_POINT]) expect(findingOf(f, id).verdict, id).toBe('pass');
+  });
+
+  test('a Reset half a window early, before any point in use can come back, fails the model', () => {
+    // The first answer shows a fresh pool: no point spent before the record is in use.
+    const early = read(100, 200, 598);
+    early.response!.headers['x-ratelimit-reset'] = RESET;
+    const f = findingOf(judgeExchanges([read(0, 200, 599), early], CONTEXT), MODEL);
+    expect(f.verdict).toBe('fail');
+    expect(f.actual).toMatch(/X-RateLimit-Reset \d+ .*no point in use can come back then/);
+  });
+
+  test('a read that spent two points fails one point per request, with the model interval beside the header', () => {
+    const f = findingOf(judgeExchanges([read(0, 200, 599), read(100, 200, 597)], CONTEXT), ONE_POINT);
+    expect(f.verdict).toBe('fail');
+    expect(f.actual).toMatch(/X-RateLimit-Remaining 597, the model's interval \[\d+, 598\]/);
+  });
+
+  test('a 429 while the pool surely has points fails the hidden route cap', () => {
+    const f = findingOf(judgeExchanges([read(0, 200, 599), read(100, 429, 0)], CONTEXT), ROUTE_CAP);
+    expect(f.verdict).toBe('fail');
+    expect(f.actual).toMatch(/refused while at most 1 of 600 points can have been in use/);
+  });
+
+  test("a live token sent in a form of its own (`bearer` in lower case) may have spent that token's point", () => {
+    const lower = read(100, 200, 598);
+    delete lower.request.tokenRole;
+    lower.request.headers['authorization'] = 'bearer $ASI_TOKEN_SECONDARY';
+    const f = judgeExchanges([read(0, 200, 599), lower, read(200, 200, 597)], CONTEXT);
+    expect(findingOf(f, ONE_POINT).verdict).toBe('pass');
+  });
+
+  test('a 429 to a request with no live token fails one point per request', () => {
+    const bare = ex({ path: '/me', status: 429, headers: { ...JSON_TYPE, 'x-request-id': 'req_1', 'retry-after': '1' }, response: envelope('rate_limit.exceeded', 'rate_limited') });
+    expect(findingOf(judgeExchanges([bare], CONTEXT), ONE_POINT).verdict).toBe('fail');
+  });
+
+  test("the spend cap's own 429 (its own code, no Retry-After) is not judged as the rate limit's", () => {
+    const cap = ex({
+      method: 'POST',
+      path: '/deal-agents/da_1/messages',
+      role: 'primary',
+      body: { message: 'hi' },
+      status: 429,
+      faults: ['spend_cap_reached'],
+      headers: { ...pool('POST', 40), ...JSON_TYPE, 'x-request-id': 'req_1' },
+      response: envelope('credits.spend_cap_reached', 'permanent'),
+    });
+    const f = judgeExchanges([cap], CONTEXT);
+    for (const id of ['ratelimit/7/429-code-category', 'ratelimit/8.1/429-remaining-zero', 'ratelimit/8.1/retry-after-integer']) expect(findingOf(f, id).verdict, id).not.toBe('fail');
+    expect(findingOf(f, 'ratelimit/7/429-request-id').verdict).toBe('pass');
+  });
+});

@@ -1,4 +1,4 @@
-import { refusalCodeProblems, refusalRequestIdProblem, retryAfterProblem } from '../../checks/rate-limit-refusal.ts';
+import { isSpendCapOwnRefusal, refusalCodeProblems, refusalRequestIdProblem, retryAfterProblem } from '../../checks/rate-limit-refusal.ts';
 import { LEDGER_PATH } from '../../spec-constants.ts';
 import { declaredRoutes, type RecordContext } from '../exchange-facts.ts';
 import type { Invariant, Observation } from '../invariant.ts';
@@ -19,6 +19,9 @@ const RETRY_AFTER_ONLY = 'ratelimit/8.1/retry-after-only-on-429';
  * as an integer. And no other authenticated response carries Retry-After; a 503 that does is only
  * remarked, since HTTP defines Retry-After for 503 (RFC 9110 §10.2.3) and §8.1 lists the headers
  * of 2xx and 429 responses.
+ * A 429 of the spend-cap drill under a code of its own is the cap's answer, which §8.2 leaves
+ * open: only what §7 fixes of every error (its request_id) is judged there, not the rate limit's
+ * code, Remaining 0 or Retry-After.
  */
 export const refusalsInvariant: Invariant = {
   name: 'refusals',
@@ -47,10 +50,13 @@ export const refusalsInvariant: Invariant = {
       return [{ requirement: RETRY_AFTER_ONLY, problems: [`Retry-After ${JSON.stringify(retryAfter)} on a ${res.status}`] }];
     }
     const out: Observation[] = [];
+    const capOwn = isSpendCapOwnRefusal(exchange);
     if (facts.method !== 'HEAD' && !res.truncated) {
       const idProblem = refusalRequestIdProblem(exchange);
-      out.push({ requirement: CODE, problems: refusalCodeProblems(exchange) }, { requirement: REQUEST_ID, problems: idProblem === undefined ? [] : [idProblem] });
+      if (!capOwn) out.push({ requirement: CODE, problems: refusalCodeProblems(exchange) });
+      out.push({ requirement: REQUEST_ID, problems: idProblem === undefined ? [] : [idProblem] });
     }
+    if (capOwn) return out;
     const remaining = res.headers['x-ratelimit-remaining'];
     if (remaining !== undefined) {
       const left = /^\d+$/.test(remaining) ? ': the pool still had points' : '';

@@ -197,6 +197,12 @@ export const conversationVariants: VariantSwitch[] = [
     description:
       'A strict agent: a message that is not printable ASCII of at most 200 characters (a form feed, U+2028, an emoji, 400 characters) is refused with 400 `request.validation_failed` (§4.3 fixes no rule for a message\'s content).',
   },
+  {
+    name: 'conversation-spend-cap-429-own-code',
+    suites: [FAULTS],
+    description:
+      'Answers the spend cap with 429 under a code of its own (`credits.spend_cap_reached`, category `permanent`) and no Retry-After: §8.2 does not show the cap\'s response, and it is not the rate limit\'s.',
+  },
   { name: 'conversation-tool-ids-numeric', suites: [STREAM], description: 'Tool ids are JSON numbers (§6 names the `id` field, not its type).' },
   {
     name: 'conversation-stream-error-midway',

@@ -213,7 +213,7 @@ export const ratelimitDefects: DefectSwitch[] = [
   },
   {
     name: 'ratelimit-ledger-charged-twice',
-    breaks: ['ratelimit/8.1/remaining-counts-down', 'ratelimit/8.1/limit-enforced'],
+    breaks: ['ratelimit/8.1/remaining-counts-down', 'ratelimit/8.1/limit-enforced', 'ratelimit/8.1/one-point-per-request'],
     suites: ['ratelimit-exhaust'],
     description: 'A served ledger GET spends two read points (the headers show both).',
     limits: FAST,
@@ -244,6 +244,27 @@ export const ratelimitDefects: DefectSwitch[] = [
     breaks: ['ratelimit/8.1/retry-after-true', 'ratelimit/8.1/replay-once'],
     suites: RATE_LIMIT_SUITES,
     description: "The write pool's Retry-After is half the real wait (the read pool's is right), so the replayed POST is refused again.",
+    limits: FAST,
+  },
+  {
+    name: 'ratelimit-window-from-first-spend',
+    breaks: ['ratelimit/8.1/rolling-window-model'],
+    suites: RATE_LIMIT_SUITES,
+    description: "Fixed windows that open at a token's first spend: every point comes back at once, one window after the first, however late in the window it was spent.",
+    limits: FAST,
+  },
+  {
+    name: 'ratelimit-token-bucket',
+    breaks: ['ratelimit/8.1/rolling-window-model'],
+    suites: RATE_LIMIT_SUITES,
+    description: 'A token bucket of the pool\'s size refilling continuously at limit per window: points come back one by one before any has aged out.',
+    limits: FAST,
+  },
+  {
+    name: 'ratelimit-me-spends-write',
+    breaks: ['ratelimit/8.1/rolling-window-model'],
+    suites: RATE_LIMIT_SUITES,
+    description: 'GET /me spends a point of the write pool besides its read point; its own headers show only the read pool.',
     limits: FAST,
   },
 ];

@@ -32,7 +32,7 @@ export const runWideDefects: DefectSwitch[] = [
   },
   {
     name: 'ratelimit-company-stream-hidden-limiter',
-    breaks: ['ratelimit/8.1/429-remaining-zero'],
+    breaks: ['ratelimit/8.1/429-remaining-zero', 'ratelimit/8.1/no-hidden-route-cap'],
     suites: ['conversation-stream'],
     description:
       'A hidden per-route limiter: a streamed POST (Accept: text/event-stream) on the company route answers 429 `rate_limit.exceeded` while its write pool headers still show points left.',
