@@ -335,6 +335,44 @@ describe('a hostile target cannot stall the run or exhaust its memory', () => {
   }, 75_000);
 });
 
+describe('a target that serves documents and bodies nested 100,000 deep', () => {
+  test('gets findings and every report, never a stack overflow', async () => {
+    const DEPTH = 100_000;
+    // Each kind of nesting a walker may recurse on: objects, arrays, YAML flow collections.
+    const deepObject = `${'{"a":'.repeat(DEPTH)}1${'}'.repeat(DEPTH)}`;
+    const deepArray = `${'['.repeat(DEPTH)}${']'.repeat(DEPTH)}`;
+    const target = await serveTarget((res, req) => {
+      if (passesPreflight(req, res)) return;
+      if (req.url === '/v1/openapi.json') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(deepObject);
+      } else if (req.url === '/v1/openapi.yaml') {
+        res.writeHead(200, { 'content-type': 'application/yaml' });
+        // JSON is YAML too: a flow mapping nested as deep.
+        res.end(deepObject);
+      } else if (req.headers.authorization === undefined) {
+        // An error envelope whose details nest without end.
+        res.writeHead(401, { 'content-type': 'application/json' });
+        res.end(`{"error":{"code":"auth.token_missing","category":"permanent","message":"m","request_id":"r","details":${deepObject}}}`);
+      } else {
+        // A ledger page (and every other answer) whose rows nest without end.
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(`{"operations":[${deepArray}],"next_cursor":null}`);
+      }
+    });
+    const run = await runAgainst(target, { profile: true, suites: ['openapi', 'auth', 'errors', 'ledger-schema', 'unauthenticated', 'conversation-rest'], cliTimeoutMs: 90_000 });
+    expect(run.result.stderr).not.toMatch(/internal error|call stack/i);
+    expect([1, 3]).toContain(run.result.code);
+    for (const file of ['report.json', 'junit.xml', 'transcript.har']) expect(existsSync(join(run.out, file))).toBe(true);
+    for (const id of ['openapi/9.3/json-served', 'openapi/9.3/yaml-served', 'openapi/9.3/valid-oas']) {
+      const result = resultOf(run, id);
+      expect(result?.verdict).toBe('inconclusive');
+    }
+    expect(JSON.stringify(resultOf(run, 'openapi/9.3/json-served'))).toContain('nests deeper than 256 levels');
+    expect(readFileSync(join(run.out, 'report.json'), 'utf8')).not.toMatch(/Maximum call stack/);
+  }, 120_000);
+});
+
 // These mostly wait (on deadlines, on the pacer): side by side, they cost the file one of them.
 describe.concurrent('a hostile target that makes the run wait', () => {
   test('bodies dripped on every route but the preflight end the run, with reports, within its budget', async ({ expect }) => {
