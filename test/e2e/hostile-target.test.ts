@@ -463,6 +463,32 @@ describe('target text cannot act on a terminal, a CI log or a rendered summary',
   });
 });
 
+describe('a target sending invisible format characters', () => {
+  // Every bidirectional control and the other invisible format characters (Unicode category Cf).
+  const INVISIBLE = ['\u061c', '\u200e', '\u200f', '\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069', '\u200b', '\u200c', '\u200d', '\u2060', '\u2061', '\u2062', '\u2063', '\u2064', '\ufeff', '\u00ad', '\u180e', '\u{e0001}'].join('');
+  const ANY_INVISIBLE = /\p{Cf}/u;
+
+  test('never gets one into any output raw, and the bundle still verifies', async () => {
+    const text = `invoice${INVISIBLE}fdp.exe`;
+    const target = await serveTarget((res, req) => {
+      if (passesPreflight(req, res)) return;
+      // A header is Latin-1 on the wire: the soft hyphen as it is, the others as their UTF-8 bytes.
+      res.writeHead(req.headers.authorization === undefined ? 400 : 200, { 'content-type': 'application/json', 'x-request-id': `r\u00ad${Buffer.from(INVISIBLE).toString('latin1')}` });
+      res.end(JSON.stringify({ error: { code: text, category: text, message: text, request_id: text }, [text]: text }));
+    });
+    const run = await runAgainst(target, { profile: true, suites: ['auth', 'errors', 'unauthenticated'], quiet: false });
+    expect(run.result.stderr).not.toContain('internal error');
+    expect(readdirSync(run.out).sort()).toEqual([...REPORT_FILES].sort());
+    const bundled = [...readTarGz(readFileSync(join(run.out, 'bundle.tar.gz'))).entries()].map(([name, bytes]) => [`bundle.tar.gz:${name}`, bytes.toString('utf8')] as const);
+    const outputs = [['stdout', run.result.stdout], ['stderr', run.result.stderr], ...filesOf(run.out).filter((f) => !f.endsWith('.gz')).map((f) => [f, readFileSync(f, 'utf8')] as const), ...bundled];
+    // The target's text did reach the reports, escaped.
+    expect(readFileSync(join(run.out, 'report.json'), 'utf8')).toContain('invoice\\u061c\\u200e');
+    for (const [name, content] of outputs) expect({ name, raw: ANY_INVISIBLE.exec(content)?.[0] }).toEqual({ name, raw: undefined });
+    const verified = await runCli(['verify', join(run.out, 'bundle.tar.gz')], { timeoutMs: 60_000 });
+    expect(verified.stdout).not.toMatch(/does not re-derive|differs|× /);
+  });
+});
+
 // Issue 9: no token in any encoding, and no report suppression.
 describe('a target echoing the token in every encoding', () => {
   const bearer = `Bearer ${TOKEN}`;
