@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { parseTargetJson } from '../model/json-nesting.ts';
 
 /**
  * A change a client might make to a cursor: cut whole base64 groups from its end, extend it by
@@ -67,11 +68,9 @@ function readings(text: string): string[] {
   const out = [`text:${text}`, `base64:${Buffer.from(text, 'base64').toString('hex')}`];
   out.push(`base64-pieces:${text.split(/[^A-Za-z0-9+/\-_=]+/).map((piece) => Buffer.from(piece, 'base64').toString('hex')).join('.')}`);
   if (/^[0-9a-fA-F]+$/.test(text)) out.push(`hex:${text.toLowerCase()}`);
-  try {
-    out.push(`json:${canonicalJson(JSON.parse(text))}`);
-  } catch {
-    // Not JSON: no such reading.
-  }
+  // Not JSON, or too deep for canonicalJson's walk: no such reading.
+  const parsed = parseTargetJson(text);
+  if (parsed.ok) out.push(`json:${canonicalJson(parsed.value)}`);
   return out;
 }
 

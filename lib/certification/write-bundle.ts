@@ -17,6 +17,7 @@ import { harnessIdentity } from './harness-identity.ts';
 import { PUBLIC_KEY_FILE, type SigningKey } from './signing-key.ts';
 import { predicateOf, statementOf } from './statement.ts';
 import { writeTarGz, type TarSource } from './tar-writer.ts';
+import { jsonText } from '../model/json-text.ts';
 
 /** What the run was asked for: the archive in the run folder (default) or a folder, signed or not. */
 export interface BundleRequest {
@@ -226,10 +227,10 @@ export async function writeBundle(report: Report, options: WriteBundleOptions): 
       predicateOf(report, harnessIdentity()),
     );
     // Local folders are hidden before signing: the signature covers the text as written.
-    const body = hideLocalPaths(`${JSON.stringify(statement, null, 2)}\n`);
+    const body = hideLocalPaths(`${jsonText(statement, 2)}\n`);
     guard(MANIFEST_NAME).check(body);
     const envelope = key === undefined ? undefined : signEnvelope(IN_TOTO_PAYLOAD_TYPE, Buffer.from(body), key.privateKey, key.keyid);
-    const manifest = await stage(MANIFEST_NAME, [envelope === undefined ? body : `${JSON.stringify(envelope, null, 2)}\n`]);
+    const manifest = await stage(MANIFEST_NAME, [envelope === undefined ? body : `${jsonText(envelope, 2)}\n`]);
     const entries: TarSource[] = [...files].sort((a, b) => (a.name < b.name ? -1 : 1));
 
     let sha256: string;

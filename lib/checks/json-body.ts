@@ -1,17 +1,15 @@
 import type { Exchange } from '../model/exchange.ts';
+import { parseTargetJson, type ParsedJson } from '../model/json-nesting.ts';
 
-export type JsonBody = { ok: true; value: unknown } | { ok: false; why: string };
+/** A body as JSON; `tooDeep` when it nests past MAX_NESTING and so was not kept. */
+export type JsonBody = ParsedJson;
 
-/** The response body parsed as JSON, or why it cannot be (no response, cut short, not JSON). */
+/** The response body parsed as JSON, or why it cannot be (no response, cut short, not JSON, nested too deep). */
 export function jsonBody(exchange: Exchange): JsonBody {
   const res = exchange.response;
   if (res === undefined) return { ok: false, why: `no response (${exchange.error?.code ?? 'unknown'}: ${exchange.error?.message ?? ''})` };
   if (res.truncated) return { ok: false, why: `body cut at ${res.body.length} characters of ${res.bodyBytes} bytes` };
-  try {
-    return { ok: true, value: JSON.parse(res.body) as unknown };
-  } catch {
-    return { ok: false, why: `body is not JSON: ${JSON.stringify(res.body.slice(0, 120))}` };
-  }
+  return parseTargetJson(res.body);
 }
 
 export function isObject(value: unknown): value is Record<string, unknown> {

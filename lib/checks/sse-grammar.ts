@@ -1,6 +1,7 @@
 import { validateEventData } from '../contract/validate.ts';
 import type { Exchange, SseEventRecord } from '../model/exchange.ts';
 import { fail, inconclusive, pass, type Finding } from '../model/finding.ts';
+import { parseTargetJson, TOO_DEEP, type ParsedJson } from '../model/json-nesting.ts';
 import { SSE_EVENT_NAMES, type SseEventName } from '../spec-constants.ts';
 import { conversationResponseProblems } from './conversation-response.ts';
 import { judged } from './judged.ts';
@@ -52,15 +53,12 @@ function label(e: SseEventRecord, i: number): string {
   return `event #${i + 1} \`${e.event}\``;
 }
 
-type Parsed = { ok: true; value: unknown } | { ok: false; why: string };
-
-function parseData(data: string): Parsed {
-  try {
-    return { ok: true, value: JSON.parse(data) as unknown };
-  } catch {
-    const shown = data.length > 60 ? `${data.slice(0, 60)}…` : data;
-    return { ok: false, why: `data is not JSON: ${JSON.stringify(shown)}` };
-  }
+function parseData(data: string): ParsedJson {
+  const parsed = parseTargetJson(data);
+  if (parsed.ok) return parsed;
+  if (parsed.tooDeep === true) return { ok: false, why: `data ${TOO_DEEP}`, tooDeep: true };
+  const shown = data.length > 60 ? `${data.slice(0, 60)}…` : data;
+  return { ok: false, why: `data is not JSON: ${JSON.stringify(shown)}` };
 }
 
 /**

@@ -3,6 +3,7 @@ import { diffLines, diffReports, loadReportFile } from '../report/baseline-diff.
 import { consoleText } from '../report/console-text.ts';
 import { DIFF_HELP } from './help.ts';
 import { parseOptions } from './parse-options.ts';
+import { jsonText } from '../model/json-text.ts';
 
 /**
  * Compares two report.json files, baseline first: new failures, fixed, still failing, ids added
@@ -20,6 +21,6 @@ export async function diffCommand(args: string[]): Promise<number> {
   const diff = diffReports(loadReportFile(beforeFile), loadReportFile(afterFile));
   const exitCode = diff.regressed ? 1 : 0;
   const lines = [...diffLines(diff), `exit ${exitCode}: ${diff.regressed ? 'a regression' : 'no regression (only a regression fails a diff)'}`];
-  process.stdout.write(values.json === true ? `${JSON.stringify(diff, null, 2)}\n` : `${lines.map(consoleText).join('\n')}\n`);
+  process.stdout.write(values.json === true ? `${jsonText(diff, 2)}\n` : `${lines.map(consoleText).join('\n')}\n`);
   return exitCode;
 }

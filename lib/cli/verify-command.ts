@@ -5,6 +5,7 @@ import { verificationText } from '../certification/verify-text.ts';
 import { UsageError } from '../errors.ts';
 import { VERIFY_HELP } from './help.ts';
 import { parseOptions } from './parse-options.ts';
+import { jsonText } from '../model/json-text.ts';
 
 /**
  * Checks a certification bundle offline: digests, signature, harness and catalogue, and every
@@ -33,6 +34,6 @@ export async function verifyCommand(args: string[]): Promise<number> {
   const bundle = openBundle(positionals[0]!);
   const verification = await verifyBundle(bundle, publicKey === undefined ? {} : { publicKey });
   const code = !verification.intact ? 1 : values['require-certification'] === true && !verification.certification.certifying ? 1 : 0;
-  process.stdout.write(values.json === true ? `${JSON.stringify({ ...verification, exitCode: code }, null, 2)}\n` : `${verificationText(verification, keyFile)}\n`);
+  process.stdout.write(values.json === true ? `${jsonText({ ...verification, exitCode: code }, 2)}\n` : `${verificationText(verification, keyFile)}\n`);
   return code;
 }

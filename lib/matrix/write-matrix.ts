@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { hideLocalPaths } from '../report/local-paths.ts';
 import { matrixHtml } from './matrix-html.ts';
 import type { Matrix } from './matrix-model.ts';
+import { jsonText } from '../model/json-text.ts';
 
 export const MATRIX_JSON = 'matrix.json';
 export const MATRIX_HTML = 'matrix.html';
@@ -15,7 +16,7 @@ export function writeMatrix(matrix: Matrix, dir: string): { matrix: Matrix; file
   const shown = JSON.parse(hideLocalPaths(JSON.stringify(matrix))) as Matrix;
   const json = join(dir, MATRIX_JSON);
   const html = join(dir, MATRIX_HTML);
-  writeFileSync(json, `${JSON.stringify(shown, null, 2)}\n`);
+  writeFileSync(json, `${jsonText(shown, 2)}\n`);
   writeFileSync(html, matrixHtml(shown));
   return { matrix: shown, files: [html, json] };
 }

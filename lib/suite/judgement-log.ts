@@ -2,6 +2,7 @@ import { appendFileSync } from 'node:fs';
 import { recordJudgements } from '../checks/judged.ts';
 import { JudgementEncoder } from '../judgement/codec.ts';
 import type { CallLine, JudgementLine } from '../judgement/judgement-line.ts';
+import { jsonText } from '../model/json-text.ts';
 
 let current: string | undefined;
 
@@ -18,7 +19,7 @@ export function judgingFor(test: string | undefined): void {
  */
 export function startJudgementLog(file: string): void {
   let n = 0;
-  const write = (line: JudgementLine): void => appendFileSync(file, `${JSON.stringify(line)}\n`);
+  const write = (line: JudgementLine): void => appendFileSync(file, `${jsonText(line)}\n`);
   const encoder = new JudgementEncoder((value, data) => write({ value, data }));
   recordJudgements({
     record(checker, args, output) {

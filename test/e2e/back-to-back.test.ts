@@ -32,12 +32,16 @@ describe('two runs back to back against one server', () => {
     const first = mkdtempSync(join(tmpdir(), 'asi-back-1-'));
     const r1 = await runCli(['run', '--config', target.profile, '--suite', 'ratelimit', '--out', first], { env: target.env, timeoutMs: 120_000 });
     expect(r1.code, r1.stdout).toBe(0);
-    // The limiter drill waits for the timed probes of the read pool's 429 (most of a window), and says so.
-    expect(r1.stderr).toMatch(/\n {2}… waiting for the timed probes of the read pool's 429 to finish \(the drill would disturb them\): \d+ s left {2}\[10 done, \d+s\]\n/);
+    // The limiter drill waits for the timed probes of the read pool's 429 (most of a window), and
+    // says so. How many tests are done by then, and how much of the wait is left when the line is
+    // written, depend on the machine's pace: the line is asserted, not its tally.
+    expect(r1.stderr).toMatch(/\n {2}… waiting for the timed probes of the read pool's 429 to finish \(the drill would disturb them\): (\d+ s left|due now) {2}\[\d+ done, \d+s\]\n/);
 
     const second = mkdtempSync(join(tmpdir(), 'asi-back-2-'));
     const r2 = await runCli(['run', '--config', target.profile, '--out', second], { env: target.env, timeoutMs: 240_000 });
-    expect(r2.stderr).toMatch(/… waiting for the read pool \(Remaining \d+ of 300\) and the write pool \(Remaining \d+ of 60\) of the secondary token to heal: spent less than a window ago, by another client or run: \d+ s left/);
+    // Which pools are still spent when the second run looks depends on how long the first took
+    // after spending each (a window is 10 s): one of them, or both. Either way it says which.
+    expect(r2.stderr).toMatch(/… waiting for (the read pool \(Remaining \d+ of 300\)( and the write pool \(Remaining \d+ of 60\))?|the write pool \(Remaining \d+ of 60\)) of the secondary token to heal: spent less than a window ago, by another client or run: (\d+ s left|due now)/);
     const r = report(second);
     const notPassed = r.results.filter((x) => x.verdict !== 'pass' && x.verdict !== 'warn').map((x) => `${x.requirement.id}: ${x.verdict} ${x.reason ?? ''}`);
     expect(notPassed).toEqual([]);

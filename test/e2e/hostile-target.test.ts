@@ -335,6 +335,44 @@ describe('a hostile target cannot stall the run or exhaust its memory', () => {
   }, 75_000);
 });
 
+describe('a target that serves documents and bodies nested 100,000 deep', () => {
+  test('gets findings and every report, never a stack overflow', async () => {
+    const DEPTH = 100_000;
+    // Each kind of nesting a walker may recurse on: objects, arrays, YAML flow collections.
+    const deepObject = `${'{"a":'.repeat(DEPTH)}1${'}'.repeat(DEPTH)}`;
+    const deepArray = `${'['.repeat(DEPTH)}${']'.repeat(DEPTH)}`;
+    const target = await serveTarget((res, req) => {
+      if (passesPreflight(req, res)) return;
+      if (req.url === '/v1/openapi.json') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(deepObject);
+      } else if (req.url === '/v1/openapi.yaml') {
+        res.writeHead(200, { 'content-type': 'application/yaml' });
+        // JSON is YAML too: a flow mapping nested as deep.
+        res.end(deepObject);
+      } else if (req.headers.authorization === undefined) {
+        // An error envelope whose details nest without end.
+        res.writeHead(401, { 'content-type': 'application/json' });
+        res.end(`{"error":{"code":"auth.token_missing","category":"permanent","message":"m","request_id":"r","details":${deepObject}}}`);
+      } else {
+        // A ledger page (and every other answer) whose rows nest without end.
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(`{"operations":[${deepArray}],"next_cursor":null}`);
+      }
+    });
+    const run = await runAgainst(target, { profile: true, suites: ['openapi', 'auth', 'errors', 'ledger-schema', 'unauthenticated', 'conversation-rest'], cliTimeoutMs: 90_000 });
+    expect(run.result.stderr).not.toMatch(/internal error|call stack/i);
+    expect([1, 3]).toContain(run.result.code);
+    for (const file of ['report.json', 'junit.xml', 'transcript.har']) expect(existsSync(join(run.out, file))).toBe(true);
+    for (const id of ['openapi/9.3/json-served', 'openapi/9.3/yaml-served', 'openapi/9.3/valid-oas']) {
+      const result = resultOf(run, id);
+      expect(result?.verdict).toBe('inconclusive');
+    }
+    expect(JSON.stringify(resultOf(run, 'openapi/9.3/json-served'))).toContain('nests deeper than 256 levels');
+    expect(readFileSync(join(run.out, 'report.json'), 'utf8')).not.toMatch(/Maximum call stack/);
+  }, 120_000);
+});
+
 // These mostly wait (on deadlines, on the pacer): side by side, they cost the file one of them.
 describe.concurrent('a hostile target that makes the run wait', () => {
   test('bodies dripped on every route but the preflight end the run, with reports, within its budget', async ({ expect }) => {
@@ -422,6 +460,32 @@ describe('target text cannot act on a terminal, a CI log or a rendered summary',
     const outside = outsideCode(md);
     for (const line of outside.lines) expect(line).not.toMatch(/evil\.example|<img|<b>|@octocat|\\x1b/);
     expect(outside.unclosed).toBe(false);
+  });
+});
+
+describe('a target sending invisible format characters', () => {
+  // Every bidirectional control and the other invisible format characters (Unicode category Cf).
+  const INVISIBLE = ['\u061c', '\u200e', '\u200f', '\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069', '\u200b', '\u200c', '\u200d', '\u2060', '\u2061', '\u2062', '\u2063', '\u2064', '\ufeff', '\u00ad', '\u180e', '\u{e0001}'].join('');
+  const ANY_INVISIBLE = /\p{Cf}/u;
+
+  test('never gets one into any output raw, and the bundle still verifies', async () => {
+    const text = `invoice${INVISIBLE}fdp.exe`;
+    const target = await serveTarget((res, req) => {
+      if (passesPreflight(req, res)) return;
+      // A header is Latin-1 on the wire: the soft hyphen as it is, the others as their UTF-8 bytes.
+      res.writeHead(req.headers.authorization === undefined ? 400 : 200, { 'content-type': 'application/json', 'x-request-id': `r\u00ad${Buffer.from(INVISIBLE).toString('latin1')}` });
+      res.end(JSON.stringify({ error: { code: text, category: text, message: text, request_id: text }, [text]: text }));
+    });
+    const run = await runAgainst(target, { profile: true, suites: ['auth', 'errors', 'unauthenticated'], quiet: false });
+    expect(run.result.stderr).not.toContain('internal error');
+    expect(readdirSync(run.out).sort()).toEqual([...REPORT_FILES].sort());
+    const bundled = [...readTarGz(readFileSync(join(run.out, 'bundle.tar.gz'))).entries()].map(([name, bytes]) => [`bundle.tar.gz:${name}`, bytes.toString('utf8')] as const);
+    const outputs = [['stdout', run.result.stdout], ['stderr', run.result.stderr], ...filesOf(run.out).filter((f) => !f.endsWith('.gz')).map((f) => [f, readFileSync(f, 'utf8')] as const), ...bundled];
+    // The target's text did reach the reports, escaped.
+    expect(readFileSync(join(run.out, 'report.json'), 'utf8')).toContain('invoice\\u061c\\u200e');
+    for (const [name, content] of outputs) expect({ name, raw: ANY_INVISIBLE.exec(content)?.[0] }).toEqual({ name, raw: undefined });
+    const verified = await runCli(['verify', join(run.out, 'bundle.tar.gz')], { timeoutMs: 60_000 });
+    expect(verified.stdout).not.toMatch(/does not re-derive|differs|× /);
   });
 });
 

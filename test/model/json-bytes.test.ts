@@ -1,17 +1,18 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { jsonStringBytes, prefixWithinJsonBytes } from '../../lib/model/json-bytes.ts';
+import { jsonText } from '../../lib/model/json-text.ts';
 
 /** What a JSON file holds of `text`: its string literal without the quotes, in UTF-8. */
 function written(text: string): number {
-  return Buffer.byteLength(JSON.stringify(text)) - 2;
+  return Buffer.byteLength(jsonText(text)) - 2;
 }
 
-// Controls, quotes, backslashes, Latin-1, the BMP beyond, astral characters and lone surrogates.
-const anyText = fc.string({ unit: fc.oneof(fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)), fc.constantFrom('\u0001', '"', '\\', '\n', 'é', '€', '😀', '\ud800')) });
+// Controls, quotes, backslashes, Latin-1, the BMP beyond, astral characters, lone surrogates and invisible format characters.
+const anyText = fc.string({ unit: fc.oneof(fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)), fc.constantFrom('\u0001', '"', '\\', '\n', 'é', '€', '😀', '\ud800', '\u202e', '\u00ad', '\u{e0041}')) });
 
 describe('jsonStringBytes', () => {
-  test('is what JSON.stringify writes, in UTF-8, for any text', () => {
+  test('is what a JSON file of the harness writes, in UTF-8, for any text', () => {
     fc.assert(
       fc.property(anyText, (text) => {
         expect(jsonStringBytes(text)).toBe(written(text));

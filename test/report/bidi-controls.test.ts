@@ -36,3 +36,18 @@ describe('bidirectional controls from a target show escaped in every human-reada
     expect(out).toContain('invoice\\u061C\\u200E\\u200F\\u202A\\u202B\\u202C\\u202D\\u202E\\u2066\\u2067\\u2068\\u2069fdp.exe');
   });
 });
+
+describe('the other invisible format characters show escaped too', () => {
+  test.each([
+    ['the console', (r: ReturnType<typeof sampleReport>) => consoleSummary(r, 'reports: r/')],
+    ['summary.md', summaryMarkdown],
+    ['report.html', reportHtml],
+    ['junit.xml', junitXml],
+  ])('%s', (_name, render) => {
+    const report = sampleReport();
+    report.runErrors = ['auth: zero\u200bwidth\u200d soft\u00adhyphen tag\u{e0041} mongolian\u180e'];
+    const out = render(report);
+    expect(out).not.toMatch(/\p{Cf}/u);
+    expect(out).toContain('zero\\u200Bwidth\\u200D soft\\xadhyphen tag\\u{E0041} mongolian\\u180E');
+  });
+});

@@ -4,6 +4,7 @@ import { jsonStringBytes } from '../../model/json-bytes.ts';
 import type { Exchange } from '../../model/exchange.ts';
 import type { Report } from '../report-model.ts';
 import { eachExchange, exchangeAt, type LinePlace } from './transcript.ts';
+import { jsonText } from '../../model/json-text.ts';
 
 /**
  * Bytes of bodies and event data transcript.har keeps in all, as written (escapes included): a
@@ -180,12 +181,12 @@ export async function* transcriptHarPieces(report: Report, transcriptFile: strin
   const leftOut = planned.filter((p) => p.leftOut).length;
   if (leftOut > 0) comment.push(`${leftOut} exchanges without their content (${LEFT_OUT})`);
   const log = { version: '1.2', creator: { name: report.meta.tool.name, version: report.meta.tool.version }, comment: comment.join('; ') };
-  yield `{"log":${JSON.stringify(log).slice(0, -1)},"entries":[`;
+  yield `{"log":${jsonText(log).slice(0, -1)},"entries":[`;
   if (planned.length > 0) {
     const transcript = await open(transcriptFile, 'r');
     try {
       for (const [i, p] of planned.entries()) {
-        yield `${i === 0 ? '' : ','}${JSON.stringify(entry(await exchangeAt(transcript, p.place), p.leftOut))}`;
+        yield `${i === 0 ? '' : ','}${jsonText(entry(await exchangeAt(transcript, p.place), p.leftOut))}`;
       }
     } finally {
       await transcript.close();

@@ -1,4 +1,4 @@
-import { BIDI_CONTROLS } from '../console-text.ts';
+import { INVISIBLE_FORMAT, visibleEscape } from '../console-text.ts';
 
 /**
  * Text helpers every writer shares: characters XML 1.0 forbids made visible, markup escaping,
@@ -8,16 +8,15 @@ import { BIDI_CONTROLS } from '../console-text.ts';
 /**
  * Characters XML 1.0 does not allow (C0 controls other than tab, LF and CR; U+FFFE, U+FFFF; lone
  * surrogates): a target may send any byte, and the report must stay well-formed and show what
- * came. And bidirectional controls (console-text.ts), which would reorder what a reader sees.
+ * came. And invisible format characters (console-text.ts), which would reorder or hide what a
+ * reader sees. With the `u` flag a well-formed surrogate pair is one character: only a lone
+ * surrogate matches the surrogate range.
  */
-const NOT_SHOWN_AS_IS = new RegExp(`[\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\uFFFE\\uFFFF${BIDI_CONTROLS}]|[\\uD800-\\uDBFF](?![\\uDC00-\\uDFFF])|(?<![\\uD800-\\uDBFF])[\\uDC00-\\uDFFF]`, 'g');
+const NOT_SHOWN_AS_IS = new RegExp(`[\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\uFFFE\\uFFFF\\uD800-\\uDFFF${INVISIBLE_FORMAT}]`, 'gu');
 
-/** Replaces each character XML 1.0 forbids, and each bidirectional control, by its escape as text (`\x00`, `\uFFFE`, `\u202E`). */
+/** Replaces each character XML 1.0 forbids, and each invisible format character, by its escape as text (`\x00`, `\uFFFE`, `\u202E`). */
 export function visibleControls(text: string): string {
-  return text.replace(NOT_SHOWN_AS_IS, (c) => {
-    const code = c.charCodeAt(0);
-    return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).toUpperCase().padStart(4, '0')}`;
-  });
+  return text.replace(NOT_SHOWN_AS_IS, visibleEscape);
 }
 
 const MARKUP_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };

@@ -3,6 +3,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { once } from 'node:events';
 import type { Exchange } from '../../model/exchange.ts';
 import { TRANSCRIPT_BUDGET, trimExchange, type RecordBudget } from '../../model/evidence-trim.ts';
+import { jsonText } from '../../model/json-text.ts';
 
 /**
  * The run's transcript: JSON lines, one redacted Exchange each, appended as requests complete.
@@ -16,7 +17,7 @@ import { TRANSCRIPT_BUDGET, trimExchange, type RecordBudget } from '../../model/
  * as the exchange completes.
  */
 export function appendExchange(file: string, exchange: Exchange, budget: RecordBudget = TRANSCRIPT_BUDGET): void {
-  appendFileSync(file, `${JSON.stringify(trimExchange(exchange, budget))}\n`);
+  appendFileSync(file, `${jsonText(trimExchange(exchange, budget))}\n`);
 }
 
 /** Where one line sits in the transcript file, in bytes (its line end excluded). */
