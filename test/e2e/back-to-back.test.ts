@@ -32,10 +32,12 @@ describe('two runs back to back against one server', () => {
     const first = mkdtempSync(join(tmpdir(), 'asi-back-1-'));
     const r1 = await runCli(['run', '--config', target.profile, '--suite', 'ratelimit', '--out', first], { env: target.env, timeoutMs: 120_000 });
     expect(r1.code, r1.stdout).toBe(0);
-    // The limiter drill waits for the timed probes of the read pool's 429 (most of a window), and
-    // says so. How many tests are done by then, and how much of the wait is left when the line is
-    // written, depend on the machine's pace: the line is asserted, not its tally.
-    expect(r1.stderr).toMatch(/\n {2}… waiting for the timed probes of the read pool's 429 to finish \(the drill would disturb them\): (\d+ s left|due now) {2}\[\d+ done, \d+s\]\n/);
+    // When the limiter drill comes while a timed probe of the read pool's 429 is near, it waits
+    // for the probes and says so. Whether it does depends on the machine's pace (on a loaded one
+    // the exhaustion can take most of the 10 s window, and the probes are done before the drill),
+    // so the line's form is asserted when it is there, not that it is.
+    const drillWait = /\n {2}… waiting for the timed probes of the read pool's 429[^\n]*\n/.exec(r1.stderr)?.[0];
+    if (drillWait !== undefined) expect(drillWait).toMatch(/\n {2}… waiting for the timed probes of the read pool's 429 to finish \(the drill would disturb them\): (\d+ s left|due now) {2}\[\d+ done, \d+s\]\n/);
 
     const second = mkdtempSync(join(tmpdir(), 'asi-back-2-'));
     const r2 = await runCli(['run', '--config', target.profile, '--out', second], { env: target.env, timeoutMs: 240_000 });
