@@ -1,0 +1,62 @@
+import { differences, poolOf, sameRequest, type ClientJudgement, type TracedRequest } from './client-trace.ts';
+
+const HONOURED = 'client/8.1/retry-after-honoured';
+const SAME = 'client/8.1/same-request-after-429';
+
+/** Receive times are the server's; a next request arriving this much early is clock granularity, not a breach. */
+const SLACK_MS = 50;
+
+function refusals(trace: readonly TracedRequest[]): { index: number; retryAfterS: number }[] {
+  const out: { index: number; retryAfterS: number }[] = [];
+  for (const [index, r] of trace.entries()) {
+    const header = r.answer.headers['retry-after'];
+    if (r.answer.status === 429 && header !== undefined && /^\d+$/.test(header)) out.push({ index, retryAfterS: Number(header) });
+  }
+  return out;
+}
+
+/** The next request to the same pool after `index`, or undefined. */
+function nextInPool(trace: readonly TracedRequest[], index: number): number | undefined {
+  const pool = poolOf(trace[index]!.method);
+  for (let i = index + 1; i < trace.length; i++) if (poolOf(trace[i]!.method) === pool) return i;
+  return undefined;
+}
+
+// > `rate_limited`: retry after the number of seconds in `Retry-After`.
+export function judgeRetryAfterHonoured(trace: readonly TracedRequest[]): ClientJudgement {
+  const refused = refusals(trace);
+  if (refused.length === 0) return { requirement: HONOURED, verdict: 'not-run', reason: 'no request of the client was answered 429' };
+  let judged = 0;
+  for (const { index, retryAfterS } of refused) {
+    const next = nextInPool(trace, index);
+    if (next === undefined) continue;
+    judged += 1;
+    const waitedMs = trace[next]!.receivedAtMs - trace[index]!.receivedAtMs;
+    if (waitedMs + SLACK_MS < retryAfterS * 1000) {
+      return {
+        requirement: HONOURED,
+        verdict: 'fail',
+        reason: `the next ${poolOf(trace[index]!.method)}-pool request came ${(waitedMs / 1000).toFixed(2)} s after a 429 with Retry-After: ${retryAfterS}`,
+        at: next,
+      };
+    }
+  }
+  if (judged === 0) return { requirement: HONOURED, verdict: 'not-run', reason: `${refused.length} 429(s), and the client sent nothing more to the refused pool` };
+  return { requirement: HONOURED, verdict: 'pass', reason: `${judged} 429(s) followed by a request to the pool only after Retry-After` };
+}
+
+// > A rejected 429 request has done no work, so repeating it is safe … retry the same request
+export function judgeSameRequestAfter429(trace: readonly TracedRequest[]): ClientJudgement {
+  const refused = refusals(trace);
+  if (refused.length === 0) return { requirement: SAME, verdict: 'not-run', reason: 'no request of the client was answered 429' };
+  let judged = 0;
+  for (const { index } of refused) {
+    const next = nextInPool(trace, index);
+    if (next === undefined) continue;
+    judged += 1;
+    const [a, b] = [trace[index]!, trace[next]!];
+    if (!sameRequest(a, b)) return { requirement: SAME, verdict: 'fail', reason: `the request after a 429 is not the refused one: ${differences(a, b).join('; ')}`, at: next };
+  }
+  if (judged === 0) return { requirement: SAME, verdict: 'not-run', reason: `${refused.length} 429(s), and the client never sent the refused request again` };
+  return { requirement: SAME, verdict: 'pass', reason: `${judged} 429(s), each followed by the same request` };
+}
