@@ -20,9 +20,9 @@ export const clientRequirements: readonly ClientRequirement[] = (
   {
     id: 'client/8.1/retry-after-honoured',
     level: 'MUST',
-    section: '7',
-    statement: 'After a 429, the client sends nothing to the refused pool before the `Retry-After` seconds have passed.',
-    quote: '`rate_limited`: retry after the number of seconds in `Retry-After`.',
+    section: '8.1',
+    statement: 'After a 429, the client sends nothing to the refused pool before the `Retry-After` seconds have passed (§7 and §8.1).',
+    quote: '`rate_limited`: retry after the number of seconds in `Retry-After`. … Retry-After: 429 responses only: seconds until the next request will succeed.',
   },
   {
     id: 'client/8.1/same-request-after-429',
