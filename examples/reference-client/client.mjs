@@ -4,6 +4,7 @@
 //   retry-400           sends a request answered `permanent` once more, unchanged
 //   ignore-retry-after  retries a 429 after 100 ms, whatever Retry-After says
 //   alter-retry         retries a 429 with a changed query (adds retry=1)
+//   no-backoff          waits exactly Retry-After however often the same request is refused
 //   reencode-cursor     pastes next_cursor into the query unencoded
 //   token-in-query      sends the token in the query too (access_token=)
 // Plain Node 20 (global fetch), no dependencies: runs from a fresh clone as is.
@@ -57,7 +58,8 @@ async function call(method, path, query = {}) {
     const category = body?.error?.category;
     if (category === 'rate_limited' && refusals < 20) {
       const retryAfterS = Number(res.headers.get('retry-after') ?? '1');
-      const waitMs = defect === 'ignore-retry-after' ? 100 : retryAfterS * 1000 * 1.5 ** refusals;
+      const multiplier = defect === 'no-backoff' ? 1 : 1.5 ** refusals;
+      const waitMs = defect === 'ignore-retry-after' ? 100 : retryAfterS * 1000 * multiplier;
       refusals += 1;
       await sleep(waitMs);
       if (defect === 'alter-retry') url = urlOf(path, { ...query, retry: String(refusals) });

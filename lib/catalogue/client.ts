@@ -32,6 +32,13 @@ export const clientRequirements: readonly ClientRequirement[] = (
     quote: 'A rejected 429 request has done no work, so repeating it is safe, including POST and DELETE. … on 429, sleep for `Retry-After` seconds and retry the same request',
   },
   {
+    id: 'client/8.1/backoff-multiplier',
+    level: 'SHOULD',
+    section: '8.1',
+    statement: 'When the same request is refused by 429 again, the client waits more than `Retry-After` before sending it once more (a SHOULD: recommended client behaviour).',
+    quote: 'on repeated 429s add a backoff multiplier on top of `Retry-After`',
+  },
+  {
     id: 'client/7/no-retry-permanent',
     level: 'MUST',
     section: '7',

@@ -60,3 +60,38 @@ export function judgeSameRequestAfter429(trace: readonly TracedRequest[]): Clien
   if (judged === 0) return { requirement: SAME, verdict: 'not-run', reason: `${refused.length} 429(s), and the client never sent the refused request again` };
   return { requirement: SAME, verdict: 'pass', reason: `${judged} 429(s), each followed by the same request` };
 }
+
+const BACKOFF = 'client/8.1/backoff-multiplier';
+
+/** A wait counts as multiplied when it is this much longer than Retry-After (a client's timer and the wire add less). */
+const MULTIPLIED = 1.1;
+
+/**
+ * Recommended behaviour: a request refused again after waiting out Retry-After is next sent only
+ * after more than Retry-After. Judged on each 429 that answered a repeat of a refused request.
+ */
+// > on repeated 429s add a backoff multiplier on top of `Retry-After`
+export function judgeBackoffMultiplier(trace: readonly TracedRequest[]): ClientJudgement {
+  const refused = refusals(trace);
+  let judged = 0;
+  for (const { index, retryAfterS } of refused) {
+    const previous = refused.find((r) => r.index < index && nextInPool(trace, r.index) === index);
+    if (previous === undefined || !sameRequest(trace[previous.index]!, trace[index]!)) continue;
+    const next = nextInPool(trace, index);
+    if (next === undefined) continue;
+    const waitedMs = trace[next]!.receivedAtMs - trace[index]!.receivedAtMs;
+    // A wait shorter than Retry-After itself is retry-after-honoured's breach, not this rule's.
+    if (waitedMs + SLACK_MS < retryAfterS * 1000) continue;
+    judged += 1;
+    if (waitedMs < retryAfterS * 1000 * MULTIPLIED) {
+      return {
+        requirement: BACKOFF,
+        verdict: 'fail',
+        reason: `after a second 429 in a row (Retry-After: ${retryAfterS}) the client waited ${(waitedMs / 1000).toFixed(2)} s: no multiplier on top of Retry-After`,
+        at: next,
+      };
+    }
+  }
+  if (judged === 0) return { requirement: BACKOFF, verdict: 'not-run', reason: 'no request was refused twice in a row and sent again after Retry-After' };
+  return { requirement: BACKOFF, verdict: 'pass', reason: `${judged} repeated 429(s), each waited out longer than Retry-After` };
+}

@@ -22,7 +22,7 @@ export interface ClientReport {
   verdicts: readonly ClientRequirementVerdict[];
 }
 
-/** Exit codes as a server run's: 0 conformant, 1 a requirement failed, 3 nothing judged. */
+/** Exit codes as a server run's: 0 conformant (a SHOULD broken only warns), 1 a MUST failed, 3 nothing judged. */
 export function outcomeOf(verdicts: readonly ClientRequirementVerdict[]): ClientOutcome {
   if (verdicts.some((v) => v.verdict === 'fail')) return 'not-conformant';
   return verdicts.some((v) => v.verdict === 'pass') ? 'conformant' : 'nothing-judged';
@@ -30,7 +30,7 @@ export function outcomeOf(verdicts: readonly ClientRequirementVerdict[]): Client
 
 export const EXIT_CODES: Record<ClientOutcome, number> = { conformant: 0, 'not-conformant': 1, 'nothing-judged': 3 };
 
-const MARK = { pass: '✓', fail: '×', 'not-run': '-' } as const;
+const MARK = { pass: '✓', fail: '×', warn: '!', 'not-run': '-' } as const;
 
 export function exitText(exit: ClientExit): string {
   if (exit.startError !== undefined) return `did not start (${exit.startError})`;
@@ -45,7 +45,7 @@ export function clientConsoleText(report: ClientReport): string {
   lines.push('');
   for (const v of report.verdicts) {
     lines.push(`  ${MARK[v.verdict]} ${v.requirement.id.padEnd(36)} ${v.requirement.level.padEnd(6)} ${v.verdict.padEnd(7)} ${v.reason}`);
-    if (v.verdict !== 'fail') continue;
+    if (v.verdict !== 'fail' && v.verdict !== 'warn') continue;
     if (v.requirement.quote !== undefined) lines.push(`      -> §${v.requirement.section}: ${v.requirement.quote}`);
     for (const f of v.findings.filter((x) => x.verdict === 'fail')) {
       lines.push(`      ${f.scenario}:`);
@@ -53,7 +53,7 @@ export function clientConsoleText(report: ClientReport): string {
     }
   }
   const count = (verdict: string): number => report.verdicts.filter((v) => v.verdict === verdict).length;
-  lines.push('', `${report.outcome.toUpperCase()}: ${count('pass')} pass, ${count('fail')} fail, ${count('not-run')} not run of ${report.verdicts.length} client requirements (seed ${report.seed})`);
+  lines.push('', `${report.outcome.toUpperCase()}: ${count('pass')} pass, ${count('fail')} fail, ${count('warn')} warn, ${count('not-run')} not run of ${report.verdicts.length} client requirements (seed ${report.seed})`);
   return lines.join('\n');
 }
 

@@ -2,7 +2,7 @@ import { clientRequirements, type ClientRequirement } from '../catalogue/client.
 import { judgeBearerOnly } from '../checks/client-bearer.ts';
 import { judgeCursorVerbatim } from '../checks/client-cursor.ts';
 import { judgeNoRetryPermanent } from '../checks/client-permanent.ts';
-import { judgeRetryAfterHonoured, judgeSameRequestAfter429 } from '../checks/client-rate-limited.ts';
+import { judgeBackoffMultiplier, judgeRetryAfterHonoured, judgeSameRequestAfter429 } from '../checks/client-rate-limited.ts';
 import { timeline, type ClientJudgement, type ClientVerdict, type TracedRequest } from '../checks/client-trace.ts';
 
 /** Every rule judges every scenario's trace: a scenario only makes some rules' triggers likely. */
@@ -10,6 +10,7 @@ const CHECKERS: readonly ((trace: readonly TracedRequest[]) => ClientJudgement)[
   judgeCursorVerbatim,
   judgeRetryAfterHonoured,
   judgeSameRequestAfter429,
+  judgeBackoffMultiplier,
   judgeNoRetryPermanent,
   judgeBearerOnly,
 ];
@@ -29,7 +30,7 @@ export interface ClientFinding {
 
 export interface ClientRequirementVerdict {
   requirement: ClientRequirement;
-  verdict: ClientVerdict;
+  verdict: ClientVerdict | 'warn';
   /** One line: the first failure, else what passed, else why nothing was judged. */
   reason: string;
   findings: ClientFinding[];
@@ -47,7 +48,8 @@ export function judgeClient(traces: readonly ScenarioTrace[]): ClientRequirement
     const findings = all.filter((f) => f.id === requirement.id).map((f) => f.finding);
     const failed = findings.find((f) => f.verdict === 'fail');
     const passed = findings.filter((f) => f.verdict === 'pass');
-    if (failed !== undefined) return { requirement, verdict: 'fail', reason: `${failed.scenario}: ${failed.reason}`, findings };
+    // A SHOULD broken is a warning, as in a server run.
+    if (failed !== undefined) return { requirement, verdict: requirement.level === 'MUST' ? 'fail' : 'warn', reason: `${failed.scenario}: ${failed.reason}`, findings };
     if (passed.length > 0) return { requirement, verdict: 'pass', reason: passed.map((f) => `${f.scenario}: ${f.reason}`).join('; '), findings };
     const why = findings.map((f) => `${f.scenario}: ${f.reason}`).join('; ');
     return { requirement, verdict: 'not-run', reason: why === '' ? 'no scenario ran' : why, findings };

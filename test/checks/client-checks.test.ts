@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { judgeBearerOnly } from '../../lib/checks/client-bearer.ts';
 import { judgeCursorVerbatim } from '../../lib/checks/client-cursor.ts';
 import { judgeNoRetryPermanent } from '../../lib/checks/client-permanent.ts';
-import { judgeRetryAfterHonoured, judgeSameRequestAfter429 } from '../../lib/checks/client-rate-limited.ts';
+import { judgeBackoffMultiplier, judgeRetryAfterHonoured, judgeSameRequestAfter429 } from '../../lib/checks/client-rate-limited.ts';
 import { timeline, type TracedRequest } from '../../lib/checks/client-trace.ts';
 
 const AUTH = { authorization: 'Bearer $ASI_TOKEN' };
@@ -71,6 +71,22 @@ describe('client/8.1/same-request-after-429', () => {
   test('a changed body fails', () => {
     const post = (at: number, body: string, status: number) => req(at, 'POST', '/v1/deal-agents/da_1/messages', status, status === 429 ? refused('1') : {}, { body });
     expect(judgeSameRequestAfter429([post(0, '{"message":"a"}', 429), post(1_000, '{"message":"b"}', 200)]).verdict).toBe('fail');
+  });
+});
+
+describe('client/8.1/backoff-multiplier', () => {
+  const get = (at: number, status: number, retryAfter?: string) => req(at, 'GET', '/v1/me', status, retryAfter === undefined ? {} : refused(retryAfter));
+  test('a wait longer than Retry-After after the second 429 in a row passes', () => {
+    expect(judgeBackoffMultiplier([get(0, 429, '1'), get(1_000, 429, '2'), get(4_000, 200)]).verdict).toBe('pass');
+  });
+  test('waiting exactly Retry-After again fails at the request sent too soon', () => {
+    expect(judgeBackoffMultiplier([get(0, 429, '1'), get(1_000, 429, '2'), get(3_020, 200)])).toMatchObject({ verdict: 'fail', at: 2 });
+  });
+  test('a wait shorter than Retry-After is left to retry-after-honoured', () => {
+    expect(judgeBackoffMultiplier([get(0, 429, '1'), get(100, 429, '1'), get(200, 200)]).verdict).toBe('not-run');
+  });
+  test('a single 429 is not run', () => {
+    expect(judgeBackoffMultiplier([get(0, 429, '1'), get(1_000, 200)]).verdict).toBe('not-run');
   });
 });
 

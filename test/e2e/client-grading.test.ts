@@ -45,11 +45,15 @@ describe.concurrent('asi-conformance client on the reference client', () => {
     ['ignore-retry-after', 'client/8.1/retry-after-honoured'],
     ['alter-retry', 'client/8.1/same-request-after-429'],
     ['reencode-cursor', 'client/4.1/cursor-verbatim'],
+    ['no-backoff', 'client/8.1/backoff-multiplier'],
     ['token-in-query', 'client/5/bearer-only'],
   ])('defect %s fails exactly %s', { timeout: 200_000 }, async (defect, id) => {
     const graded = await grade(CLIENT, { ASI_CLIENT_DEFECT: defect });
-    expect(graded.code, graded.stdout + graded.stderr).toBe(1);
-    expect(graded.report.verdicts.filter((v) => v.verdict === 'fail').map((v) => v.requirement.id)).toEqual([id]);
+    const should = clientRequirements.find((r) => r.id === id)?.level === 'SHOULD';
+    // A SHOULD broken warns and leaves the exit code at 0, as in a server run.
+    expect(graded.code, graded.stdout + graded.stderr).toBe(should ? 0 : 1);
+    // Another rule may go unjudged (a changed retry is no repeat to time), never fail.
+    expect(graded.report.verdicts.filter((v) => v.verdict === 'fail' || v.verdict === 'warn').map((v) => [v.requirement.id, v.verdict])).toEqual([[id, should ? 'warn' : 'fail']]);
     // The finding shows the trace around it, with times, and the sentence it breaks.
     expect(graded.stdout).toMatch(/> \+\d+\.\d\d s (GET|POST) /);
     expect(graded.stdout).toContain('-> §');
