@@ -22,7 +22,7 @@ export const clientRequirements: readonly ClientRequirement[] = (
     level: 'MUST',
     section: '8.1',
     statement: 'After a 429, the client sends nothing to the refused pool before the `Retry-After` seconds have passed (§7 and §8.1).',
-    quote: '`rate_limited`: retry after the number of seconds in `Retry-After`. … Retry-After: 429 responses only: seconds until the next request will succeed.',
+    quote: '`rate_limited`: retry after the number of seconds in `Retry-After`. … 429 responses only: seconds until the next request will succeed.',
   },
   {
     id: 'client/8.1/same-request-after-429',
@@ -48,7 +48,7 @@ export const clientRequirements: readonly ClientRequirement[] = (
   {
     id: 'client/5/bearer-only',
     level: 'MUST',
-    section: '5.1',
+    section: '5',
     statement: 'The token travels only in `Authorization: Bearer <token>`: never in the query, another header or the body.',
     quote: 'Every endpoint except the unauthenticated routes requires the header `Authorization: Bearer <API_TOKEN>`.',
   },

@@ -20,8 +20,8 @@ const COMMANDS: Record<string, Command> = {
   replay: async (a) => (await import('./replay-command.ts')).replayCommand(a),
   keygen: async (a) => (await import('./keygen-command.ts')).keygenCommand(a),
   badge: async (a) => (await import('./badge-command.ts')).badgeCommand(a),
-  client: async (a) => (await import('./client-command.ts')).clientCommand(a),
   matrix: async (a) => (await import('./matrix-command.ts')).matrixCommand(a),
+  client: async (a) => (await import('./client-command.ts')).clientCommand(a),
 };
 
 /**

@@ -16,6 +16,15 @@ describe('the requirement catalogue', () => {
     }
   });
 
+  test('the client requirements: of the same form, each quoting the spec, and none in the server catalogue a run selects', () => {
+    const spec = readFileSync(new URL('../../docs/spec/agents-service-interface-v1.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+    for (const r of clientRequirements) {
+      expect(r.id.startsWith(`client/${r.section}/`), r.id).toBe(true);
+      for (const f of r.quote!.split(/\s*…\s*/)) expect(spec.includes(f), `${r.id}: "${f}" is not in the spec`).toBe(true);
+    }
+    expect(catalogue.filter((r) => r.id.startsWith('client/'))).toEqual([]);
+  });
+
   test('every MUST quotes the spec sentence it rests on', () => {
     const spec = readFileSync(new URL('../../docs/spec/agents-service-interface-v1.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
     for (const r of catalogue.filter((x) => x.level === 'MUST')) {
