@@ -1,4 +1,4 @@
-import { differences, poolOf, sameRequest, type ClientJudgement, type TracedRequest } from './client-trace.ts';
+import { differences, pathOf, poolOf, sameRequest, type ClientJudgement, type TracedRequest } from './client-trace.ts';
 
 const HONOURED = 'client/8.1/retry-after-honoured';
 const SAME = 'client/8.1/same-request-after-429';
@@ -45,13 +45,20 @@ export function judgeRetryAfterHonoured(trace: readonly TracedRequest[]): Client
   return { requirement: HONOURED, verdict: 'pass', reason: `${judged} 429(s) followed by a request to the pool only after Retry-After` };
 }
 
+/** The retry of a refused request: the next request on its method and path (another route is no retry). */
+function nextOnRoute(trace: readonly TracedRequest[], index: number): number | undefined {
+  const { method, target } = trace[index]!;
+  for (let i = index + 1; i < trace.length; i++) if (trace[i]!.method === method && pathOf(trace[i]!.target) === pathOf(target)) return i;
+  return undefined;
+}
+
 // > A rejected 429 request has done no work, so repeating it is safe … retry the same request
 export function judgeSameRequestAfter429(trace: readonly TracedRequest[]): ClientJudgement {
   const refused = refusals(trace);
   if (refused.length === 0) return { requirement: SAME, verdict: 'not-run', reason: 'no request of the client was answered 429' };
   let judged = 0;
   for (const { index } of refused) {
-    const next = nextInPool(trace, index);
+    const next = nextOnRoute(trace, index);
     if (next === undefined) continue;
     judged += 1;
     const [a, b] = [trace[index]!, trace[next]!];

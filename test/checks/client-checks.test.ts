@@ -68,6 +68,11 @@ describe('client/8.1/same-request-after-429', () => {
   test('a changed query fails', () => {
     expect(judgeSameRequestAfter429([req(0, 'GET', '/v1/credits/operations?limit=10', 429, refused('1')), req(1_000, 'GET', '/v1/credits/operations?limit=5', 200)])).toMatchObject({ verdict: 'fail', at: 1 });
   });
+  test('another route meanwhile is no retry: the retry on the refused route is judged', () => {
+    const trace = [req(0, 'GET', '/v1/credits/operations?limit=10', 429, refused('1')), req(1_000, 'GET', '/v1/me', 200), req(1_100, 'GET', '/v1/credits/operations?limit=5', 200)];
+    expect(judgeSameRequestAfter429(trace)).toMatchObject({ verdict: 'fail', at: 2 });
+    expect(judgeSameRequestAfter429(trace.slice(0, 2)).verdict).toBe('not-run');
+  });
   test('a changed body fails', () => {
     const post = (at: number, body: string, status: number) => req(at, 'POST', '/v1/deal-agents/da_1/messages', status, status === 429 ? refused('1') : {}, { body });
     expect(judgeSameRequestAfter429([post(0, '{"message":"a"}', 429), post(1_000, '{"message":"b"}', 200)]).verdict).toBe('fail');
