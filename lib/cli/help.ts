@@ -20,6 +20,9 @@ Usage
   asi-conformance matrix merge DIR...  the same page from bundles made elsewhere (CI jobs), each verified
   asi-conformance replay BUNDLE --only ID --base-url URL
                                        send a requirement's recorded requests again, then and now
+  asi-conformance client [options] -- COMMAND...
+                                       grade a client (SDK, integration): run it against scripted servers
+                                       and judge what it sent by the spec's rules for clients
   asi-conformance --version            print the version (-v)
   asi-conformance --help               this text (-h)
 
@@ -356,3 +359,29 @@ Exit codes
 Examples
   asi-conformance matrix examples/targets.yaml
   asi-conformance matrix merge artifacts --out matrix`;
+
+export const CLIENT_HELP = `asi-conformance client: grade a client against the spec's rules for clients
+
+Each scenario starts the reference in a scripted, recording mode on a free 127.0.0.1 port, runs
+COMMAND with the server's address and a token in its environment, records every request the
+server received, and judges the record. The command runs in its own process group with stdio
+inherited.
+
+Usage
+  asi-conformance client [--scenario NAME ...] [--seed N] [--out DIR] [--env-prefix P]
+                         [--time-limit S] -- COMMAND...
+
+Options
+  --scenario NAME   paging, rate-limited or permanent (repeatable; default: all)
+  --seed N          fixes the scripted cursors and rows (default: random, printed)
+  --out DIR         reports go to DIR/client-<run-id>/ (default: reports)
+  --env-prefix P    the variables' prefix (default: ASI)
+  --time-limit S    seconds each scenario's command may run (default: 30)
+
+The command's environment
+  P_BASE_URL   the scripted server's base URL, ending in /v1
+  P_TOKEN      a token the server accepts in Authorization: Bearer
+  P_SCENARIO   the scenario's name: what the client is asked to do
+
+Exit codes
+  0 conformant   1 a requirement failed   2 usage   3 nothing judged`;

@@ -1,3 +1,4 @@
+import { clientRequirements, type ClientRequirement } from '../catalogue/client.ts';
 import { catalogue } from '../catalogue/index.ts';
 import type { InputDomain } from '../domains/input-domain.ts';
 import { INPUT_DOMAINS } from '../domains/index.ts';
@@ -34,8 +35,25 @@ export function domainsMarkdown(domains: readonly InputDomain[]): string[] {
   return lines;
 }
 
-/** The catalogue as docs/requirements.md shows it (a self-test keeps that file in step), the input domains after it. */
-export function catalogueMarkdown(rows: readonly Requirement[], domains: readonly InputDomain[] = []): string {
+/** What the spec asks of clients: a section apart, since only `asi-conformance client` grades it. */
+export function clientMarkdown(rows: readonly ClientRequirement[]): string[] {
+  const lines = [
+    '## client (graded by `asi-conformance client` only)',
+    '',
+    'What the spec asks of clients (SDKs, integrations). A server run never selects, judges or reports',
+    'these; `asi-conformance client` grades a client by what it sends to scripted servers',
+    '([Grading a client](guide/clients.md)).',
+    '',
+    '| id | level | § | requirement |',
+    '|---|---|---|---|',
+  ];
+  for (const r of rows) lines.push(`| \`${r.id}\` | ${r.level} | ${r.section} | ${cell(r.statement)} |`);
+  lines.push('');
+  return lines;
+}
+
+/** The catalogue as docs/requirements.md shows it (a self-test keeps that file in step), the input domains and the client rules after it. */
+export function catalogueMarkdown(rows: readonly Requirement[], domains: readonly InputDomain[] = [], clientRows: readonly ClientRequirement[] = []): string {
   const lines = [
     '# Requirement catalogue',
     '',
@@ -50,6 +68,7 @@ export function catalogueMarkdown(rows: readonly Requirement[], domains: readonl
   }
   lines.push(`${rows.length} requirements: ${['MUST', 'SHOULD', 'INFO'].map((l) => `${rows.filter((r) => r.level === l).length} ${l}`).join(', ')}.`, '');
   if (domains.length > 0) lines.push(...domainsMarkdown(domains));
+  if (clientRows.length > 0) lines.push(...clientMarkdown(clientRows));
   return lines.join('\n');
 }
 
@@ -65,12 +84,23 @@ export async function listCommand(args: string[]): Promise<number> {
     process.stdout.write(`${LIST_HELP}\n`);
     return 0;
   }
-  const areas = [...new Set(catalogue.map((r) => r.area))];
+  const areas: string[] = [...new Set(catalogue.map((r) => r.area)), 'client'];
   if (values.area !== undefined && !areas.includes(values.area as never)) {
     throw new UsageError(`list: --area ${JSON.stringify(values.area)} is not an area; expected one of ${areas.join(', ')}`);
   }
   if (values.level !== undefined && !['MUST', 'SHOULD', 'INFO'].includes(values.level)) {
     throw new UsageError(`list: --level expects MUST, SHOULD or INFO, got ${JSON.stringify(values.level)}`);
+  }
+  const clientRows = clientRequirements.filter((r) => (values.area === undefined || values.area === 'client') && (values.level === undefined || r.level === values.level));
+  if (values.area === 'client') {
+    if (values.json === true) process.stdout.write(`${JSON.stringify(clientRows, null, 2)}\n`);
+    else if (values.markdown === true) process.stdout.write(clientMarkdown(clientRows).join('\n'));
+    else {
+      process.stdout.write('\nclient (graded by asi-conformance client only)\n');
+      for (const r of clientRows) process.stdout.write(`  ${r.id.padEnd(46)} ${r.level.padEnd(6)} §${r.section.padEnd(5)} ${r.statement}\n`);
+      process.stdout.write(`\n${clientRows.length} client requirements\n`);
+    }
+    return 0;
   }
   const rows = catalogue.filter((r) => (values.area === undefined || r.area === values.area) && (values.level === undefined || r.level === values.level));
   if (values.json === true) {
@@ -80,7 +110,7 @@ export async function listCommand(args: string[]): Promise<number> {
   if (values.markdown === true) {
     // The domains belong to the whole catalogue: a list narrowed by area or level leaves them out.
     const whole = values.area === undefined && values.level === undefined;
-    process.stdout.write(catalogueMarkdown(rows, whole ? INPUT_DOMAINS : []));
+    process.stdout.write(catalogueMarkdown(rows, whole ? INPUT_DOMAINS : [], whole ? clientRequirements : []));
     return 0;
   }
   let area = '';
@@ -92,5 +122,8 @@ export async function listCommand(args: string[]): Promise<number> {
     process.stdout.write(`  ${r.id.padEnd(46)} ${r.level.padEnd(6)} §${r.section.padEnd(5)} ${r.statement}\n`);
   }
   process.stdout.write(`\n${rows.length} requirements\n`);
+  if (values.area === undefined && clientRows.length > 0) {
+    process.stdout.write(`\n${clientRows.length} more for clients, graded by asi-conformance client only: asi-conformance list --area client\n`);
+  }
   return 0;
 }

@@ -21,6 +21,7 @@ const COMMANDS: Record<string, Command> = {
   keygen: async (a) => (await import('./keygen-command.ts')).keygenCommand(a),
   badge: async (a) => (await import('./badge-command.ts')).badgeCommand(a),
   matrix: async (a) => (await import('./matrix-command.ts')).matrixCommand(a),
+  client: async (a) => (await import('./client-command.ts')).clientCommand(a),
 };
 
 /**

@@ -11,6 +11,7 @@ import { unknownMessageFields } from './message-request.ts';
 import { messageRoutes } from './message-routes.ts';
 import { applyRateLimit } from './pool-charge.ts';
 import { serviceRoutes } from './service-routes.ts';
+import { answerScripted } from './scripted-mode.ts';
 import { ReferenceState, type ReferenceOptions } from './state.ts';
 
 /** §4: "{base_url}, which already ends in the version segment v1". */
@@ -189,7 +190,14 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   seedLedger(state);
   const routes = [...serviceRoutes(), ...ledgerRoutes(), ...messageRoutes()].map(compile);
   const admin = adminRoutes().map(compile);
+  const scripted = options.scripted;
+  // The recorder shows a token as the variable that carries it: `$ASI_TOKEN` for the primary.
+  const tokenNames = new Map(Object.entries(state.tokens.byRole()).map(([role, value]) => [value, role === 'primary' ? '$ASI_TOKEN' : `$ASI_TOKEN_${role.toUpperCase()}`]));
   const server: Server = createServer((req, res) => {
+    if (scripted !== undefined) {
+      answerScripted(scripted.script, scripted.recorder, tokenNames, req, res).catch(() => res.destroy());
+      return;
+    }
     handle(state, routes, admin, req, res).catch((err: unknown) => {
       // Never crash and never hang on a bug: answer 500 with the envelope when nothing was sent yet.
       if (!res.headersSent) {

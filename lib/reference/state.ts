@@ -1,3 +1,4 @@
+import type { RecordedRequest, RequestScript } from './scripted-mode.ts';
 import { READ_LIMIT, WINDOW_SECONDS, WRITE_LIMIT } from '../spec-constants.ts';
 import { ledgerShapeOf, type LedgerShape } from './ledger-shape.ts';
 import { LedgerStore } from './ledger-store.ts';
@@ -25,6 +26,8 @@ export interface ReferenceOptions {
   latencyMs?: number;
   /** Up to this many milliseconds more, drawn anew for every request: a round trip that varies. */
   jitterMs?: number;
+  /** Scripted, recording mode (client grading): the script answers every request, the recorder gets each one redacted. */
+  scripted?: { script: RequestScript; recorder: (r: RecordedRequest) => void };
 }
 
 /** Requests per minute per IP on the unauthenticated routes (§8.1: "its numeric limit is not shown"; the reference's choice). */

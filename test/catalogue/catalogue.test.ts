@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { catalogue } from '../../lib/catalogue/index.ts';
+import { clientRequirements } from '../../lib/catalogue/client.ts';
 import { catalogueMarkdown, domainsMarkdown } from '../../lib/cli/list-command.ts';
 import { INPUT_DOMAINS } from '../../lib/domains/index.ts';
 
@@ -15,6 +16,15 @@ describe('the requirement catalogue', () => {
     }
   });
 
+  test('the client requirements: of the same form, each quoting the spec, and none in the server catalogue a run selects', () => {
+    const spec = readFileSync(new URL('../../docs/spec/agents-service-interface-v1.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+    for (const r of clientRequirements) {
+      expect(r.id.startsWith(`client/${r.section}/`), r.id).toBe(true);
+      for (const f of r.quote!.split(/\s*…\s*/)) expect(spec.includes(f), `${r.id}: "${f}" is not in the spec`).toBe(true);
+    }
+    expect(catalogue.filter((r) => r.id.startsWith('client/'))).toEqual([]);
+  });
+
   test('every MUST quotes the spec sentence it rests on', () => {
     const spec = readFileSync(new URL('../../docs/spec/agents-service-interface-v1.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
     for (const r of catalogue.filter((x) => x.level === 'MUST')) {
@@ -27,7 +37,7 @@ describe('the requirement catalogue', () => {
 
   test('docs/requirements.md is the catalogue as `list --markdown` prints it', () => {
     const doc = readFileSync(new URL('../../docs/requirements.md', import.meta.url), 'utf8');
-    expect(doc).toBe(catalogueMarkdown(catalogue, INPUT_DOMAINS));
+    expect(doc).toBe(catalogueMarkdown(catalogue, INPUT_DOMAINS, clientRequirements));
   });
 
   test('the input domains render one row per input, each open point naming a heading of the register', () => {

@@ -47,7 +47,7 @@ describe('CLI usage errors', () => {
     [['serve', '--prot', '0'], 'serve: unknown option --prot; did you mean --port?'],
     [['diff', '--jsn'], 'diff: unknown option --jsn; did you mean --json?'],
     [['run', '--bogus'], "run: unknown option --bogus; see 'asi-conformance run --help'"],
-    [['rnu'], 'unknown command "rnu"; did you mean run? expected one of run, serve, list, calibrate, fault, diff, verify, replay, keygen, badge, matrix (see --help)'],
+    [['rnu'], 'unknown command "rnu"; did you mean run? expected one of run, serve, list, calibrate, fault, diff, verify, replay, keygen, badge, matrix, client (see --help)'],
   ])('%j is refused with the nearest name, when one is near', async (args, message) => {
     const r = await runCli(args);
     expect(r.code).toBe(2);

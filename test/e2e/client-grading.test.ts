@@ -1,0 +1,100 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { clientRequirements } from '../../lib/catalogue/client.ts';
+import { runCli } from '../support/cli.ts';
+
+const CLIENT = ['node', 'examples/reference-client/client.mjs'];
+const out = mkdtempSync(join(tmpdir(), 'asi-client-'));
+afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+interface GradedReport {
+  outcome: string;
+  verdicts: { requirement: { id: string }; verdict: string; reason: string }[];
+}
+
+/** Grades a command; returns the exit code, the console and the report.json it wrote. */
+async function grade(command: string[], env: NodeJS.ProcessEnv = {}, flags: string[] = []) {
+  const dir = mkdtempSync(join(out, 'run-'));
+  const result = await runCli(['client', '--seed', '11', '--out', dir, ...flags, '--', ...command], { env: { ASI_CLIENT_DEFECT: '', ...env }, timeoutMs: 180_000 });
+  const [runDir] = readdirSync(dir);
+  const reportText = runDir === undefined ? '' : readFileSync(join(dir, runDir, 'report.json'), 'utf8');
+  const summary = runDir === undefined ? '' : readFileSync(join(dir, runDir, 'summary.md'), 'utf8');
+  const report = JSON.parse(reportText || '{}') as GradedReport;
+  const verdict = (id: string) => report.verdicts.find((v) => v.requirement.id === id)?.verdict;
+  return { ...result, report, reportText, summary, verdict };
+}
+
+/** A token is `<prefix>_live_<hex>`: none may appear in any output. */
+const TOKEN = /_live_[0-9a-f]{8,}/;
+
+describe.concurrent('asi-conformance client on the reference client', () => {
+  test('clean: every client requirement passes, and no token is printed or recorded', { timeout: 200_000 }, async () => {
+    const graded = await grade(CLIENT);
+    expect(graded.code, graded.stdout + graded.stderr).toBe(0);
+    expect(graded.report.outcome).toBe('conformant');
+    for (const r of clientRequirements) expect(graded.verdict(r.id), r.id).toBe('pass');
+    for (const text of [graded.stdout, graded.stderr, graded.reportText, graded.summary]) expect(text).not.toMatch(TOKEN);
+    expect(graded.reportText).toContain('Bearer $ASI_TOKEN');
+  });
+
+  test.each([
+    ['retry-400', 'client/7/no-retry-permanent'],
+    ['ignore-retry-after', 'client/8.1/retry-after-honoured'],
+    ['alter-retry', 'client/8.1/same-request-after-429'],
+    ['reencode-cursor', 'client/4.1/cursor-verbatim'],
+    ['no-backoff', 'client/8.1/backoff-multiplier'],
+    ['token-in-query', 'client/5/bearer-only'],
+  ])('defect %s fails exactly %s', { timeout: 200_000 }, async (defect, id) => {
+    const graded = await grade(CLIENT, { ASI_CLIENT_DEFECT: defect });
+    const should = clientRequirements.find((r) => r.id === id)?.level === 'SHOULD';
+    // A SHOULD broken warns and leaves the exit code at 0, as in a server run.
+    expect(graded.code, graded.stdout + graded.stderr).toBe(should ? 0 : 1);
+    // Another rule may go unjudged (a changed retry is no repeat to time), never fail.
+    expect(graded.report.verdicts.filter((v) => v.verdict === 'fail' || v.verdict === 'warn').map((v) => [v.requirement.id, v.verdict])).toEqual([[id, should ? 'warn' : 'fail']]);
+    // The finding shows the trace around it, with times, and the sentence it breaks.
+    expect(graded.stdout).toMatch(/> \+\d+\.\d\d s (GET|POST) /);
+    expect(graded.stdout).toContain('-> §');
+    expect(graded.stdout + graded.reportText).not.toMatch(TOKEN);
+  });
+
+  test('a client that sends nothing is not run on every requirement, exit 3', { timeout: 200_000 }, async () => {
+    const graded = await grade(['node', '-e', ''], {}, ['--scenario', 'paging']);
+    expect(graded.code).toBe(3);
+    expect(graded.report.verdicts.map((v) => v.verdict)).toEqual(clientRequirements.map(() => 'not-run'));
+  });
+
+  test('--env-prefix renames the variables the command gets', { timeout: 200_000 }, async () => {
+    const script = 'if (!process.env.ACME_BASE_URL.endsWith("/v1") || !process.env.ACME_TOKEN || process.env.ACME_SCENARIO !== "paging") process.exit(9)';
+    const graded = await grade(['node', '-e', script], {}, ['--scenario', 'paging', '--env-prefix', 'ACME']);
+    expect(graded.report.verdicts.length).toBe(clientRequirements.length);
+    expect(graded.stdout).toContain('the client exited 0');
+  });
+});
+
+function hasPython(): boolean {
+  try {
+    execFileSync('python3', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+test.skipIf(!hasPython())('the 20-line Python client passes every scenario', { timeout: 200_000 }, async () => {
+  const graded = await grade(['python3', 'examples/python-client.py']);
+  expect(graded.code, graded.stdout + graded.stderr).toBe(0);
+});
+
+test.each([
+  [['client'], /no command to grade/],
+  [['client', '--scenario', 'pagin', '--', 'true'], /--scenario "pagin" is not a scenario; expected one of paging, rate-limited, permanent/],
+  [['client', '--seed', 'x', '--', 'true'], /--seed expects an integer/],
+])('usage: %j exits 2 with one line', async (args, message) => {
+  const result = await runCli(args);
+  expect(result.code).toBe(2);
+  expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  expect(result.stderr).toMatch(message);
+});
