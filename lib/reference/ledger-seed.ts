@@ -7,7 +7,7 @@ const DAY_MS = 86_400_000;
 export const SEED_DAYS = 120;
 
 /** Deterministic pseudo-random numbers (mulberry32): the same seed gives the same ledger. */
-function randomSource(seed: number): () => number {
+export function randomSource(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
