@@ -10,6 +10,7 @@
 // A full run is hours on 2 cores, so lines are sampled: `--sample F` takes that share of the
 // mutable lines (seeded by `--seed N`), `--lines N` that many lines; Stryker then makes every
 // mutant on each chosen line. `--file NAME` limits the choice to files whose name contains NAME.
+// `--budget-min N` stops running mutants N minutes in (the rest are reported as not run).
 // `--plan` prints the chosen lines and exits; `--report DIR` rewrites the report from the
 // mutation.json and records.jsonl of an earlier run in DIR.
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,7 +28,7 @@ const EXCLUDED = [/^lib\/reference\/defects\//, /^lib\/reference\/switches\.ts$/
 const DEFAULT_SEED = 20261128;
 const DEFAULT_OUT = 'reports/mutation';
 
-const USAGE = 'usage: npm run mutate -- [--sample F | --lines N] [--seed N] [--file NAME ...] [--out DIR] [--plan] [--report DIR]';
+const USAGE = 'usage: npm run mutate -- [--sample F | --lines N] [--seed N] [--file NAME ...] [--budget-min N] [--out DIR] [--plan] [--report DIR]';
 
 export class UsageError extends Error {}
 
@@ -45,6 +46,7 @@ export function parseMutateArgs(argv) {
         out: { type: 'string' },
         plan: { type: 'boolean' },
         report: { type: 'string' },
+        'budget-min': { type: 'string' },
         help: { type: 'boolean' },
       },
       strict: true,
@@ -58,8 +60,10 @@ export function parseMutateArgs(argv) {
   if (sample !== undefined && !(sample > 0 && sample <= 1)) throw new UsageError(`mutate: --sample ${values.sample}: expected a share above 0 and at most 1 (e.g. 0.05)`);
   const lines = values.lines === undefined ? undefined : integer('--lines', values.lines, 1);
   const seed = values.seed === undefined ? DEFAULT_SEED : integer('--seed', values.seed, 0);
+  const budgetMin = values['budget-min'] === undefined ? undefined : integer('--budget-min', values['budget-min'], 1);
   return {
     help: values.help === true,
+    budgetMin,
     sample: sample ?? (lines === undefined ? 1 : undefined),
     lines,
     seed,
@@ -135,6 +139,7 @@ async function runStryker(options, plan) {
   const records = join(out, 'records.jsonl');
   process.env.ASI_MUTATE_RECORDS = records;
   const started = Date.now();
+  if (options.budgetMin !== undefined) process.env.ASI_MUTATE_STOP_AT = String(started + options.budgetMin * 60_000);
   const stryker = new Stryker({
     testRunner: 'command',
     commandRunner: { command: 'node mutation/run-mutant.mjs' },
@@ -144,7 +149,8 @@ async function runStryker(options, plan) {
     ignorePatterns: ['/dist', '/reports', '/docs', '/examples', '/bench', '/action', '/docker', '/test', '/.dist-*', '/.vitest-cache'],
     coverageAnalysis: 'off',
     concurrency: 1,
-    timeoutMS: 60_000,
+    // Stryker waits 2 x the dry run + this before it calls a mutant timed out (a hang, a loop).
+    timeoutMS: 30_000,
     timeoutFactor: 2,
     reporters: ['json', 'progress'],
     jsonReporter: { fileName: join(options.out, 'mutation.json') },
@@ -168,8 +174,7 @@ async function main(argv) {
   if (options.report !== undefined) {
     const dir = resolve(options.report);
     if (!existsSync(join(dir, 'mutation.json'))) throw new UsageError(`mutate: --report ${options.report}: no mutation.json there`);
-    const { summary } = writeReport(dir, ROOT);
-    process.stdout.write(`${summaryLine(summary)}\nreport: ${relative(process.cwd(), join(dir, 'report.md')).split(sep).join('/')}\n`);
+    printSummary(dir);
     return 0;
   }
   const plan = planSample(options);
@@ -179,13 +184,15 @@ async function main(argv) {
   }
   process.stderr.write(`mutate: ${plan.chosenLines} of ${plan.totalLines} mutable lines (seed ${options.seed})\n`);
   const dir = await runStryker(options, plan);
-  const { summary } = writeReport(dir, ROOT);
-  process.stdout.write(`${summaryLine(summary)}\nreport: ${relative(process.cwd(), join(dir, 'report.md')).split(sep).join('/')}\n`);
+  printSummary(dir);
   return 0;
 }
 
-function summaryLine(s) {
-  return `mutants ${s.total}: killed ${s.killed}, survived ${s.survived}, timed out ${s.timedOut}, not covered ${s.noCoverage}, errors ${s.errors}; score ${s.score}`;
+/** Writes the report of the run in DIR and prints its counts in one line, and where it is. */
+function printSummary(dir) {
+  const { summary: s } = writeReport(dir, ROOT);
+  const counts = `mutants ${s.total}: killed ${s.killed}, survived ${s.survived}, timed out ${s.timedOut}, not covered ${s.noCoverage}, errors ${s.errors}, not run ${s.notRun}; score ${s.score}`;
+  process.stdout.write(`${counts}\nreport: ${relative(process.cwd(), join(dir, 'report.md')).split(sep).join('/')}\n`);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -17,7 +17,7 @@ const STATE = {
   Pending: 'ignored',
 };
 
-const empty = () => ({ total: 0, killed: 0, survived: 0, timedOut: 0, noCoverage: 0, errors: 0, ignored: 0 });
+const empty = () => ({ total: 0, killed: 0, survived: 0, timedOut: 0, noCoverage: 0, errors: 0, ignored: 0, notRun: 0 });
 
 /** Killed and timed out over every mutant that ran to a verdict (not ignored, not an error). */
 function score(c) {
@@ -63,12 +63,12 @@ export function buildSummary(mutation, records, meta, root) {
     const path = name.startsWith('/') ? relative(root, name).split(sep).join('/') : name;
     const section = sectionOf(path);
     for (const m of file.mutants ?? []) {
-      const state = STATE[m.status] ?? 'errors';
+      const record = records.get(String(m.id));
+      const state = record?.notRun === true ? 'notRun' : (STATE[m.status] ?? 'errors');
       for (const c of [overall, (perFile[path] ??= empty()), (perSection[section] ??= empty())]) {
         c.total++;
         c[state]++;
       }
-      const record = records.get(String(m.id));
       if (record?.ms !== undefined) runMs.push(record.ms);
       if (state === 'survived') {
         survivors.push({
@@ -99,8 +99,8 @@ export function buildSummary(mutation, records, meta, root) {
   };
 }
 
-const row = (name, c) => `| ${name} | ${c.total} | ${c.killed} | ${c.survived} | ${c.timedOut} | ${c.noCoverage} | ${c.errors} | ${c.score} |`;
-const HEAD = ['| | mutants | killed | survived | timed out | not covered | errors | score |', '|---|---:|---:|---:|---:|---:|---:|---:|'];
+const row = (name, c) => `| ${name} | ${c.total} | ${c.killed} | ${c.survived} | ${c.timedOut} | ${c.noCoverage} | ${c.errors} | ${c.notRun} | ${c.score} |`;
+const HEAD = ['| | mutants | killed | survived | timed out | not covered | errors | not run | score |', '|---|---:|---:|---:|---:|---:|---:|---:|---:|'];
 
 export function renderMarkdown(s) {
   const out = ['# Mutation report: lib/reference', ''];

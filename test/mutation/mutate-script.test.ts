@@ -87,6 +87,8 @@ describe('the report', () => {
         mutants: [
           { id: '3', mutatorName: 'BlockStatement', replacement: '{}', status: 'Timeout', location: { start: { line: 1, column: 59 }, end: { line: 3, column: 2 } } },
           { id: '4', mutatorName: 'ConditionalExpression', replacement: 'false', status: 'NoCoverage', location: { start: { line: 2, column: 10 }, end: { line: 2, column: 17 } } },
+          // Past the time budget: Stryker saw exit 0 (survived), the record says it did not run.
+          { id: '5', mutatorName: 'ConditionalExpression', replacement: 'true', status: 'Survived', location: { start: { line: 2, column: 10 }, end: { line: 2, column: 17 } } },
         ],
       },
     },
@@ -95,6 +97,7 @@ describe('the report', () => {
     { mutant: '', exitCode: 0, failed: [], ms: 10_000 },
     { mutant: '1', exitCode: 0, failed: [], ms: 12_000 },
     { mutant: '2', exitCode: 1, failed: ['ledger/4.1/walk-complete'], ms: 14_000 },
+    { mutant: '5', notRun: true },
   ];
 
   test('counts per file and per section, names the killing requirements, shows each survivor', async () => {
@@ -107,11 +110,11 @@ describe('the report', () => {
     const r = await mutate(['--report', dir]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('mutants 4: killed 1, survived 1, timed out 1, not covered 1, errors 0; score 50.0%');
+    expect(r.stdout).toContain('mutants 5: killed 1, survived 1, timed out 1, not covered 1, errors 0, not run 1; score 50.0%');
     const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
     expect(summary.perSection['§4.1 ledger']).toMatchObject({ total: 2, killed: 1, survived: 1, score: '50.0%' });
-    expect(summary.perSection['§8.1 rate limits']).toMatchObject({ total: 2, timedOut: 1, noCoverage: 1 });
-    expect(summary.perFile['lib/reference/rate-limiter.ts']).toMatchObject({ total: 2, timedOut: 1 });
+    expect(summary.perSection['§8.1 rate limits']).toMatchObject({ total: 3, timedOut: 1, noCoverage: 1, notRun: 1, score: '50.0%' });
+    expect(summary.perFile['lib/reference/rate-limiter.ts']).toMatchObject({ total: 3, timedOut: 1, notRun: 1 });
     expect(summary.killedBy).toEqual({ 'ledger/4.1/walk-complete': 1 });
     expect(summary.sample).toMatchObject({ chosenLines: 5, totalLines: 100, seed: 9 });
     expect(summary.meanMsPerMutant).toBe(13_000);
@@ -122,6 +125,12 @@ describe('the report', () => {
     expect(md).toContain('### #1 lib/reference/ledger-query.ts:2 (§4.1 ledger, EqualityOperator)');
     expect(md).toContain('+  return n <= max;');
     expect(md).toContain('Sample: 5 of 100 mutable lines (5.0%), seed 9');
+  }, TIMEOUT_MS);
+
+  test('--budget-min takes whole minutes', async () => {
+    const r = await mutate(['--budget-min', '0']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--budget-min 0: expected a whole number of at least 1');
   }, TIMEOUT_MS);
 
   test('a folder without mutation.json is a usage error', async () => {
