@@ -30,6 +30,8 @@ describe('the §7 envelope', () => {
     ['a second top-level key', { ...good, status: 401 }, 'expected exactly [error]'],
     ['a missing request_id', { error: { code: 'x', category: 'permanent', message: 'm' } }, 'error.request_id is missing'],
     ['details that is not an object', { error: { ...good.error, details: [1] } }, 'error.details'],
+    ['an empty message', { error: { ...good.error, message: '' } }, 'error.message is "", expected text'],
+    ['an all-blank message', { error: { ...good.error, message: '  ' } }, 'error.message is "  ", expected text'],
     ['plain text', 'Unauthorized', 'not JSON'],
   ])('%s is not the envelope', (_what, body, problem) => {
     const parsed = parseEnvelope(response(401, body));

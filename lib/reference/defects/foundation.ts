@@ -111,6 +111,12 @@ export const foundationDefects: DefectSwitch[] = [
     description: '404 and 405 answer a flat {code, category, message, request_id} object without the `error` key.',
   },
   {
+    name: 'errors-message-empty',
+    breaks: ['errors/7/envelope'],
+    suites: ['errors'],
+    description: '404 and 405 errors carry an empty `message` (a string, but no text).',
+  },
+  {
     name: 'errors-category-unknown',
     breaks: ['errors/7/category-value'],
     suites: ['errors'],
