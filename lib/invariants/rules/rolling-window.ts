@@ -154,13 +154,15 @@ class RollingWindowModel implements RecordModel {
         if (at === undefined) continue;
         const back = pointsMayBeBack(input, verdict.seq);
         const byRequirement = new Map<string, string[]>([[WINDOW, []]]);
-        if (!back) {
-          byRequirement.set(ONE_POINT, []);
-          if (at.facts.status === 429) byRequirement.set(ROUTE_CAP, []);
-        }
+        if (!back) byRequirement.set(ONE_POINT, []);
+        // A refusal while the pool surely had points contradicts the model whenever it comes: every
+        // 429 is judged for a hidden cap, and after points may be back it breaks the window too (a
+        // run started within a window of another's spend meets its 429s only then).
+        if (at.facts.status === 429) byRequirement.set(ROUTE_CAP, []);
         for (const p of verdict.problems) {
           const id = requirementOf(p.claim, back);
           byRequirement.set(id, [...(byRequirement.get(id) ?? []), p.text]);
+          if (p.claim === 'refusal' && id !== ROUTE_CAP) byRequirement.get(ROUTE_CAP)?.push(p.text);
         }
         for (const [requirement, problems] of byRequirement) {
           const observation: Observation = { requirement, problems };
@@ -178,8 +180,8 @@ class RollingWindowModel implements RecordModel {
  * Every request of the run, whichever suite sent it, fed to a model of each live token's two pools
  * (lib/checks/rolling-window-model.ts) as the interval between its send and its headers; every
  * answer stating a pool is judged against every counting order and instant those intervals admit.
- * Before any point can have come back only the counting is at stake (one point per request, a
- * refusal only of a pool that can be spent); after, the window itself.
+ * Before any point can have come back only the counting is at stake (one point per request); after,
+ * the window itself. A refusal of a pool that surely had points is a hidden cap whenever it comes.
  */
 export const rollingWindowInvariant: Invariant = {
   name: 'rolling-window',
@@ -189,12 +191,12 @@ export const rollingWindowInvariant: Invariant = {
       'every 2xx, 429, X-RateLimit-Remaining, X-RateLimit-Reset and Retry-After explained by some admissible counting order of the run\'s requests, one point each, back one window after it was counted (§8.1 rules 1 and 2)',
     [ONE_POINT]:
       'before any point can have come back, X-RateLimit-Remaining within what one point per request of the matching pool allows, none of the other pool, and no 429 to a request without a live token (§8.1 rule 1)',
-    [ROUTE_CAP]: 'no 429 before any point can have come back while the pool surely had points left, on any route or form (§8.1 rules 1 and 2)',
+    [ROUTE_CAP]: 'no 429 while the pool surely had points left (every request possibly counted and possibly not yet back, one point each), on any route or form (§8.1 rules 1 and 2)',
   },
   binds: {
     [WINDOW]: "answers stating a live token's pool",
     [ONE_POINT]: "answers stating a live token's pool before any point can have come back, and answers to requests without a live token",
-    [ROUTE_CAP]: "429s of a live token's pool before any point can have come back",
+    [ROUTE_CAP]: "429s of a live token's pool",
   },
   observe: () => [],
   model: (context) => new RollingWindowModel(context),
