@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { writeReport } from './report.mjs';
 // The reference's seeded generator (mulberry32), so that a seed names one sample on every machine.
-import { randomSource } from '../../dist/reference/ledger-seed.js';
+import { seededRandom } from '../../dist/seeded-random.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const REFERENCE = 'lib/reference';
@@ -110,7 +110,7 @@ export function planSample(options, root = ROOT) {
   if (files.length === 0) throw new UsageError(`mutate: --file ${options.files.join(', ')}: no file under ${REFERENCE} matches`);
   const all = files.flatMap((f) => codeLines(readFileSync(join(root, f), 'utf8')).map((line) => ({ file: f, line })));
   const want = options.lines ?? Math.max(1, Math.round(all.length * options.sample));
-  const next = randomSource(options.seed);
+  const next = seededRandom(options.seed);
   const pool = [...all];
   for (let i = pool.length - 1; i > 0; i--) {
     const j = Math.floor(next() * (i + 1));

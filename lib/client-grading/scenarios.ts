@@ -1,5 +1,5 @@
 import type { ReceivedRequest, RequestScript, ScriptedAnswer } from '../reference/scripted-mode.ts';
-import { randomSource } from '../reference/ledger-seed.ts';
+import { seededRandom } from '../seeded-random.ts';
 import { error, json, notFound, pathOf, poolHeaders, refuseUnauthenticated } from './scenario-answers.ts';
 
 /** A scripted server for one client behaviour: what the client is asked to do, and how the server answers. */
@@ -30,7 +30,7 @@ const ROWS_PER_PAGE = 4;
 
 /** Rows whose timestamps tie across every page boundary: a client that pages by timestamp loses or repeats rows. */
 function ledgerPages(seed: number): { rows: unknown[]; next: string | null }[] {
-  const next = randomSource(seed);
+  const next = seededRandom(seed);
   const cursors = Array.from({ length: PAGES - 1 }, (_, p) => cursorFor(next, p + 2));
   const base = Date.UTC(2026, 10, 1, 12, 0, 0);
   return Array.from({ length: PAGES }, (_, p) => ({

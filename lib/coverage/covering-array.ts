@@ -1,3 +1,5 @@
+import { seededRandom } from '../seeded-random.ts';
+
 /** One dimension of a covering array: its name and its values, in a fixed order. */
 export interface Dimension {
   name: string;
@@ -59,17 +61,6 @@ export function pairsOf(row: Assignment, dimensions: readonly Dimension[]): stri
   return out;
 }
 
-/** A small seeded generator (mulberry32): the same seed gives the same array on every run. */
-function seeded(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Draft = Record<string, string>;
 
@@ -101,7 +92,7 @@ export interface CoveringArray {
  * Deterministic: ties are broken by a generator seeded with `seed`.
  */
 export function coveringArray(dimensions: readonly Dimension[], allowed: Allowed, seed: number): CoveringArray {
-  const random = seeded(seed);
+  const random = seededRandom(seed);
   const dims = dimensions.filter((d) => d.values.length > 0);
   if (dims.length === 0) return { rows: [], unplaceable: [] };
   const [first, second] = dims;

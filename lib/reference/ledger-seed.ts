@@ -1,22 +1,11 @@
 import type { GeneratedKind } from './ledger-generated.ts';
 import type { LedgerStore, NewOperation } from './ledger-store.ts';
+import { seededRandom } from '../seeded-random.ts';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
 /** How far back the seeded ledger reaches. */
 export const SEED_DAYS = 120;
-
-/** Deterministic pseudo-random numbers (mulberry32): the same seed gives the same ledger. */
-export function randomSource(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface FeatureKind {
   feature: string;
@@ -75,7 +64,7 @@ export function seedWorkspaces(store: LedgerStore, seedNow: number): void {
 }
 
 function seedWorkspace(store: LedgerStore, plan: WorkspacePlan, seedNow: number): void {
-  const random = randomSource(plan.seed);
+  const random = seededRandom(plan.seed);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
   const totalWeight = plan.features.reduce((n, f) => n + f.weight, 0);
   const kind = (): FeatureKind => {
