@@ -9,6 +9,7 @@ import { startReference } from '../reference/server.ts';
 import { newRunId } from '../runner/certify.ts';
 import { CLIENT_HELP } from './help.ts';
 import { parseOptions } from './parse-options.ts';
+import { Redactor, type Secret } from '../http/redactor.ts';
 
 function integer(flag: string, text: string | undefined, fallback: number, min: number): number {
   if (text === undefined) return fallback;
@@ -46,9 +47,12 @@ export async function clientCommand(args: string[]): Promise<number> {
   const startedAt = new Date();
 
   const runs: ScenarioRun[] = [];
+  // Each scenario's reference issues its own token: every one is a secret of this run's outputs.
+  const secrets: Secret[] = [];
   for (const scenario of SCENARIOS.filter((s) => names.includes(s.name))) {
     const trace: TracedRequest[] = [];
     const reference = await startReference({ scripted: { script: scenario.script(seed), recorder: (r) => trace.push(r) } });
+    for (const [role, value] of Object.entries(reference.tokens)) secrets.push({ value, placeholder: role === 'primary' ? '$ASI_TOKEN' : `$ASI_TOKEN_${role.toUpperCase()}` });
     try {
       process.stdout.write(`scenario ${scenario.name}: ${scenario.asks}\n`);
       const env = {
@@ -66,7 +70,7 @@ export async function clientCommand(args: string[]): Promise<number> {
   const verdicts = judgeClient(runs.map((r) => ({ scenario: r.scenario, trace: r.trace })));
   const report = { kind: 'client' as const, command: positionals, seed, startedAt: startedAt.toISOString(), outcome: outcomeOf(verdicts), scenarios: runs, verdicts };
   const dir = join(values.out ?? 'reports', `client-${newRunId(startedAt)}`);
-  const files = writeClientReports(dir, report);
-  process.stdout.write(`\n${clientConsoleText(report)}\nreports: ${dir}/ (${files.join(', ')})\n`);
+  const files = writeClientReports(dir, report, secrets);
+  process.stdout.write(`\n${new Redactor(secrets).redact(clientConsoleText(report))}\nreports: ${dir}/ (${files.join(', ')})\n`);
   return EXIT_CODES[report.outcome];
 }

@@ -1,5 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Redactor, type Secret } from '../http/redactor.ts';
+import { jsonText } from '../model/json-text.ts';
+import { SecretGuard } from '../report/secret-guard.ts';
 import type { TracedRequest } from '../checks/client-trace.ts';
 import type { ClientRequirementVerdict } from './judge-client.ts';
 import type { ClientExit } from './spawn-client.ts';
@@ -57,10 +60,21 @@ export function clientConsoleText(report: ClientReport): string {
   return lines.join('\n');
 }
 
-/** report.json (the whole record: every request with its receive time, tokens as `$ASI_TOKEN`) and summary.md. */
-export function writeClientReports(dir: string, report: ClientReport): string[] {
+/**
+ * report.json (the whole record: every request with its receive time, tokens as `$ASI_TOKEN`) and
+ * summary.md. The recorder already wrote tokens as their variable; a client may still have sent one
+ * in another form (base64 in a Basic header, percent-encoded, escaped), so every file goes through
+ * the run's redaction and, last, the guard that refuses a file still holding a token.
+ */
+export function writeClientReports(dir: string, report: ClientReport, secrets: readonly Secret[]): string[] {
+  const redactor = new Redactor(secrets);
+  const values = secrets.map((t) => t.value);
+  const files: Array<[string, string]> = [
+    ['report.json', `${redactor.redact(jsonText(report, 2))}\n`],
+    ['summary.md', redactor.redact(`# Client grading: ${report.outcome}\n\n\`${report.command.join(' ')}\`\n\n\`\`\`\n${clientConsoleText(report)}\n\`\`\`\n`)],
+  ];
+  for (const [name, text] of files) new SecretGuard(name, values).check(text);
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
-  writeFileSync(join(dir, 'summary.md'), `# Client grading: ${report.outcome}\n\n\`${report.command.join(' ')}\`\n\n\`\`\`\n${clientConsoleText(report)}\n\`\`\`\n`);
-  return ['report.json', 'summary.md'];
+  for (const [name, text] of files) writeFileSync(join(dir, name), text);
+  return files.map(([name]) => name);
 }

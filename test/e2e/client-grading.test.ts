@@ -60,6 +60,19 @@ describe.concurrent('asi-conformance client on the reference client', () => {
     expect(graded.stdout + graded.reportText).not.toMatch(TOKEN);
   });
 
+  test('a client that sends its token in other forms (base64 in a Basic header, hex in the query) gets it into no output', { timeout: 200_000 }, async () => {
+    const script =
+      "const t = process.env.ASI_TOKEN; const b = process.env.ASI_BASE_URL;" +
+      " await fetch(b + '/me?k=' + Buffer.from(t).toString('hex'), { headers: { authorization: 'Basic ' + Buffer.from('u:' + t).toString('base64') } });";
+    const graded = await grade(['node', '--input-type=module', '-e', script], {}, ['--scenario', 'permanent']);
+    const texts = [graded.stdout, graded.stderr, graded.reportText, graded.summary];
+    for (const text of texts) expect(text).not.toMatch(TOKEN);
+    // Every base64 or hex run of the outputs, decoded, holds no token either.
+    const decoded = texts.flatMap((t) => [...t.matchAll(/[A-Za-z0-9+/]{16,}={0,2}/g)].flatMap((m) => [Buffer.from(m[0], 'base64').toString('latin1'), /^[0-9a-f]+$/.test(m[0]) ? Buffer.from(m[0], 'hex').toString('latin1') : '']));
+    for (const text of decoded) expect(text).not.toMatch(TOKEN);
+    expect(graded.reportText).toContain('Basic ');
+  });
+
   test('a client that sends nothing is not run on every requirement, exit 3', { timeout: 200_000 }, async () => {
     const graded = await grade(['node', '-e', ''], {}, ['--scenario', 'paging']);
     expect(graded.code).toBe(3);
