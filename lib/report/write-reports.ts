@@ -6,7 +6,7 @@ import { SecretGuard } from './secret-guard.ts';
 import { transcriptHarPieces } from './writers/har.ts';
 import type { CertificatePanel } from './writers/certificate-panel.ts';
 import { reportHtml } from './writers/html.ts';
-import { reportJson } from './writers/json.ts';
+import { reportJsonPieces } from './writers/json.ts';
 import { junitXml } from './writers/junit.ts';
 import { summaryMarkdown } from './writers/markdown.ts';
 import { REPORT_FILE_NAMES, REPORT_FORMATS, isMarkup, type ReportFormat } from './report-formats.ts';
@@ -29,7 +29,7 @@ export interface WriteReportsOptions {
 export function renderReport(format: ReportFormat, report: Report, transcriptFile: string, certificate?: CertificatePanel): Iterable<string> | AsyncIterable<string> {
   switch (format) {
     case 'json':
-      return [reportJson(report)];
+      return reportJsonPieces(report);
     case 'junit':
       return [junitXml(report)];
     case 'md':

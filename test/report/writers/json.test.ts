@@ -18,7 +18,8 @@ import type {
   RunStop,
   VerdictChange,
 } from '../../../lib/report/report-model.ts';
-import { reportJson } from '../../../lib/report/writers/json.ts';
+import { reportJson, reportJsonPieces } from '../../../lib/report/writers/json.ts';
+import { jsonText } from '../../../lib/model/json-text.ts';
 import { cutShortReport, preflightExchanges, refusedReport, requirementsOf, runMetadata, sampleReport, streamExchange } from '../report-fixtures.ts';
 
 const schema = JSON.parse(readFileSync(new URL('../../../lib/report/report.schema.json', import.meta.url), 'utf8')) as {
@@ -42,6 +43,15 @@ function problems(value: unknown): string[] {
 }
 
 describe('report.json', () => {
+  test('is written in pieces that join into exactly what JSON.stringify writes, invisible format characters escaped', () => {
+    const report = buildReport({ meta: runMetadata(), tests: [], runErrors: ['line one\nline two \u202e', 'a'], cutShort: 'x' });
+    for (const r of [sampleReport(), refusedReport(), cutShortReport(), report, { ...report, results: [] }]) {
+      expect(reportJson(r)).toBe(`${jsonText(r, 2)}\n`);
+      expect([...reportJsonPieces(r)].length).toBeGreaterThan(r.results.length);
+    }
+    expect(reportJson(report)).toContain('\\u202e');
+  });
+
   test('the sample report validates against report.schema.json', () => {
     expect(problems(JSON.parse(reportJson(sampleReport())))).toEqual([]);
   });
