@@ -20,6 +20,9 @@ export function coverageDifferences(recorded: Coverage, derived: Coverage): stri
   if (recorded.pairs.covered !== derived.pairs.covered || recorded.pairs.total !== derived.pairs.total) {
     out.push(`pairs ${recorded.pairs.covered} of ${recorded.pairs.total} in the report, ${derived.pairs.covered} of ${derived.pairs.total} from the record`);
   }
+  if (recorded.triples !== undefined && (recorded.triples.covered !== derived.triples?.covered || recorded.triples.total !== derived.triples.total)) {
+    out.push(`triples ${recorded.triples.covered} of ${recorded.triples.total} in the report, ${derived.triples?.covered ?? 0} of ${derived.triples?.total ?? 0} from the record`);
+  }
   if (recorded.exchanges !== derived.exchanges || recorded.cells !== derived.cells) out.push(`${recorded.exchanges} exchanges in ${recorded.cells} cells in the report, ${derived.exchanges} in ${derived.cells} from the record`);
   const was = new Set(recorded.uncovered.map((u) => u.pair));
   const now = new Set(derived.uncovered.map((u) => u.pair));
@@ -42,5 +45,6 @@ export function coverageRederivation(bundle: OpenedBundle): StepResult {
   const exchanges = [...record.bySeq.values()].sort((a, b) => a.seq - b.seq);
   const derived = coverageOf(exchanges, context, { suites: read.report.meta.suites });
   const problems = coverageDifferences(recorded, derived).map((message) => ({ file: REPORT_NAME, message: `Coverage: ${message}` }));
-  return { checked: `Coverage derived again from ${exchanges.length} recorded exchanges: ${derived.pairs.covered} of ${derived.pairs.total} pairs`, problems };
+  const triples = derived.triples === undefined ? '' : `, ${derived.triples.covered} of ${derived.triples.total} driven triples`;
+  return { checked: `Coverage derived again from ${exchanges.length} recorded exchanges: ${derived.pairs.covered} of ${derived.pairs.total} pairs${triples}`, problems };
 }

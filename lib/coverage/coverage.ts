@@ -1,7 +1,7 @@
 import type { Exchange } from '../model/exchange.ts';
 import type { ResolvedProfile } from '../profile/resolved-profile.ts';
 import { UNAUTHENTICATED_PATHS } from '../spec-constants.ts';
-import { pairKey, pairLabel, pairsOf, placeablePairs, type Allowed, type Assignment, type Dimension, type Pair } from './covering-array.ts';
+import { pairKey, pairLabel, pairsOf, placeablePairs, placeableTuples, tupleKey, tupleOf, type Allowed, type Assignment, type Dimension, type Pair, type Tuple } from './covering-array.ts';
 import {
   ACCEPT_FORMS,
   CellReader,
@@ -80,6 +80,33 @@ export function coverageAllowed(context: CoverageContext): Allowed {
   };
 }
 
+/** The dimensions whose every triple the matrix drives (strength 3), where no request of it spends a point. */
+export const TRIPLE_DIMENSIONS = ['route', 'method', 'token'] as const;
+
+/** Token kinds that hold no pool: a request with one is refused before any limiter, so it spends nothing. */
+export const POOLLESS_TOKEN_KINDS: readonly string[] = TOKEN_KINDS.filter((k) => k !== 'valid' && k !== "another workspace's");
+
+/**
+ * The triples of route × method × token kind driven at strength 3: every token kind that holds no
+ * pool, on every route that needs a token (the unauthenticated routes answer under a per-IP limit
+ * the spec does not show, so they get pairs only). Their requests cost no pool's points, so the
+ * budget allows them all; the other triples are reached as far as the pairs' rows reach them.
+ */
+export function drivenTriples(context: CoverageContext): Tuple[] {
+  const dims = coverageDimensions(context);
+  const over = TRIPLE_DIMENSIONS.map((name) => {
+    const d = dims.find((x) => x.name === name)!;
+    if (name === 'token') return { ...d, values: d.values.filter((v) => POOLLESS_TOKEN_KINDS.includes(v)) };
+    if (name === 'route') return { ...d, values: d.values.filter((v) => !(UNAUTHENTICATED_PATHS as readonly string[]).includes(v)) };
+    return d;
+  });
+  return placeableTuples(over, dims, coverageAllowed(context));
+}
+
+export function tripleLabel(t: Tuple): string {
+  return t.map((x) => `${x.dimension} ${x.value}`).join(' × ');
+}
+
 /** Reached values of one dimension, with how many exchanges held each. */
 export interface DimensionCoverage {
   name: string;
@@ -100,6 +127,8 @@ export interface Coverage {
   dimensions: DimensionCoverage[];
   pairs: { total: number; covered: number };
   uncovered: UncoveredPair[];
+  /** Strength 3 where the budget allows it: route × method × each token kind that holds no pool (drivenTriples); each triple not reached named. */
+  triples?: { over: string; total: number; covered: number; uncovered: string[] };
   /** Values the profile cannot give: no pair holding them counts. */
   unavailable: Array<{ dimension: string; value: string; reason: string }>;
 }
@@ -132,12 +161,15 @@ export class CoverageTally {
   readonly #counts = new Map<string, number>();
   readonly #pairs = new Set<string>();
   readonly #cells = new Set<string>();
+  readonly #triples = new Set<string>();
+  readonly #tripleDimensions: Dimension[];
   #exchanges = 0;
 
   constructor(context: CoverageContext) {
     this.#context = context;
     this.#reader = new CellReader(context);
     this.#dimensions = coverageDimensions(context);
+    this.#tripleDimensions = TRIPLE_DIMENSIONS.map((name) => this.#dimensions.find((d) => d.name === name)!);
   }
 
   add(exchange: Exchange): void {
@@ -147,6 +179,14 @@ export class CoverageTally {
     for (const d of DIMENSION_NAMES) this.#counts.set(`${d}=${cell[d]}`, (this.#counts.get(`${d}=${cell[d]}`) ?? 0) + 1);
     for (const key of pairsOf(cell, this.#dimensions)) this.#pairs.add(key);
     this.#cells.add(DIMENSION_NAMES.map((d) => cell[d]).join('\u0000'));
+    const triple = tupleOf(cell, this.#tripleDimensions);
+    if (triple !== undefined) this.#triples.add(tupleKey(triple));
+  }
+
+  #triplesResult(): Coverage['triples'] {
+    const driven = drivenTriples(this.#context);
+    const missing = driven.filter((t) => !this.#triples.has(tupleKey(t)));
+    return { over: `${TRIPLE_DIMENSIONS.join(' × ')} (token kinds that hold no pool, routes that need a token)`, total: driven.length, covered: driven.length - missing.length, uncovered: missing.map(tripleLabel) };
   }
 
   result(run: CoverageRun): Coverage {
@@ -158,6 +198,7 @@ export class CoverageTally {
       dimensions: this.#dimensions.map((d) => ({ name: d.name, values: d.values.map((value) => ({ value, exchanges: this.#counts.get(`${d.name}=${value}`) ?? 0 })) })),
       pairs: { total: allowed.length, covered: allowed.length - uncovered.length },
       uncovered: uncovered.map((p) => ({ pair: pairLabel(p), reason: reasonFor(p, run) })),
+      triples: this.#triplesResult(),
       unavailable: unavailableValues(this.#context),
     };
   }

@@ -62,6 +62,36 @@ export function pairsOf(row: Assignment, dimensions: readonly Dimension[]): stri
 }
 
 
+/** Values of some dimensions that a row must hold together (a triple, for strength 3). */
+export type Tuple = Array<{ dimension: string; value: string }>;
+
+export function tupleKey(t: Tuple): string {
+  return t.map((x) => `${x.dimension}=${x.value}`).join('\u0000');
+}
+
+/** The tuples of the named dimensions (in the order given) that some complete row can hold. */
+export function placeableTuples(over: readonly Dimension[], dimensions: readonly Dimension[], allowed: Allowed): Tuple[] {
+  let partial: Tuple[] = [[]];
+  for (const d of over) partial = partial.flatMap((t) => d.values.map((value) => [...t, { dimension: d.name, value }]).filter((next) => allowed(assignmentOf(next))));
+  return partial.filter((t) => complete(assignmentOf(t), dimensions, allowed) !== undefined);
+}
+
+/** The tuple a row holds over the named dimensions, when it gives each of them. */
+export function tupleOf(row: Assignment, over: readonly Dimension[]): Tuple | undefined {
+  if (over.some((d) => row[d.name] === undefined)) return undefined;
+  return over.map((d) => ({ dimension: d.name, value: row[d.name]! }));
+}
+
+function assignmentOf(t: Tuple): Draft {
+  return Object.fromEntries(t.map((x) => [x.dimension, x.value]));
+}
+
+/** A complete row holding the tuple, its other values chosen by `random`; undefined when none can. */
+export function rowHolding(t: Tuple, dimensions: readonly Dimension[], allowed: Allowed, random: () => number): Record<string, string> | undefined {
+  return complete(assignmentOf(t), dimensions, allowed, random);
+}
+
+
 type Draft = Record<string, string>;
 
 /** Fills a row's free dimensions with values the constraints allow (depth first, values in a seeded order). */

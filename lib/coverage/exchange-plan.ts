@@ -1,6 +1,7 @@
 import { SLOW_DOWN_FRACTION, WRITE_METHODS } from '../spec-constants.ts';
-import { coveringArray, type Allowed } from './covering-array.ts';
-import { coverageAllowed, coverageDimensions } from './coverage.ts';
+import { coveringArray, rowHolding, tupleKey, tupleOf, type Allowed } from './covering-array.ts';
+import { coverageAllowed, coverageDimensions, drivenTriples, TRIPLE_DIMENSIONS } from './coverage.ts';
+import { seededRandom } from '../seeded-random.ts';
 import type { Cell, CoverageContext } from './exchange-dimensions.ts';
 
 /** When a planned row is sent: the pool state it needs decides the phase of the run. */
@@ -39,9 +40,10 @@ export function exchangePlan(context: CoverageContext, seed: number): ExchangePl
     if (r['token'] === "another workspace's" && (r['pool'] === 'spent' || r['pool'] === 'just refilled') && write === false) return false;
     return true;
   };
-  const array = coveringArray(coverageDimensions(context), planned, seed);
+  const dimensions = coverageDimensions(context);
+  const array = coveringArray(dimensions, planned, seed);
   const rows = fitLowWrites(
-    array.rows.map((row) => {
+    [...array.rows, ...tripleRows(context, array.rows, planned, seed)].map((row) => {
       const cell = row as Cell;
       return { cell, phase: phaseOf(cell) };
     }),
@@ -49,6 +51,26 @@ export function exchangePlan(context: CoverageContext, seed: number): ExchangePl
     allowed,
   );
   return { rows, unplaceable: array.unplaceable.map((p) => `${p.a.dimension} ${p.a.value} × ${p.b.dimension} ${p.b.value}`) };
+}
+
+/**
+ * Strength 3 where the budget allows: a row for each triple of drivenTriples (route × method ×
+ * a token kind that holds no pool) that the pairs' rows do not already hold. None of them spends
+ * a point, so they cost the run time only: a request each.
+ */
+function tripleRows(context: CoverageContext, pairRows: ReadonlyArray<Record<string, string>>, allowed: Allowed, seed: number): Array<Record<string, string>> {
+  const dimensions = coverageDimensions(context);
+  const over = TRIPLE_DIMENSIONS.map((name) => dimensions.find((d) => d.name === name)!);
+  const held = new Set(pairRows.flatMap((r) => {
+    const t = tupleOf(r, over);
+    return t === undefined ? [] : [tupleKey(t)];
+  }));
+  const random = seededRandom(seed ^ 0x7e3);
+  return drivenTriples(context).flatMap((t) => {
+    if (held.has(tupleKey(t))) return [];
+    const row = rowHolding(t, dimensions, allowed, random);
+    return row === undefined ? [] : [row];
+  });
 }
 
 function phaseOf(cell: Cell): Phase {

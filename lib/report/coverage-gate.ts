@@ -12,8 +12,10 @@ export function gateCoverage(report: Report, coverage: Coverage, gate: boolean):
   if (!gate) return;
   report.meta.failOnCoverage = true;
   const missing = coverage.uncovered.length;
-  if (missing === 0) return;
-  report.incomplete.push({ reason: `coverage: ${plural(missing, 'pair')} of the exchange matrix the profile allows not reached (--fail-on coverage); see Coverage` });
+  const triples = coverage.triples?.uncovered.length ?? 0;
+  if (missing === 0 && triples === 0) return;
+  const what = [...(missing === 0 ? [] : [plural(missing, 'pair')]), ...(triples === 0 ? [] : [plural(triples, 'driven triple')])].join(' and ');
+  report.incomplete.push({ reason: `coverage: ${what} of the exchange matrix the profile allows not reached (--fail-on coverage); see Coverage` });
   if (report.exitCode !== 0) return;
   report.outcome = 'incomplete';
   report.exitCode = 3;

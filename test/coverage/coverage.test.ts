@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { coverageAllowed, coverageOf } from '../../lib/coverage/coverage.ts';
+import { coverageAllowed, coverageOf, drivenTriples } from '../../lib/coverage/coverage.ts';
 import { acceptFormOf, CellReader, tokenKindOf, type CoverageContext } from '../../lib/coverage/exchange-dimensions.ts';
 import { exchangePlan, fitLowWrites, type PlannedRow } from '../../lib/coverage/exchange-plan.ts';
 import type { Exchange } from '../../lib/model/exchange.ts';
@@ -110,6 +110,21 @@ describe('coverage', () => {
     for (const r of plan.rows) expect(allowed(r.cell)).toBe(true);
     // The plan leaves a valid token's low pool to the rate-limit campaign.
     expect(plan.rows.some((r) => r.cell.token === 'valid' && r.cell.pool === 'low')).toBe(false);
+  });
+
+  test('strength 3 where no point is spent: the plan holds every route × method × pool-less token kind triple on the routes that need a token, and none of those rows has a pool', () => {
+    const triples = drivenTriples(CONTEXT);
+    const kinds = new Set(triples.map((t) => t[2]!.value));
+    expect([...kinds].sort()).toEqual(['expired', 'malformed', 'none', 'other scheme', 'revoked', 'unknown']);
+    expect(triples.some((t) => t[0]!.value === '/health')).toBe(false);
+    const plan = exchangePlan(CONTEXT, 3);
+    const held = new Set(plan.rows.map((r) => `${r.cell.route} ${r.cell.method} ${r.cell.token}`));
+    expect(triples.filter((t) => !held.has(t.map((x) => x.value).join(' ')))).toEqual([]);
+    for (const r of plan.rows) if (kinds.has(r.cell.token)) expect(r.cell.pool).toBe('no pool');
+    // A triple the rows lack is named in the Coverage section, and reaching it counts.
+    const c = coverageOf([], CONTEXT, { suites: ['exchange-matrix'] });
+    expect(c.triples).toMatchObject({ total: triples.length, covered: 0 });
+    expect(c.triples!.uncovered[0]).toMatch(/^route \/me × method GET × token none$/);
   });
 
   test('the uncovered pairs are named with why; values the profile lacks are unavailable, not uncovered', () => {

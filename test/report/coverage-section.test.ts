@@ -15,6 +15,7 @@ const COVERAGE: Coverage = {
   ],
   pairs: { total: 3, covered: 2 },
   uncovered: [{ pair: 'method OPTIONS × token valid', reason: 'not reached: no exchange of the run held both values' }],
+  triples: { over: 'route × method × token', total: 4, covered: 3, uncovered: ['route /me × method PUT × token none'] },
   unavailable: [{ dimension: 'token', value: 'revoked', reason: 'the profile names no revoked token (tokens.revoked)' }],
 };
 
@@ -49,13 +50,16 @@ describe('the Coverage section', () => {
     const green = passingReport();
     gateCoverage(green, COVERAGE, true);
     expect([green.outcome, green.exitCode, green.meta.failOnCoverage]).toEqual(['incomplete', 3, true]);
-    expect(green.incomplete.map((i) => i.reason)).toEqual(['coverage: 1 pair of the exchange matrix the profile allows not reached (--fail-on coverage); see Coverage']);
+    expect(green.incomplete.map((i) => i.reason)).toEqual(['coverage: 1 pair and 1 driven triple of the exchange matrix the profile allows not reached (--fail-on coverage); see Coverage']);
     const failed = sampleReport();
     gateCoverage(failed, COVERAGE, true);
     expect([failed.outcome, failed.exitCode]).toEqual(['not-conformant', 1]);
     const whole = passingReport();
-    gateCoverage(whole, { ...COVERAGE, uncovered: [] }, true);
+    gateCoverage(whole, { ...COVERAGE, uncovered: [], triples: { ...COVERAGE.triples!, covered: 4, uncovered: [] } }, true);
     expect([whole.outcome, whole.exitCode]).toEqual(['conformant', 0]);
+    const tripleShort = passingReport();
+    gateCoverage(tripleShort, { ...COVERAGE, uncovered: [] }, true);
+    expect(tripleShort.incomplete.map((i) => i.reason)).toEqual(['coverage: 1 driven triple of the exchange matrix the profile allows not reached (--fail-on coverage); see Coverage']);
   });
 
   test.each([

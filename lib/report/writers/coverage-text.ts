@@ -7,7 +7,8 @@ export const LISTED_PAIRS = 40;
 /** The Coverage section's headline: pairs reached of those the profile allows, cells and exchanges. */
 export function coverageHeadline(c: Coverage): string {
   const pct = c.pairs.total === 0 ? 100 : Math.floor((1000 * c.pairs.covered) / c.pairs.total) / 10;
-  return `${c.pairs.covered} of ${c.pairs.total} pairs the profile allows reached (${pct}%), ${plural(c.cells, 'cell')}, ${plural(c.exchanges, 'exchange')} in the matrix`;
+  const triples = c.triples === undefined ? '' : `; strength 3: ${c.triples.covered} of ${c.triples.total} triples of ${c.triples.over}`;
+  return `${c.pairs.covered} of ${c.pairs.total} pairs the profile allows reached (${pct}%), ${plural(c.cells, 'cell')}, ${plural(c.exchanges, 'exchange')} in the matrix${triples}`;
 }
 
 /** Per dimension, one line: the values reached (with their exchanges) and those not reached. */
@@ -23,6 +24,7 @@ export function dimensionLines(c: Coverage): Array<{ name: string; reached: stri
 export function uncoveredLines(c: Coverage): string[] {
   const lines = c.uncovered.slice(0, LISTED_PAIRS).map((u) => `${u.pair}: ${u.reason}`);
   if (c.uncovered.length > LISTED_PAIRS) lines.push(`… and ${c.uncovered.length - LISTED_PAIRS} more (report.json lists them all)`);
+  for (const t of (c.triples?.uncovered ?? []).slice(0, LISTED_PAIRS)) lines.push(`${t}: triple not reached`);
   for (const u of c.unavailable) lines.push(`${u.dimension} ${u.value}: unavailable, ${u.reason}`);
   return lines;
 }
