@@ -1,5 +1,6 @@
 import { basename, join } from 'node:path';
 import { clientRequirements } from '../catalogue/client.ts';
+import { baselineExit, compareClientBaseline, loadClientBaseline } from '../client-grading/client-baseline.ts';
 import { writeClientBundle } from '../certification/client-bundle.ts';
 import { harnessIdentity } from '../certification/harness-identity.ts';
 import { applyExpectations, loadExpectations } from '../report/expectations.ts';
@@ -36,6 +37,7 @@ export async function clientCommand(args: string[]): Promise<number> {
       'env-prefix': { type: 'string' },
       'time-limit': { type: 'string' },
       expect: { type: 'string' },
+      baseline: { type: 'string' },
       'no-bundle': BUNDLE_OPTIONS['no-bundle'],
       'sign-key': BUNDLE_OPTIONS['sign-key'],
       help: { type: 'boolean', short: 'h' },
@@ -56,10 +58,11 @@ export async function clientCommand(args: string[]): Promise<number> {
   const timeLimitMs = integer('--time-limit', values['time-limit'], 30, 1) * 1000;
   const knownId = (id: string): boolean => clientRequirements.some((r) => r.id === id);
   const expectations = values.expect === undefined ? undefined : loadExpectations(values.expect, knownId);
+  const baseline = values.baseline === undefined ? undefined : { file: values.baseline, report: loadClientBaseline(values.baseline) };
   const outDir = values.out ?? 'reports';
   // Before any scenario runs: a grading that cannot write its reports does not start.
   checkWritableFolder(outDir, (message) => new UsageError(`client: --out ${JSON.stringify(outDir)} ${message}`));
-  const bundle = await bundleRequest({ ...(values['no-bundle'] === undefined ? {} : { 'no-bundle': values['no-bundle'] }), ...(values['sign-key'] === undefined ? {} : { 'sign-key': values['sign-key'] }) });
+  const bundle = await bundleRequest({ ...(values['no-bundle'] === undefined ? {} : { 'no-bundle': values['no-bundle'] }), ...(values['sign-key'] === undefined ? {} : { 'sign-key': values['sign-key'] }) }, process.env, 'client');
   const startedAt = new Date();
 
   const runs: ScenarioRun[] = [];
@@ -90,6 +93,7 @@ export async function clientCommand(args: string[]): Promise<number> {
   const outcome = outcomeOf(verdicts);
   const runId = `client-${newRunId(startedAt)}`;
   const { name, version } = harnessIdentity();
+  const diff = baseline === undefined ? undefined : compareClientBaseline(basename(baseline.file), baseline.report, verdicts);
   const report: ClientReport = {
     kind: 'client',
     runId,
@@ -99,8 +103,9 @@ export async function clientCommand(args: string[]): Promise<number> {
     startedAt: startedAt.toISOString(),
     finishedAt: finishedAt.toISOString(),
     ...(values.expect === undefined ? {} : { expectations: basename(values.expect) }),
+    ...(diff === undefined ? {} : { baseline: diff }),
     outcome,
-    exitCode: EXIT_CODES[outcome],
+    exitCode: diff === undefined ? EXIT_CODES[outcome] : baselineExit(EXIT_CODES[outcome], diff, verdicts),
     scenarios: runs,
     verdicts,
   };

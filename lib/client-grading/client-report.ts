@@ -4,6 +4,7 @@ import type { AppliedWaiver } from '../report/report-model.ts';
 import { waiverText } from '../report/expectations.ts';
 import { REPORT_FILE_NAMES } from '../report/report-formats.ts';
 import { writePieces } from '../report/write-reports.ts';
+import { baselineLines, type ClientBaselineDiff } from './client-baseline.ts';
 import { clientHar } from './client-har.ts';
 import { clientHtml } from './client-html.ts';
 import { clientJunit } from './client-junit.ts';
@@ -38,6 +39,8 @@ export interface ClientReport {
   finishedAt: string;
   /** The expectations file (--expect), by name. */
   expectations?: string;
+  /** The comparison with --baseline's report, when one was given. */
+  baseline?: ClientBaselineDiff;
   outcome: ClientOutcome;
   exitCode: number;
   scenarios: readonly ScenarioRun[];
@@ -82,6 +85,7 @@ export function clientConsoleText(report: ClientReport): string {
     }
   }
   const count = (verdict: string): number => report.verdicts.filter((v) => v.verdict === verdict).length;
+  if (report.baseline !== undefined) lines.push('', ...baselineLines(report.baseline));
   lines.push('', `${report.outcome.toUpperCase()}: ${count('pass')} pass, ${count('fail')} fail, ${count('warn')} warn, ${count('not-run')} not run of ${report.verdicts.length} client requirements (seed ${report.seed})`);
   return lines.join('\n');
 }

@@ -135,3 +135,27 @@ test('an --out that cannot be written is one usage line, exit 2, before any scen
   expect(result.stderr).toMatch(/client: --out ".*a-file\/reports" /);
   expect(result.stdout).not.toContain('scenario permanent');
 });
+
+test('with the failing grading as --baseline, the same failure again exits 0 and says so; a clean baseline keeps it at 1', { timeout: 200_000 }, async () => {
+  const clean = join(work, 'clean-baseline.json');
+  const report = JSON.parse(readFileSync(join(failing.dir, 'report.json'), 'utf8')) as { verdicts: { verdict: string }[] };
+  writeFileSync(clean, JSON.stringify({ ...report, verdicts: report.verdicts.map((v) => ({ ...v, verdict: 'pass' })) }));
+  const [known, regressed] = await Promise.all([
+    grade('known', ['--baseline', join(failing.dir, 'report.json'), '--no-bundle'], { ASI_CLIENT_DEFECT: 'retry-400' }),
+    grade('regressed', ['--baseline', clean, '--no-bundle'], { ASI_CLIENT_DEFECT: 'retry-400' }),
+  ]);
+  expect(known.code, known.stdout + known.stderr).toBe(0);
+  expect(known.stdout).toContain(`still failing as in the baseline: ${FAILED}`);
+  expect(regressed.code, regressed.stdout + regressed.stderr).toBe(1);
+  expect(regressed.stdout).toContain(`regressed: ${FAILED}`);
+  expect(readdirSync(known.dir)).not.toContain('bundle.tar.gz');
+});
+
+test('a server run\'s report as --baseline is one usage line, exit 2', async () => {
+  const file = join(work, 'server-report.json');
+  writeFileSync(file, JSON.stringify({ schemaVersion: 1, meta: { runId: 'x' }, results: [] }));
+  const result = await runCli(['client', '--baseline', file, '--', ...CLIENT]);
+  expect(result.code).toBe(2);
+  expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  expect(result.stderr).toContain('is not the report.json of a client grading');
+});
