@@ -22,16 +22,28 @@ interface RefusedSpan {
   fromS: number;
   toS: number;
   retryAfter: string;
+  /** 429s the span joins: a client that keeps sending while refused makes overlapping spans, drawn as one. */
+  refusals: number;
 }
 
 function refusedSpans(trace: readonly TracedRequest[], t0: number): RefusedSpan[] {
-  return trace.flatMap((r) => {
+  const each = trace.flatMap((r): RefusedSpan[] => {
     const retryAfter = r.answer.headers['retry-after'];
     const seconds = Number(retryAfter);
     if (r.answer.status !== 429 || retryAfter === undefined || !Number.isFinite(seconds)) return [];
     const fromS = (r.receivedAtMs - t0) / 1000;
-    return [{ pool: poolOf(r.method), fromS, toS: fromS + seconds, retryAfter }];
+    return [{ pool: poolOf(r.method), fromS, toS: fromS + seconds, retryAfter, refusals: 1 }];
   });
+  const merged: RefusedSpan[] = [];
+  for (const s of each) {
+    const last = merged.findLast((m) => m.pool === s.pool);
+    if (last !== undefined && s.fromS <= last.toS) {
+      last.toS = Math.max(last.toS, s.toS);
+      last.refusals += 1;
+      last.retryAfter = s.retryAfter;
+    } else merged.push({ ...s });
+  }
+  return merged;
 }
 
 /** A tick every 1, 2, 5, 10… seconds, about eight across. */
@@ -73,7 +85,7 @@ export function timelineSvg(scenario: string, trace: readonly TracedRequest[], j
   }
   for (const s of spans) {
     const y = TOP + LANE * POOLS.indexOf(s.pool);
-    parts.push(`<rect class="refused" x="${n(x(s.fromS))}" y="${y + 2}" width="${n(Math.max(1, x(s.toS) - x(s.fromS)))}" height="${LANE - 4}"><title>${s.pool} pool refused at +${s.fromS.toFixed(2)} s, Retry-After ${h(s.retryAfter)} s: nothing to this pool before +${s.toS.toFixed(2)} s</title></rect>`);
+    parts.push(`<rect class="refused" x="${n(x(s.fromS))}" y="${y + 2}" width="${n(Math.max(1, x(s.toS) - x(s.fromS)))}" height="${LANE - 4}"><title>${s.pool} pool refused at +${s.fromS.toFixed(2)} s${s.refusals > 1 ? ` (${s.refusals} 429s, the last with` : ' (with'} Retry-After ${h(s.retryAfter)} s): nothing to this pool before +${s.toS.toFixed(2)} s</title></rect>`);
   }
   const step = tickStep(endS);
   const axisY = TOP + LANE * POOLS.length;
@@ -89,7 +101,8 @@ export function timelineSvg(scenario: string, trace: readonly TracedRequest[], j
     const why = marks.map((m) => `; judged by ${m.requirement}: ${m.verdict}`).join('');
     parts.push(`<g>${ring}${mark(r.answer.status, Number(n(x(t))), laneY(poolOf(r.method)))}<title>${h(line + why)}</title></g>`);
   });
-  const refusedText = spans.length === 0 ? 'no pool was refused' : `${spans.length} refusal(s) shaded up to their Retry-After`;
+  const refusals = spans.reduce((k, s) => k + s.refusals, 0);
+  const refusedText = spans.length === 0 ? 'no pool was refused' : `${refusals} 429(s) shaded up to the end of their Retry-After`;
   const desc = `${trace.length} request(s) over ${endS.toFixed(1)} s; ${refusedText}; ${judged.length === 0 ? 'no request failed a requirement' : `${judged.length} judged request(s) ringed`}.`;
   return [
     `<svg class="timeline" role="img" aria-labelledby="${h(titleId)} ${h(descId)}" viewBox="0 0 ${WIDTH} ${height}" width="100%" xmlns="http://www.w3.org/2000/svg">`,
