@@ -159,3 +159,9 @@ test('a server run\'s report as --baseline is one usage line, exit 2', async () 
   expect(result.stderr.trim().split('\n')).toHaveLength(1);
   expect(result.stderr).toContain('is not the report.json of a client grading');
 });
+
+test('a command that cannot start is nothing judged, exit 3, and the console says why', async () => {
+  const result = await runCli(['client', '--scenario', 'permanent', '--out', join(work, 'no-command'), '--no-bundle', '--', 'asi-no-such-command']);
+  expect(result.code).toBe(3);
+  expect(result.stdout).toContain('the client did not start (ENOENT: asi-no-such-command)');
+});
