@@ -62,7 +62,7 @@ function sha256(data: Buffer): string {
  * Each file against the manifest: listed twice, removed, changed or added after the run. An
  * edited exchange record says which of its lines changed (record-edits.ts), not only its digest.
  */
-async function digestProblems(bundle: OpenedBundle, statement: Statement): Promise<VerifyProblem[]> {
+export async function digestProblems(bundle: OpenedBundle, statement: Pick<Statement, 'subject'>, required: readonly string[] = REQUIRED): Promise<VerifyProblem[]> {
   const problems: VerifyProblem[] = [];
   const listed = new Map<string, string>();
   for (const s of statement.subject) {
@@ -84,13 +84,13 @@ async function digestProblems(bundle: OpenedBundle, statement: Statement): Promi
   for (const name of bundle.files.keys()) {
     if (name !== MANIFEST_NAME && !listed.has(name)) problems.push({ file: name, message: 'is in the bundle but not in the manifest: added after the run' });
   }
-  for (const name of REQUIRED) {
+  for (const name of required) {
     if (!listed.has(name) && !bundle.files.has(name)) problems.push({ file: name, message: 'is missing from the bundle and its manifest: every bundle holds it' });
   }
   return problems;
 }
 
-function signatureOf(manifest: { envelope?: DsseEnvelope }, options: VerifyOptions): { state: SignatureState; keyid?: string; problem?: string } {
+export function signatureOf(manifest: { envelope?: DsseEnvelope }, options: VerifyOptions): { state: SignatureState; keyid?: string; problem?: string } {
   const envelope = manifest.envelope;
   const keyid = envelope?.signatures[0]?.keyid;
   const key = options.publicKey;
@@ -114,7 +114,7 @@ interface HarnessComparison {
 }
 
 /** The harness that made the run against this one: catalogue (else nothing re-derives), build, spec text, contract. */
-function compareHarness(p: CertificationPredicate, mine: HarnessIdentity): HarnessComparison {
+export function compareHarness(p: Pick<CertificationPredicate, 'harness' | 'specDigest' | 'catalogueDigest' | 'contractDigest'>, mine: HarnessIdentity): HarnessComparison {
   const made = p.harness;
   const sameCatalogue = p.catalogueDigest.sha256 === mine.catalogueDigest;
   const sameBuild = made.packageDigest.sha256 === mine.packageDigest;
@@ -184,7 +184,7 @@ function runReasons(report: Report): string[] {
  * leaves junit.xml as the run wrote it, only no longer what report.json gives. Those are marked
  * as consequences of the change, not named as changed themselves.
  */
-function changedFirst(problems: VerifyProblem[]): VerifyProblem[] {
+export function changedFirst(problems: VerifyProblem[]): VerifyProblem[] {
   const changed = new Set(problems.filter((p) => p.from === undefined && p.file !== MANIFEST_NAME).map((p) => p.file));
   const own: VerifyProblem[] = [];
   const consequences: VerifyProblem[] = [];

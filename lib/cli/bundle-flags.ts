@@ -22,16 +22,16 @@ export interface BundleFlagValues {
  * The bundle a run writes, settled before it starts: a signing key that cannot be used or a
  * --bundle-dir that holds files is one line and exit 2 now, not after the run.
  */
-export async function bundleRequest(values: BundleFlagValues, env: NodeJS.ProcessEnv = process.env): Promise<BundleRequest | undefined> {
+export async function bundleRequest(values: BundleFlagValues, env: NodeJS.ProcessEnv = process.env, command = 'run'): Promise<BundleRequest | undefined> {
   if (values['no-bundle'] === true) {
     const other = values['bundle-dir'] !== undefined ? '--bundle-dir' : values['sign-key'] !== undefined ? '--sign-key' : undefined;
-    if (other !== undefined) throw new UsageError(`run: --no-bundle and ${other} contradict each other; choose one`);
+    if (other !== undefined) throw new UsageError(`${command}: --no-bundle and ${other} contradict each other; choose one`);
     return undefined;
   }
   const dir = values['bundle-dir'];
   if (dir !== undefined) {
     const problem = await checkBundleDir(dir);
-    if (problem !== undefined) throw new UsageError(`run: --bundle-dir ${dir} ${problem}`);
+    if (problem !== undefined) throw new UsageError(`${command}: --bundle-dir ${dir} ${problem}`);
   }
   return {
     ...(dir === undefined ? {} : { dir }),

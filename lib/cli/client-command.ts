@@ -1,6 +1,14 @@
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { clientRequirements } from '../catalogue/client.ts';
+import { baselineExit, compareClientBaseline, loadClientBaseline } from '../client-grading/client-baseline.ts';
+import { writeClientBundle } from '../certification/client-bundle.ts';
+import { harnessIdentity } from '../certification/harness-identity.ts';
+import { applyExpectations, loadExpectations } from '../report/expectations.ts';
+import { checkWritableFolder } from '../user-file.ts';
+import { BUNDLE_OPTIONS, bundleLine, bundleRequest } from './bundle-flags.ts';
+import { consolePath } from './console-path.ts';
 import type { TracedRequest } from '../checks/client-trace.ts';
-import { clientConsoleText, EXIT_CODES, outcomeOf, writeClientReports, type ScenarioRun } from '../client-grading/client-report.ts';
+import { clientConsoleText, EXIT_CODES, outcomeOf, writeClientReports, type ClientReport, type GradedVerdict, type ScenarioRun } from '../client-grading/client-report.ts';
 import { judgeClient } from '../client-grading/judge-client.ts';
 import { SCENARIOS } from '../client-grading/scenarios.ts';
 import { spawnClient } from '../client-grading/spawn-client.ts';
@@ -28,6 +36,10 @@ export async function clientCommand(args: string[]): Promise<number> {
       out: { type: 'string' },
       'env-prefix': { type: 'string' },
       'time-limit': { type: 'string' },
+      expect: { type: 'string' },
+      baseline: { type: 'string' },
+      'no-bundle': BUNDLE_OPTIONS['no-bundle'],
+      'sign-key': BUNDLE_OPTIONS['sign-key'],
       help: { type: 'boolean', short: 'h' },
     },
     true,
@@ -44,6 +56,13 @@ export async function clientCommand(args: string[]): Promise<number> {
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(prefix)) throw new UsageError(`client: --env-prefix expects a variable-name prefix such as ASI, got ${JSON.stringify(prefix)}`);
   const seed = integer('--seed', values.seed, Math.floor(Math.random() * 2 ** 31), 0);
   const timeLimitMs = integer('--time-limit', values['time-limit'], 30, 1) * 1000;
+  const knownId = (id: string): boolean => clientRequirements.some((r) => r.id === id);
+  const expectations = values.expect === undefined ? undefined : loadExpectations(values.expect, knownId);
+  const baseline = values.baseline === undefined ? undefined : { file: values.baseline, report: loadClientBaseline(values.baseline) };
+  const outDir = values.out ?? 'reports';
+  // Before any scenario runs: a grading that cannot write its reports does not start.
+  checkWritableFolder(outDir, (message) => new UsageError(`client: --out ${JSON.stringify(outDir)} ${message}`));
+  const bundle = await bundleRequest({ ...(values['no-bundle'] === undefined ? {} : { 'no-bundle': values['no-bundle'] }), ...(values['sign-key'] === undefined ? {} : { 'sign-key': values['sign-key'] }) }, process.env, 'client');
   const startedAt = new Date();
 
   const runs: ScenarioRun[] = [];
@@ -62,15 +81,39 @@ export async function clientCommand(args: string[]): Promise<number> {
         [`${prefix}_SCENARIO`]: scenario.name,
       };
       const exit = await spawnClient(positionals, env, timeLimitMs);
-      runs.push({ scenario: scenario.name, exit, trace });
+      runs.push({ scenario: scenario.name, baseUrl: reference.baseUrl, exit, trace });
     } finally {
       await reference.close();
     }
   }
-  const verdicts = judgeClient(runs.map((r) => ({ scenario: r.scenario, trace: r.trace })));
-  const report = { kind: 'client' as const, command: positionals, seed, startedAt: startedAt.toISOString(), outcome: outcomeOf(verdicts), scenarios: runs, verdicts };
-  const dir = join(values.out ?? 'reports', `client-${newRunId(startedAt)}`);
-  const files = writeClientReports(dir, report, secrets);
-  process.stdout.write(`\n${new Redactor(secrets).redact(clientConsoleText(report))}\nreports: ${dir}/ (${files.join(', ')})\n`);
-  return EXIT_CODES[report.outcome];
+  const verdicts: GradedVerdict[] = judgeClient(runs.map((r) => ({ scenario: r.scenario, trace: r.trace })));
+  const finishedAt = new Date();
+  // Waivers as a server run applies them: the expected verdict does not count, an expired waiver fails.
+  if (expectations !== undefined) applyExpectations(verdicts, expectations, finishedAt.toISOString().slice(0, 10));
+  const outcome = outcomeOf(verdicts);
+  const runId = `client-${newRunId(startedAt)}`;
+  const { name, version } = harnessIdentity();
+  const diff = baseline === undefined ? undefined : compareClientBaseline(basename(baseline.file), baseline.report, verdicts);
+  const report: ClientReport = {
+    kind: 'client',
+    runId,
+    harness: { name, version },
+    command: positionals,
+    seed,
+    startedAt: startedAt.toISOString(),
+    finishedAt: finishedAt.toISOString(),
+    ...(values.expect === undefined ? {} : { expectations: basename(values.expect) }),
+    ...(diff === undefined ? {} : { baseline: diff }),
+    outcome,
+    exitCode: diff === undefined ? EXIT_CODES[outcome] : baselineExit(EXIT_CODES[outcome], diff, verdicts),
+    scenarios: runs,
+    verdicts,
+  };
+  const dir = join(outDir, runId);
+  const written = await writeClientReports(dir, report, secrets);
+  const certified = bundle === undefined ? undefined : await writeClientBundle(dir, report, written, secrets, bundle);
+  const redactor = new Redactor(secrets);
+  const reportsLine = `reports: ${consolePath(dir, process.cwd())}/ (${written.map((f) => basename(f)).join(', ')})`;
+  process.stdout.write(`\n${redactor.redact(clientConsoleText(report))}\n${redactor.redact(reportsLine)}${certified === undefined ? '' : `\n${bundleLine(certified)}`}\n`);
+  return report.exitCode;
 }

@@ -369,7 +369,8 @@ inherited.
 
 Usage
   asi-conformance client [--scenario NAME ...] [--seed N] [--out DIR] [--env-prefix P]
-                         [--time-limit S] -- COMMAND...
+                         [--time-limit S] [--expect FILE] [--baseline FILE]
+                         [--sign-key FILE | --no-bundle] -- COMMAND...
 
 Options
   --scenario NAME   paging, rate-limited or permanent (repeatable; default: all)
@@ -377,6 +378,15 @@ Options
   --out DIR         reports go to DIR/client-<run-id>/ (default: reports)
   --env-prefix P    the variables' prefix (default: ASI)
   --time-limit S    seconds each scenario's command may run (default: 30)
+  --expect FILE     waivers, as run's: a client requirement's expected verdict does not count
+  --baseline FILE   an earlier client grading's report.json: only a regression fails
+  --sign-key FILE   sign the bundle's manifest (Ed25519 key from keygen)
+  --no-bundle       write no bundle.tar.gz
+
+Outputs (in DIR/client-<run-id>/)
+  report.json, summary.md, junit.xml, report.html (a timeline per scenario), transcript.har,
+  and bundle.tar.gz: check it offline with 'asi-conformance verify', which re-derives every
+  verdict from the recorded trace
 
 The command's environment
   P_BASE_URL   the scripted server's base URL, ending in /v1
@@ -384,4 +394,6 @@ The command's environment
   P_SCENARIO   the scenario's name: what the client is asked to do
 
 Exit codes
-  0 conformant   1 a requirement failed   2 usage   3 nothing judged`;
+  0 conformant (or only failures waived or in the baseline)   1 a MUST failed
+  2 usage (an --out that cannot be written too)   3 nothing judged (the command sent nothing,
+  or could not start)`;

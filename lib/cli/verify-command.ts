@@ -1,6 +1,7 @@
 import { openBundle } from '../certification/open-bundle.ts';
 import { loadPublicKey } from '../certification/signing-key.ts';
 import { verifyBundle } from '../certification/verify-bundle.ts';
+import { clientManifest, verifyClientBundle } from '../certification/verify-client-bundle.ts';
 import { verificationText } from '../certification/verify-text.ts';
 import { UsageError } from '../errors.ts';
 import { VERIFY_HELP } from './help.ts';
@@ -32,7 +33,10 @@ export async function verifyCommand(args: string[]): Promise<number> {
   const keyFile = values['public-key'];
   const publicKey = keyFile === undefined ? undefined : { ...loadPublicKey(keyFile), file: keyFile };
   const bundle = openBundle(positionals[0]!);
-  const verification = await verifyBundle(bundle, publicKey === undefined ? {} : { publicKey });
+  const options = publicKey === undefined ? {} : { publicKey };
+  // A client grading's bundle has a manifest of its own kind; the same checks, its own re-derivation.
+  const client = clientManifest(bundle);
+  const verification = client === undefined ? await verifyBundle(bundle, options) : await verifyClientBundle(bundle, client, options);
   const code = !verification.intact ? 1 : values['require-certification'] === true && !verification.certification.certifying ? 1 : 0;
   process.stdout.write(values.json === true ? `${jsonText({ ...verification, exitCode: code }, 2)}\n` : `${verificationText(verification, keyFile)}\n`);
   return code;

@@ -26,6 +26,8 @@ export interface ClientFinding {
   reason: string;
   /** The trace around the request judged, a line each with its time from the scenario's first request. */
   timeline: string[];
+  /** The index in the scenario's trace of the request judged, when one was. */
+  at?: number;
 }
 
 export interface ClientRequirementVerdict {
@@ -41,7 +43,7 @@ export function judgeClient(traces: readonly ScenarioTrace[]): ClientRequirement
   const all = traces.flatMap(({ scenario, trace }) =>
     CHECKERS.map((check) => {
       const j = check(trace);
-      return { id: j.requirement, finding: { scenario, verdict: j.verdict, reason: j.reason, timeline: j.verdict === 'fail' ? timeline(trace, j.at) : [] } };
+      return { id: j.requirement, finding: { scenario, verdict: j.verdict, reason: j.reason, timeline: j.verdict === 'fail' ? timeline(trace, j.at) : [], ...(j.at === undefined ? {} : { at: j.at }) } };
     }),
   );
   return clientRequirements.map((requirement) => {

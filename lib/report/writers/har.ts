@@ -132,7 +132,7 @@ function asiFields(exchange: Exchange): Record<string, unknown> {
   return fields;
 }
 
-function entry(recorded: Exchange, leftOut: boolean): Record<string, unknown> {
+export function entry(recorded: Exchange, leftOut: boolean): Record<string, unknown> {
   const exchange = leftOut ? withoutContent(recorded) : recorded;
   return {
     startedDateTime: exchange.startedAt,

@@ -36,7 +36,7 @@ const EVENT_DATA_CHARS = 300;
 const EVENTS_SHOWN = 60;
 const FINDINGS_SHOWN = 10;
 
-const STYLE = `
+export const STYLE = `
 :root { --pass: #1a7f37; --fail: #cf222e; --warn: #9a6700; --inconclusive: #8250df; --not-run: #57606a; --uncovered: #8c959f; --waived: #0969da;
   --line: #d0d7de; --soft: #f6f8fa; --ink: #1f2328; --muted: #59636e; }
 * { box-sizing: border-box; }

@@ -11,7 +11,7 @@ const MESSAGE_CHARS = 300;
 /** Body characters shown per exchange of a run's stop. */
 const STOP_BODY_CHARS = 2000;
 
-function element(name: string, attributes: Record<string, string | number>, body?: string): string {
+export function element(name: string, attributes: Record<string, string | number>, body?: string): string {
   const attrs = Object.entries(attributes)
     .map(([k, v]) => ` ${k}="${attr(String(v))}"`)
     .join('');
