@@ -1,4 +1,5 @@
 import { SLOW_DOWN_FRACTION, WRITE_METHODS } from '../spec-constants.ts';
+import { STREAM_FIELD_FORMS } from './accept-forms.ts';
 import { coveringArray, type Allowed } from './covering-array.ts';
 import { coverageAllowed, coverageDimensions } from './coverage.ts';
 import type { Cell, CoverageContext } from './exchange-dimensions.ts';
@@ -64,8 +65,6 @@ function phaseOf(cell: Cell): Phase {
   }
 }
 
-const STREAM_FORMS = new Set(['stream: true', 'stream: false']);
-
 /**
  * A write pool under 10% holds few points (5 of the spec's 60): the low rows with a write method
  * are kept to that many, chosen so that each write method and each `stream` form is among them
@@ -77,7 +76,7 @@ export function fitLowWrites(rows: readonly PlannedRow[], points: number, allowe
   const low = rows.filter((r) => r.phase === 'low');
   const kept = new Set<PlannedRow>();
   const seen = new Set<string>();
-  const needs = (r: PlannedRow): string[] => [r.cell.method, ...(STREAM_FORMS.has(r.cell.accept) ? [r.cell.accept] : [])];
+  const needs = (r: PlannedRow): string[] => [r.cell.method, ...(STREAM_FIELD_FORMS.has(r.cell.accept) ? [r.cell.accept] : [])];
   for (const r of [...low].sort((a, b) => needs(b).length - needs(a).length)) {
     if (kept.size >= points) break;
     if (needs(r).some((n) => !seen.has(n))) {
