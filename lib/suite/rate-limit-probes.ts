@@ -88,7 +88,8 @@ export interface RefillProbe {
  *  - one sent a second before Retry-After says a request can succeed, which must still be refused
  *    (only when Retry-After is 3 s or more: below that the rounding leaves no room);
  *  - one sent when the Reset instant has passed, if Reset comes well before Retry-After;
- *  - one sent once Retry-After has elapsed (and Reset too, when the two agree), which must be served.
+ *  - one sent once Retry-After has elapsed (and Reset too, when it is not well before), which must be served;
+ *  - with `refill`, the first refill of the staged spend, at its own instant (RefillProbe).
  * Each is timed against the latest 429 received before it. The waits are in the background and
  * overlap the other suites; only the recovery suite waits for what is left.
  */
