@@ -9,7 +9,7 @@ import type { Exchange } from '../lib/model/exchange.ts';
 import { inconclusive, notRun, type Finding } from '../lib/model/finding.ts';
 import { campaignBudgetMs, type Campaign } from '../lib/suite/rate-limit-campaign.ts';
 import { finalRead, finalReadAtMs, healsAfterRefusalAtMs, replayDueAtMs, replayRefusedPosts, retryAfterDueAtMs, type ReplayRun } from '../lib/suite/rate-limit-probes.ts';
-import { campaign, isCampaign, readProbes } from '../lib/suite/rate-limit-state.ts';
+import { campaign, isCampaign, readProbes, readRefill } from '../lib/suite/rate-limit-state.ts';
 import { requirementTest, type TestKit } from '../lib/suite/requirement-test.ts';
 import type { Session } from '../lib/suite/session.ts';
 import { waitingFor } from '../lib/suite/wait-notices.ts';
@@ -19,7 +19,7 @@ const WINDOW_MS = inject('asi').profile.limits.windowS * 1000;
 const TIMEOUT = campaignBudgetMs(WINDOW_MS) + WINDOW_MS + 30_000;
 
 /** What this file learns and its later tests read (tests of a file run in order). */
-const healed: { probes: Probe[]; replay?: Replay; final?: Exchange } = { probes: [] };
+const healed: { probes: Probe[]; refill: Exchange[]; replay?: Replay; final?: Exchange } = { probes: [], refill: [] };
 
 let replaying: Promise<ReplayRun | { skipped: string }> | undefined;
 
@@ -92,6 +92,7 @@ describe('§8.1 Request rate limits: the exhausted pools heal', () => {
         const [probes, replay] = await waited(kit, what, due, Promise.all([readProbes(), writeReplay(kit, c)]));
         if ('failed' in probes) return kit.ids.map((id) => inconclusive(id, probes.failed));
         healed.probes = probes;
+        healed.refill = await readRefill();
         const findings = [retryAfterTrueFinding('ratelimit/8.1/retry-after-true', probes), resetRefillFinding('ratelimit/8.1/reset-refill', probes)];
         if ('replay' in replay && replay.probe !== undefined) {
           findings.push(...judgedOnly(retryAfterTrueFinding('ratelimit/8.1/retry-after-true', [replay.probe])), ...judgedOnly(resetRefillFinding('ratelimit/8.1/reset-refill', [replay.probe])));
@@ -121,7 +122,7 @@ describe('§8.1 Request rate limits: the exhausted pools heal', () => {
     'GET /me once every point the exhaustion spent has aged out',
     (kit) =>
       withCampaign(kit, async (c) => {
-        const history = [...c.read.charged, ...healed.probes.map((p) => p.exchange)];
+        const history = [...c.read.charged, ...healed.probes.map((p) => p.exchange), ...healed.refill];
         const windowMs = c.limits.windowS * 1000;
         healed.final = await waited(kit, 'every point of the read spend to age out', finalReadAtMs(c.read.charged, windowMs), finalReadOnce(kit, c));
         return [refusedChargeFinding(kit.ids[0]!, history, healed.final, c.limits.read, c.limits.windowS * 1000)];
@@ -137,7 +138,7 @@ describe('§8.1 Request rate limits: the exhausted pools heal', () => {
       withCampaign(kit, async (c) => {
         const windowMs = c.limits.windowS * 1000;
         // The looks that found a pool spent by another client count too: every request of the token in this run.
-        const reads = [...c.read.stale, ...c.read.charged, ...healed.probes.map((p) => p.exchange), ...(healed.final === undefined ? [] : [healed.final])];
+        const reads = [...c.read.stale, ...c.read.charged, ...healed.probes.map((p) => p.exchange), ...healed.refill, ...(healed.final === undefined ? [] : [healed.final])];
         const findings = [rollingWindowFinding(kit.ids[0]!, reads, c.limits.read, windowMs, 'read')];
         if (!('skipped' in c.write)) findings.push(rollingWindowFinding(kit.ids[0]!, [...c.write.stale, ...c.write.charged, ...(healed.replay?.finals ?? [])], c.limits.write, windowMs, 'write'));
         return findings;

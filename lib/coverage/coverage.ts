@@ -1,6 +1,7 @@
 import type { Exchange } from '../model/exchange.ts';
 import type { ResolvedProfile } from '../profile/resolved-profile.ts';
 import { UNAUTHENTICATED_PATHS } from '../spec-constants.ts';
+import { STREAM_FIELD_FORMS } from './accept-forms.ts';
 import { pairKey, pairLabel, pairsOf, placeablePairs, placeableTuples, tupleKey, tupleOf, type Allowed, type Assignment, type Dimension, type Pair, type Tuple } from './covering-array.ts';
 import {
   ACCEPT_FORMS,
@@ -72,7 +73,7 @@ export function coverageAllowed(context: CoverageContext): Allowed {
       const facts = [live, charged, tabled];
       if (pool === 'no pool' ? facts.every((f) => f === true) : facts.some((f) => f === false)) return false;
     }
-    if (accept === 'stream: true' || accept === 'stream: false') {
+    if (accept !== undefined && STREAM_FIELD_FORMS.has(accept)) {
       if (method !== undefined && method !== 'POST') return false;
       if (route !== undefined && !isMessageRoute(route, context)) return false;
     }

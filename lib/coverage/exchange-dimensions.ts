@@ -1,5 +1,6 @@
 import { jobIdOf } from '../checks/conversation-job.ts';
 import { escapeRegExp, pathUnderBase } from '../checks/route-of.ts';
+import { acceptFormOfHeader } from './accept-forms.ts';
 import { parsedBody } from '../invariants/exchange-facts.ts';
 import type { Exchange } from '../model/exchange.ts';
 import type { Limits, ResolvedProfile } from '../profile/resolved-profile.ts';
@@ -42,8 +43,11 @@ export const OWNERS = ['no id', 'own', "another workspace's", 'never issued'] as
  */
 export const POOL_STATES = ['no pool', 'fresh', 'low', 'spent', 'just refilled'] as const;
 
-/** How the request asked to be answered: its Accept header, or on a message POST without one, the `stream` field. */
-export const ACCEPT_FORMS = ['absent', '*/*', 'application/json', 'text/event-stream', 'a list', 'a parameter', 'a q-value', 'stream: true', 'stream: false'] as const;
+/**
+ * How the request asked to be answered: its Accept header, or on a message POST without one, the
+ * `stream` field (the forms are the input domains' edges: lib/coverage/accept-forms.ts).
+ */
+export { ACCEPT_FORMS } from './accept-forms.ts';
 
 /** The dimensions' names, in the order reports show them. */
 export const DIMENSION_NAMES = ['route', 'method', 'token', 'owner', 'pool', 'accept'] as const;
@@ -96,12 +100,7 @@ export function acceptFormOf(exchange: Exchange, messagePost: boolean): string {
     }
     return 'absent';
   }
-  const lower = accept.toLowerCase();
-  if (lower === '*/*' || lower === 'application/json' || lower === 'text/event-stream') return lower;
-  if (/;\s*q=/.test(lower)) return 'a q-value';
-  if (lower.includes(',')) return 'a list';
-  if (lower.includes(';')) return 'a parameter';
-  return 'other';
+  return acceptFormOfHeader(accept);
 }
 
 /**

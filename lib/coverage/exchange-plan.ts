@@ -1,4 +1,5 @@
 import { SLOW_DOWN_FRACTION, WRITE_METHODS } from '../spec-constants.ts';
+import { STREAM_FIELD_FORMS } from './accept-forms.ts';
 import { coveringArray, rowHolding, tupleKey, tupleOf, type Allowed } from './covering-array.ts';
 import { coverageAllowed, coverageDimensions, drivenTriples, TRIPLE_DIMENSIONS } from './coverage.ts';
 import { seededRandom } from '../seeded-random.ts';
@@ -86,8 +87,6 @@ function phaseOf(cell: Cell): Phase {
   }
 }
 
-const STREAM_FORMS = new Set(['stream: true', 'stream: false']);
-
 /**
  * A write pool under 10% holds few points (5 of the spec's 60): the low rows with a write method
  * are kept to that many, chosen so that each write method and each `stream` form is among them
@@ -99,7 +98,7 @@ export function fitLowWrites(rows: readonly PlannedRow[], points: number, allowe
   const low = rows.filter((r) => r.phase === 'low');
   const kept = new Set<PlannedRow>();
   const seen = new Set<string>();
-  const needs = (r: PlannedRow): string[] => [r.cell.method, ...(STREAM_FORMS.has(r.cell.accept) ? [r.cell.accept] : [])];
+  const needs = (r: PlannedRow): string[] => [r.cell.method, ...(STREAM_FIELD_FORMS.has(r.cell.accept) ? [r.cell.accept] : [])];
   for (const r of [...low].sort((a, b) => needs(b).length - needs(a).length)) {
     if (kept.size >= points) break;
     if (needs(r).some((n) => !seen.has(n))) {

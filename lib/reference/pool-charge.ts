@@ -1,7 +1,10 @@
 import type { ExchangeContext } from './exchange-context.ts';
 import {
+  AllBackAfterLastSpendLimiter,
+  BackAfterFirstRefusalLimiter,
   FixedWindowLimiter,
   RollingWindowLimiter,
+  SlidingWindowCounterLimiter,
   TokenBucketLimiter,
   type LimitDecision,
   type PoolLimiter,
@@ -92,6 +95,9 @@ const WRONG_LIMITERS: Record<string, new (limit: number, windowMs: number) => Po
     }
   },
   'ratelimit-token-bucket': TokenBucketLimiter,
+  'ratelimit-all-back-after-last-spend': AllBackAfterLastSpendLimiter,
+  'ratelimit-sliding-window-counter': SlidingWindowCounterLimiter,
+  'ratelimit-all-back-after-first-refusal': BackAfterFirstRefusalLimiter,
 };
 
 function limiterFor(state: ReferenceState, pool: PoolName): PoolLimiter {

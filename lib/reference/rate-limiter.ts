@@ -181,3 +181,153 @@ export class TokenBucketLimiter implements PoolLimiter {
     this.#entry(key, now).tokens -= 1;
   }
 }
+
+/**
+ * Every point comes back at once, one window after the last point spent: a window restarted by
+ * each served request. Defect only. A burst spent at once cannot tell it from a rolling window
+ * (its last point is its every point); a spend staged in two parts can, since the early points
+ * stay out until a window after the later ones.
+ */
+export class AllBackAfterLastSpendLimiter implements PoolLimiter {
+  readonly #keys = new Map<string, { used: number; lastMs: number }>();
+  constructor(
+    readonly limit: number,
+    readonly windowMs: number,
+  ) {}
+
+  #entry(key: string, now: number): { used: number; lastMs: number } {
+    let e = this.#keys.get(key);
+    if (e === undefined) {
+      e = { used: 0, lastMs: now };
+      this.#keys.set(key, e);
+    }
+    if (e.used > 0 && now - e.lastMs >= this.windowMs) e.used = 0;
+    return e;
+  }
+
+  consume(key: string, now: number, spend = true): LimitDecision {
+    const e = this.#entry(key, now);
+    const allowed = e.used < this.limit;
+    if (allowed && spend) {
+      e.used += 1;
+      e.lastMs = now;
+    }
+    const back = e.lastMs + this.windowMs;
+    const decision: LimitDecision = { allowed, limit: this.limit, remaining: Math.max(0, this.limit - e.used), resetS: seconds(back), refilledS: seconds(back) };
+    if (!allowed) decision.retryAfterS = waitSeconds(now, back);
+    return decision;
+  }
+
+  charge(key: string, now: number): void {
+    const e = this.#entry(key, now);
+    e.used += 1;
+    e.lastMs = now;
+  }
+}
+
+/**
+ * The common sliding-window approximation: fixed windows (opening at the key's first request), the
+ * previous window's count weighted by how much of it the rolling window still overlaps, plus the
+ * current window's count. Defect only. After a burst spent at once the points trickle back through
+ * the next window (later than a rolling window gives them); after a staged spend, points the
+ * burst spent come back with the early ones, before a rolling window would give them.
+ */
+export class SlidingWindowCounterLimiter implements PoolLimiter {
+  readonly #keys = new Map<string, { startMs: number; previous: number; current: number }>();
+  constructor(
+    readonly limit: number,
+    readonly windowMs: number,
+  ) {}
+
+  #entry(key: string, now: number): { startMs: number; previous: number; current: number } {
+    let e = this.#keys.get(key);
+    if (e === undefined) {
+      e = { startMs: now, previous: 0, current: 0 };
+      this.#keys.set(key, e);
+    }
+    const passed = Math.floor((now - e.startMs) / this.windowMs);
+    if (passed > 0) {
+      e.previous = passed === 1 ? e.current : 0;
+      e.current = 0;
+      e.startMs += passed * this.windowMs;
+    }
+    return e;
+  }
+
+  /** The estimate of points in use at `now`: the previous window's count by its overlap, and the current one's. */
+  #estimate(e: { startMs: number; previous: number; current: number }, now: number): number {
+    return e.previous * (1 - (now - e.startMs) / this.windowMs) + e.current;
+  }
+
+  consume(key: string, now: number, spend = true): LimitDecision {
+    const e = this.#entry(key, now);
+    const allowed = this.#estimate(e, now) + 1 <= this.limit;
+    if (allowed && spend) e.current += 1;
+    const estimate = this.#estimate(e, now);
+    const end = e.startMs + this.windowMs;
+    const decision: LimitDecision = { allowed, limit: this.limit, remaining: Math.max(0, Math.floor(this.limit - estimate)), resetS: seconds(end), refilledS: seconds(end) };
+    if (!allowed) {
+      // One point free once the previous window's weight has fallen by what is over; at the
+      // window's end at the latest (the current count alone is then the previous one).
+      const over = estimate + 1 - this.limit;
+      const freeAt = e.previous > 0 && over <= e.previous * (1 - (now - e.startMs) / this.windowMs) ? now + (over / e.previous) * this.windowMs : end;
+      decision.retryAfterS = waitSeconds(now, freeAt);
+    }
+    return decision;
+  }
+
+  charge(key: string, now: number): void {
+    this.#entry(key, now).current += 1;
+  }
+}
+
+/**
+ * Every point comes back at once, one window after the first refusal: the window opened at the
+ * key's first spend is stretched to a window after the first 429. Defect only. A burst spent at
+ * once is refused a moment after its first point, so the two ends are close; a spend staged in
+ * two parts keeps the early points out until well after a rolling window gives them back.
+ */
+export class BackAfterFirstRefusalLimiter implements PoolLimiter {
+  readonly #keys = new Map<string, { used: number; endMs?: number; stretched: boolean }>();
+  constructor(
+    readonly limit: number,
+    readonly windowMs: number,
+  ) {}
+
+  #entry(key: string, now: number): { used: number; endMs?: number; stretched: boolean } {
+    let e = this.#keys.get(key);
+    if (e === undefined) {
+      e = { used: 0, stretched: false };
+      this.#keys.set(key, e);
+    }
+    if (e.endMs !== undefined && now >= e.endMs) {
+      e.used = 0;
+      delete e.endMs;
+      e.stretched = false;
+    }
+    return e;
+  }
+
+  consume(key: string, now: number, spend = true): LimitDecision {
+    const e = this.#entry(key, now);
+    const allowed = e.used < this.limit;
+    if (allowed && spend) {
+      e.used += 1;
+      e.endMs ??= now + this.windowMs;
+    }
+    if (!allowed && !e.stretched) {
+      e.endMs = now + this.windowMs;
+      e.stretched = true;
+    }
+    const end = e.endMs ?? now + this.windowMs;
+    const decision: LimitDecision = { allowed, limit: this.limit, remaining: Math.max(0, this.limit - e.used), resetS: seconds(end), refilledS: seconds(end) };
+    if (!allowed) decision.retryAfterS = waitSeconds(now, end);
+    return decision;
+  }
+
+  charge(key: string, now: number): void {
+    const e = this.#entry(key, now);
+    e.used += 1;
+    e.endMs ??= now + this.windowMs;
+  }
+}

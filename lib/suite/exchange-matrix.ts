@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { jobIdOf, jobPollPath } from '../checks/conversation-job.ts';
 import { integerHeader } from '../checks/pool-headers.ts';
 import { isRefusal } from '../checks/rate-limit-refusal.ts';
+import { ACCEPT_FORM_LIST } from '../coverage/accept-forms.ts';
 import type { Cell, CoverageContext } from '../coverage/exchange-dimensions.ts';
 import { exchangePlan, type ExchangePlan, type Phase, type PlannedRow } from '../coverage/exchange-plan.ts';
 import type { SendOptions } from '../http/client.ts';
@@ -23,16 +24,8 @@ export interface MatrixIds {
   malformedToken: string;
 }
 
-/** The media ranges each Accept form sends (lib/domains/request-header-domains.ts names them). */
-const ACCEPT_VALUES: Record<string, string | undefined> = {
-  absent: undefined,
-  '*/*': '*/*',
-  'application/json': 'application/json',
-  'text/event-stream': 'text/event-stream',
-  'a list': 'application/json, text/event-stream',
-  'a parameter': 'text/event-stream; charset=utf-8',
-  'a q-value': 'text/event-stream;q=0.5, application/json',
-};
+/** The media range each Accept form sends, and the `stream` field, by form (lib/domains/request-header-domains.ts names them). */
+const FORMS = new Map(ACCEPT_FORM_LIST.map((f) => [f.name, f]));
 
 /** A Basic credential of no one: another scheme, no token of the profile in it. */
 const OTHER_SCHEME = 'Basic dXNlcjpwYXNzd29yZA==';
@@ -76,13 +69,14 @@ export function matrixRequest(cell: Cell, phase: Phase, profile: ResolvedProfile
   if (cell.token === 'unknown') out.authorization = `Bearer ${ids.unknownToken}`;
   if (cell.token === 'malformed') out.authorization = `Bearer ${ids.malformedToken}`;
   if (cell.token === 'other scheme') out.authorization = OTHER_SCHEME;
-  const accept = ACCEPT_VALUES[cell.accept];
+  const form = FORMS.get(cell.accept);
+  const accept = form?.accept;
   if (accept !== undefined) out.headers = { accept };
   const message = profile.messages.routes.find((r) => r.template === cell.route);
   if (message !== undefined && cell.method === 'POST') {
-    const stream = cell.accept === 'stream: true' ? { stream: true } : cell.accept === 'stream: false' ? { stream: false } : {};
+    const stream = form?.stream === undefined ? {} : { stream: form.stream };
     out.json = { ...message.body, ...stream };
-    out.stream = cell.accept === 'stream: true' || /event-stream/.test(accept ?? '');
+    out.stream = form?.stream === true || /event-stream/.test(accept ?? '');
   }
   // A pool spent or low on purpose is asked as it stands: the budget service would wait for it to heal.
   if (phase === 'spent' || phase === 'low' || phase === 'low-read') out.unpaced = true;

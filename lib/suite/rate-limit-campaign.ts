@@ -48,17 +48,27 @@ const HEAL_TRIES = 2;
 const HEAL_MARGIN_MS = 250;
 
 /**
- * The pause between the write pool's sequence (its early points) and the burst that spends the
- * rest: longer than the rolling-window model's grain and edges (lib/checks/rolling-window-model.ts),
- * so that at the first refill the early points are surely back while the burst's are surely not,
- * and a limiter that gives every point back at once shows it. Not on the read pool: its timed
- * probes take a Reset and a Retry-After within 1.5 s for one instant, which a pause would part.
+ * The pause between a pool's sequence (its early points) and the burst that spends the rest:
+ * longer than twice the rolling-window model's grain and edges (lib/checks/rolling-window-model.ts),
+ * so that there is an instant, one window after the pause, when the early points are surely back
+ * while the burst's are surely not: a request served there beyond the early points, or refused
+ * before them, shows a limiter that gives points back otherwise (all at once, one by one, late).
  */
-const STAGED_GAP_MS = RETURN_GRAIN_MS + 4 * EDGE_MS + 300;
+export const STAGED_GAP_MS = 2 * (RETURN_GRAIN_MS + EDGE_MS) + 400;
 
 /** Waits out the staged gap after the last early point's answer. */
 async function stagedGap(lastEarly: Exchange): Promise<void> {
   await sleepUntil(receivedAtMs(lastEarly) + STAGED_GAP_MS);
+}
+
+/**
+ * The first refill of a staged spend, on a rolling window: from `atMs` (a window, a grain and the
+ * edges after the last early point was answered) the early points are surely back, and the
+ * burst's surely not until a window less a grain after the staged pause, so the pool serves as
+ * many requests as the early points and refuses the next. `count` is one more than the early points.
+ */
+export function firstRefillOf(run: Pick<PoolRun, 'early'>, windowMs: number): { atMs: number; count: number } {
+  return { atMs: Math.max(...run.early.map(receivedAtMs)) + windowMs + RETURN_GRAIN_MS + 2 * EDGE_MS, count: run.early.length + 1 };
 }
 
 /** Message routes the write pool is probed on (as the conversation suites do). */
@@ -72,6 +82,8 @@ export interface PoolRun {
    * route and form the pool serves, so each is seen to spend exactly one point.
    */
   sequence: Exchange[];
+  /** The requests of the sequence sent before the staged pause: the points the first refill gives back. */
+  early: Exchange[];
   /** The concurrent requests that spent the rest of the pool and went beyond it. */
   burst: Exchange[];
   /** Once the pool refused: one request on each other route and form, each to be refused in turn. */
@@ -284,14 +296,14 @@ function paceOf(s: Session, pool: Pool, sequence: readonly Exchange[], limit: nu
 /** GET /me with the exhausted token: the read pool's look and most of its spend. */
 const ME: SendOptions = { path: ME_PATH, token: EXHAUSTED_ROLE, unpaced: true };
 
-async function runReads(s: Session, limits: Limits, looks: Looks, brackets: Promise<unknown>): Promise<ReadRun> {
+async function runReads(s: Session, limits: Limits, looks: Looks, writesCounted: Promise<unknown>): Promise<ReadRun> {
   // A one-row page of the default window: a ledger request the pool serves (§4.1).
   const ledger: SendOptions = { path: LEDGER_PATH, query: { limit: 1 }, token: EXHAUSTED_ROLE, unpaced: true };
   const sequence: Exchange[] = [looks.read];
   // The primary token's read before the pool is spent, beside the sequence (it charges another
-  // token), once the write pool's brackets have counted the ledger with that token: the count
-  // from it to the read after the spend is the primary's own request only.
-  const primaryBeforeSent = brackets.then(() => s.client.send({ path: ME_PATH, token: 'primary' }));
+  // token), once the write pool's early points have counted the ledger with that token: the
+  // count from it to the read after the spend is the primary's own request only.
+  const primaryBeforeSent = writesCounted.then(() => s.client.send({ path: ME_PATH, token: 'primary' }));
   // Awaited below; settled here too, so that a send of the sequence that throws leaves no rejection unhandled.
   primaryBeforeSent.catch(() => undefined);
   sequence.push(await s.client.send(ME));
@@ -303,6 +315,8 @@ async function runReads(s: Session, limits: Limits, looks: Looks, brackets: Prom
   sequence.push(await s.client.send(ledger));
   sequence.push(await s.client.send(ME));
   const primaryBefore = await primaryBeforeSent;
+  // The staged pause: the sequence's points come back a window later, before the burst's.
+  await stagedGap(sequence[sequence.length - 1]!);
   const pace = paceOf(s, 'read', sequence, limits.read, 1, READ_IN_FLIGHT_FLOOR);
   const burst = await exhaust(s, limits.read, sequence[sequence.length - 1]!, 1, pace, ME);
   // > 429 | Error envelope, with rate-limit headers and `Retry-After`.  (the ledger's own 429)
@@ -321,6 +335,7 @@ async function runReads(s: Session, limits: Limits, looks: Looks, brackets: Prom
   return {
     pool: 'read',
     sequence,
+    early: [...sequence],
     burst,
     routeRefusals,
     charged,
@@ -381,30 +396,53 @@ async function writeBrackets(s: Session, post: SendOptions): Promise<Brackets> {
   return { first, second };
 }
 
+/** The write pool's early points: the look, the brackets and the other forms, and the count the batch starts from. */
+interface EarlyWrites {
+  brackets: Brackets;
+  /** The look, the brackets' POSTs, then the other routes and the streamed form, one after another. */
+  early: Exchange[];
+  /** The count of the ledger once their rows are in. */
+  after: LedgerCount;
+  primaryBefore: Exchange;
+}
+
 /**
- * The write pool, spent with message POSTs: after the look and the brackets, the other routes and
- * the streamed form, then a count of the ledger once their rows are in, which the refused batch
- * starts from; the job mode only once the pool refuses, since a job may record its row when it ends.
+ * The write pool's early points, sent beside the read pool's sequence and pause: after the look
+ * and the brackets, the other routes and the streamed form (the plain POST once more when the
+ * look was the only other form), one after another so that the pool's Remaining counts down over
+ * them, then a count of the ledger once their rows are in, which the refused batch starts from,
+ * and the primary token's POST before the burst.
  */
-async function runWrites(s: Session, limits: Limits, routes: readonly MessageRoute[], looks: Looks, brackets: Brackets): Promise<WriteRun> {
-  const route = routes[0]!;
+async function earlyWrites(s: Session, routes: readonly MessageRoute[], looks: Looks, bracketsSent: Promise<Brackets>): Promise<EarlyWrites> {
   const { post, others, streamed } = writeForms(routes);
+  const brackets = await bracketsSent;
   const { first, second } = brackets;
   const bracket = smallerBracket(first.rows, second.rows);
-  // The look was the first form; the rest follow now that the read pool is spent (the plain POST
-  // once more when the look was the only other form), one after another: the pool's Remaining
-  // counts down over the whole sequence.
   const forms = [...others, streamed].slice(1);
   const rest = await sendAll(s.client, forms.length > 0 ? forms : [post], 1);
-  const sequence = [looks.write!, first.exchange, second.exchange, ...rest];
-  const afterReadSpent = rest[0]!;
-  // The batch is counted from after them, once their rows are in.
+  const early = [looks.write!, first.exchange, second.exchange, ...rest];
   const restRows = rest.filter(isServed).length * (bracket ?? 0);
   const after = second.after.ok ? await countLedgerRowsSettled(s.client, second.after.rows + restRows) : await countLedgerRows(s.client);
   const primaryBefore = await s.client.send({ ...post, token: 'primary', unpaced: false });
-  await stagedGap(primaryBefore);
+  return { brackets, early, after, primaryBefore };
+}
+
+/**
+ * The rest of the write pool, once the read pool of the same token is spent and the staged pause
+ * after the early points is over: a plain POST (the first once the read pool refused), then the
+ * burst with message POSTs; the job mode only once the pool refuses, since a job may record its
+ * row when it ends.
+ */
+async function runWrites(s: Session, limits: Limits, routes: readonly MessageRoute[], looks: Looks, writes: EarlyWrites): Promise<WriteRun> {
+  const route = routes[0]!;
+  const { post } = writeForms(routes);
+  const { brackets, early, after, primaryBefore } = writes;
+  const bracket = smallerBracket(brackets.first.rows, brackets.second.rows);
+  await stagedGap(early[early.length - 1]!);
+  const afterReadSpent = await s.client.send(post);
+  const sequence = [...early, afterReadSpent];
   const pace = paceOf(s, 'write', sequence, limits.write, EXTRA_REFUSED_POSTS, WRITE_IN_FLIGHT_FLOOR);
-  const burst = await exhaust(s, limits.write, sequence[sequence.length - 1]!, EXTRA_REFUSED_POSTS, pace, post);
+  const burst = await exhaust(s, limits.write, afterReadSpent, EXTRA_REFUSED_POSTS, pace, post);
   // A refused POST has done no work in any form (§8.1 rule 5): every route in every form the
   // profile declares, the burst's own form aside. All at once: each is refused whatever the order,
   // and a far target answers them in one round trip.
@@ -412,7 +450,7 @@ async function runWrites(s: Session, limits: Limits, routes: readonly MessageRou
   const routeRefusals = await sendAll(s.client, everyForm, pace.inFlight);
   const primaryAfter = await s.client.send({ ...post, token: 'primary' });
   // Every POST between the counts, the primary token's among them: their served rows are expected.
-  const posts = [primaryBefore, ...burst, ...routeRefusals, primaryAfter];
+  const posts = [primaryBefore, afterReadSpent, ...burst, ...routeRefusals, primaryAfter];
   const servedRows = posts.filter(isServed).length * (bracket ?? 0);
   const afterBatch = after.ok ? await countLedgerRowsSettled(s.client, after.rows + servedRows) : await countLedgerRows(s.client);
   const rowsPerMessage = rowsPerMessageOf(bracket, posts, after, afterBatch);
@@ -425,6 +463,7 @@ async function runWrites(s: Session, limits: Limits, routes: readonly MessageRou
     pool: 'write',
     route,
     sequence,
+    early,
     burst,
     routeRefusals,
     charged: [...sequence, ...burst, ...routeRefusals],
@@ -454,9 +493,13 @@ export async function runCampaign(s: Session): Promise<CampaignOutcome> {
   const { routes } = s.context.profile.messages;
   const looks = await freshLooks(s, limits, ME, writeLookOf(routes));
   const brackets = routes.length === 0 ? undefined : writeBrackets(s, writeForms(routes).post);
+  // The write pool's early points go beside the read pool's sequence and pause, and its own pause
+  // beside the read burst: staging both pools costs the run no more than one pause.
+  const early = brackets === undefined ? undefined : earlyWrites(s, routes, looks, brackets);
   // Settled here too, so that a read spend that throws leaves no rejection unhandled.
   brackets?.catch(() => undefined);
-  const read = await runReads(s, limits, looks, brackets ?? Promise.resolve());
-  const write = brackets === undefined ? { skipped: 'the profile configures no message route (messages.routes) to spend the write pool with' } : await runWrites(s, limits, routes, looks, await brackets);
+  early?.catch(() => undefined);
+  const read = await runReads(s, limits, looks, early ?? Promise.resolve());
+  const write = early === undefined ? { skipped: 'the profile configures no message route (messages.routes) to spend the write pool with' } : await runWrites(s, limits, routes, looks, await early);
   return { limits, read, write };
 }

@@ -51,13 +51,14 @@ function promisedAtMs(refusal: Exchange, windowMs: number, atMs: number): number
 
 /**
  * Harness ms at which a 429 says its pool serves again: once Retry-After has elapsed, and Reset
- * too when the two name about the same instant, so one request judges both (without Retry-After,
- * a window after the 429).
+ * too when it names about the same instant or a later one (the moment every point is back, after
+ * a staged spend), so one request judges both (without Retry-After, a window after the 429). A
+ * Reset well before Retry-After has a probe of its own.
  */
 function servesAgainAtMs(refusal: Exchange, windowMs: number): number {
   const retryAt = retryAtMs(refusal, windowMs);
   const resetAt = plausibleResetAt(refusal, windowMs);
-  return resetAt !== undefined && Math.abs(resetAt - retryAt) <= SAME_INSTANT_MS ? Math.max(resetAt, retryAt) : retryAt;
+  return resetAt !== undefined && resetAt + SAME_INSTANT_MS >= retryAt ? Math.max(resetAt, retryAt) : retryAt;
 }
 
 /**
@@ -72,32 +73,70 @@ export interface ProbeSchedule {
 }
 
 /**
+ * The first refill of a staged spend (firstRefillOf in lib/suite/rate-limit-campaign.ts): at
+ * `atMs` the early points are back and the burst's are not, so `count` requests (one more than
+ * the early points) go one after another until one is refused; `sent` collects them.
+ */
+export interface RefillProbe {
+  atMs: number;
+  count: number;
+  sent: Exchange[];
+}
+
+/**
  * Requests timed against the read refusal, sent while the other suites run:
  *  - one sent a second before Retry-After says a request can succeed, which must still be refused
  *    (only when Retry-After is 3 s or more: below that the rounding leaves no room);
  *  - one sent when the Reset instant has passed, if Reset comes well before Retry-After;
- *  - one sent once Retry-After has elapsed (and Reset too, when the two agree), which must be served.
+ *  - one sent once Retry-After has elapsed (and Reset too, when it is not well before), which must be served;
+ *  - with `refill`, the first refill of the staged spend, at its own instant (RefillProbe).
  * Each is timed against the latest 429 received before it. The waits are in the background and
  * overlap the other suites; only the recovery suite waits for what is left.
  */
-export async function probeReadRefusal(s: Session, refusal: Exchange, windowMs: number, schedule: ProbeSchedule = {}): Promise<Probe[]> {
+export async function probeReadRefusal(s: Session, refusal: Exchange, windowMs: number, schedule: ProbeSchedule = {}, refill?: RefillProbe): Promise<Probe[]> {
   const request: SendOptions = { path: ME_PATH, token: EXHAUSTED_ROLE, unpaced: true };
   const latest = receivedAtMs(refusal) + windowMs + BEYOND_WINDOW_MS;
-  const waitFor = async (atMs: number): Promise<void> => {
-    const due = Math.min(atMs, latest);
+  const sleepFor = async (due: number): Promise<void> => {
     schedule.nextDue?.(due);
     await sleepUntil(due);
     await schedule.storeUp?.();
   };
-  const probes: Probe[] = [];
-  let basis = refusal;
-  let first = true;
-  const send = async (): Promise<Exchange> => {
+  const answer = async (): Promise<Exchange> => {
     let exchange = await s.client.send(request);
     for (let i = 1; i < STORE_DOWN_TRIES && isLimiterUnavailable(exchange); i++) {
       await new Promise((r) => setTimeout(r, STORE_DOWN_PAUSE_MS));
       exchange = await s.client.send(request);
     }
+    return exchange;
+  };
+  const probes: Probe[] = [];
+  let basis = refusal;
+  let first = true;
+  // The first refill goes at its own instant, whatever the 429 said (a limiter that gives the
+  // early points back late, or all at once later, names a later instant for itself): before a
+  // probe due after it, which is then timed against the refill's own 429, the latest before it.
+  let refillPending = refill !== undefined;
+  const runRefill = async (): Promise<void> => {
+    if (refill === undefined || !refillPending) return;
+    refillPending = false;
+    await sleepFor(refill.atMs);
+    for (let i = 0; i < refill.count; i++) {
+      const exchange = await answer();
+      refill.sent.push(exchange);
+      if (isRefusal(exchange)) {
+        basis = exchange;
+        first = true;
+      }
+      if (!isServed(exchange)) break;
+    }
+  };
+  /** Waits for the instant `dueOf` names from the latest 429, the refill first when it is due before. */
+  const waitFor = async (dueOf: () => number): Promise<void> => {
+    if (refill !== undefined && refill.atMs < Math.min(dueOf(), latest)) await runRefill();
+    await sleepFor(Math.min(dueOf(), latest));
+  };
+  const send = async (): Promise<Exchange> => {
+    const exchange = await answer();
     probes.push({ exchange, basis, first });
     if (isRefusal(exchange)) basis = exchange;
     first = isRefusal(exchange);
@@ -106,21 +145,25 @@ export async function probeReadRefusal(s: Session, refusal: Exchange, windowMs: 
   const seconds = retryAfterSeconds(refusal);
   if (seconds !== undefined && seconds >= 3) {
     const planned = sentAtMs(refusal) + (seconds - 2) * 1000;
-    await waitFor(planned);
+    await waitFor(() => planned);
     // Held back by a drill past its moment, its answer might come after Retry-After: left out,
-    // the later probes judge the 429.
-    if (Date.now() <= planned + HELD_SLACK_MS) await send();
+    // the later probes judge the 429; so too when the refill went first (its 429 is the latest).
+    if (basis === refusal && Date.now() <= planned + HELD_SLACK_MS) await send();
   }
   const retryAt = (): number => retryAtMs(basis, windowMs);
   const resetAt = plausibleResetAt(basis, windowMs);
   if (resetAt !== undefined && resetAt + SAME_INSTANT_MS < retryAt()) {
-    await waitFor(resetAt + AFTER_MARGIN_MS);
+    await waitFor(() => resetAt + AFTER_MARGIN_MS);
     await send();
-    if (!first) return probes;
+    if (!first) {
+      await runRefill();
+      return probes;
+    }
   }
-  await waitFor(servesAgainAtMs(basis, windowMs) + AFTER_MARGIN_MS);
+  await waitFor(() => servesAgainAtMs(basis, windowMs) + AFTER_MARGIN_MS);
   schedule.lastGoing?.();
   await send();
+  await runRefill();
   return probes;
 }
 

@@ -1,5 +1,6 @@
 import type { Probe } from '../checks/rate-limit-retry.ts';
-import { runCampaign, type Campaign, type CampaignOutcome } from './rate-limit-campaign.ts';
+import type { Exchange } from '../model/exchange.ts';
+import { firstRefillOf, runCampaign, type Campaign, type CampaignOutcome } from './rate-limit-campaign.ts';
 import { healsAfterRefusalAtMs, probeReadRefusal } from './rate-limit-probes.ts';
 import { session } from './session.ts';
 import { waitingFor } from './wait-notices.ts';
@@ -14,6 +15,8 @@ import { waitingFor } from './wait-notices.ts';
 interface RateLimitStore {
   campaign?: Promise<CampaignOutcome>;
   probes?: Promise<Probe[] | { failed: string }>;
+  /** The read pool's first-refill requests (sent by the probes; complete once they settle). */
+  refill: Exchange[];
   /** Resolves when the read probes' last request goes out, or when they ended without it. */
   lastProbeGoing?: Promise<void>;
   /** When the next read probe goes, while one is waiting to (harness ms). */
@@ -22,7 +25,7 @@ interface RateLimitStore {
   drill?: Promise<void>;
 }
 
-const store: RateLimitStore = {};
+const store: RateLimitStore = { refill: [] };
 
 /** Longest a timed probe is held for a drill with the limiter store down. */
 const DRILL_HOLD_MS = 30_000;
@@ -38,11 +41,9 @@ export function campaign(): Promise<CampaignOutcome> {
       .then(async (c): Promise<Probe[] | { failed: string }> => {
         if ('skipped' in c) return { failed: c.skipped };
         if (c.read.refusal === undefined) return { failed: 'the read pool never answered 429' };
-        return probeReadRefusal(s, c.read.refusal, c.limits.windowS * 1000, {
-          nextDue: (atMs) => (store.nextProbeAtMs = atMs),
-          storeUp,
-          lastGoing: going,
-        });
+        const windowMs = c.limits.windowS * 1000;
+        const refill = { ...firstRefillOf(c.read, windowMs), sent: store.refill };
+        return probeReadRefusal(s, c.read.refusal, windowMs, { nextDue: (atMs) => (store.nextProbeAtMs = atMs), storeUp, lastGoing: going }, refill);
       })
       .catch((err: unknown) => ({ failed: err instanceof Error ? err.message : String(err) }))
       .finally(() => {
@@ -51,6 +52,12 @@ export function campaign(): Promise<CampaignOutcome> {
       });
   }
   return store.campaign;
+}
+
+/** The read pool's first-refill requests, once the timed probes are done. */
+export async function readRefill(): Promise<Exchange[]> {
+  await readProbes();
+  return store.refill;
 }
 
 /** The timed probes of the read refusal; waits for them, which only the recovery suite should need to. */

@@ -1,7 +1,9 @@
 import { describe, expect, test } from 'vitest';
+import { ACCEPT_FORM_LIST, ACCEPT_FORMS } from '../../lib/coverage/accept-forms.ts';
 import { coverageAllowed, coverageOf, drivenTriples } from '../../lib/coverage/coverage.ts';
 import { acceptFormOf, CellReader, tokenKindOf, type CoverageContext } from '../../lib/coverage/exchange-dimensions.ts';
 import { exchangePlan, fitLowWrites, type PlannedRow } from '../../lib/coverage/exchange-plan.ts';
+import { REQUEST_HEADER_DOMAINS } from '../../lib/domains/request-header-domains.ts';
 import type { Exchange } from '../../lib/model/exchange.ts';
 
 const BASE = 'http://127.0.0.1:1/v1';
@@ -64,6 +66,22 @@ describe('acceptFormOf', () => {
     [undefined, { message: 'hi', stream: false }, 'stream: false'],
   ])('Accept %s with body %j is %s', (accept, body, form) => {
     expect(acceptFormOf(ex('POST', '/deal-agents/da_1/messages', 200, { ...(accept === undefined ? {} : { accept }), body }), true)).toBe(form);
+  });
+
+  test('a list, a parameter or a q-value the domain does not quote is read by its shape; a single other range is other', () => {
+    expect(acceptFormOf(ex('GET', '/me', 200, { accept: 'text/html, */*' }), false)).toBe('a list');
+    expect(acceptFormOf(ex('GET', '/me', 200, { accept: 'application/json; charset=utf-8' }), false)).toBe('a parameter');
+    expect(acceptFormOf(ex('GET', '/me', 200, { accept: 'application/json;q=0.9' }), false)).toBe('a q-value');
+    expect(acceptFormOf(ex('GET', '/me', 200, { accept: 'text/html' }), false)).toBe('other');
+  });
+});
+
+describe('the Accept forms come from the input domains', () => {
+  test("every header:Accept edge, then the stream field's true and false, in the domains' order", () => {
+    const accept = REQUEST_HEADER_DOMAINS.find((d) => d.id === 'header:Accept')!;
+    expect(ACCEPT_FORMS).toHaveLength(accept.edges.length + 2);
+    expect(ACCEPT_FORMS.slice(-2)).toEqual(['stream: true', 'stream: false']);
+    expect(ACCEPT_FORM_LIST.filter((f) => f.accept !== undefined).every((f) => accept.edges.some((e) => e.includes(`\`${f.accept!}\``)))).toBe(true);
   });
 });
 

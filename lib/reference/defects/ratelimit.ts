@@ -261,6 +261,28 @@ export const ratelimitDefects: DefectSwitch[] = [
     limits: FAST,
   },
   {
+    name: 'ratelimit-all-back-after-last-spend',
+    breaks: ['ratelimit/8.1/rolling-window-model'],
+    suites: RATE_LIMIT_SUITES,
+    description: 'Every point comes back at once, one window after the last point spent (a window restarted by each served request): the early points of a staged spend stay out until a window after the later ones.',
+    limits: FAST,
+  },
+  {
+    name: 'ratelimit-sliding-window-counter',
+    breaks: ['ratelimit/8.1/rolling-window-model'],
+    suites: RATE_LIMIT_SUITES,
+    description:
+      "The sliding-window approximation: fixed windows from a token's first request, the previous window's count weighted by its overlap with the rolling window plus the current count, so points come back a little at a time from the first window's end, whenever they were spent.",
+    limits: FAST,
+  },
+  {
+    name: 'ratelimit-all-back-after-first-refusal',
+    breaks: ['ratelimit/8.1/rolling-window-model'],
+    suites: RATE_LIMIT_SUITES,
+    description: 'Every point comes back at once, one window after the first 429 (the window opened at the first spend is stretched to it): the early points of a staged spend stay out past their window.',
+    limits: FAST,
+  },
+  {
     name: 'ratelimit-me-spends-write',
     breaks: ['ratelimit/8.1/rolling-window-model'],
     suites: RATE_LIMIT_SUITES,
@@ -281,7 +303,9 @@ export const ratelimitVariants: VariantSwitch[] = [
     name: 'ratelimit-retry-after-upper-bound',
     suites: RATE_LIMIT_SUITES,
     description: 'Retry-After is twice the real wait: a safe upper bound, so a request sent earlier may already be served.',
-    limits: FAST,
+    // A window long enough that the read probe a second before the doubled Retry-After goes after
+    // Reset: the staged pause takes most of a 4-second window.
+    limits: { ...FAST, windowS: 10 },
   },
   {
     name: 'ratelimit-reset-full-refill',
