@@ -104,6 +104,9 @@ interface Prepared {
   edges: number[];
   /** Bounds on the points spent before the record, from answers surely given by each instant. */
   priorBounds: Array<{ fromMs: number; most: number }>;
+  /** The same, sorted by instant, and the least bound among those up to each: priorMostAt without a scan. */
+  priorFrom: number[];
+  priorLeast: number[];
 }
 
 /** How many of the sorted values are at most x (or below x when `strict`). */
@@ -172,9 +175,16 @@ function surelyHeldAt(model: Prepared, c: number, t: number): number {
  * so every answer surely given by `c` that states its Remaining bounds them from above.
  */
 function priorMostAt(model: Prepared, c: number): number {
-  let most = model.limit;
-  for (const b of model.priorBounds) if (b.fromMs <= c) most = Math.min(most, b.most);
-  return Math.max(0, most);
+  const given = countUpTo(model.priorFrom, c);
+  return Math.max(0, given === 0 ? model.limit : Math.min(model.limit, model.priorLeast[given - 1]!));
+}
+
+/** Sorts the prior bounds by instant, with the running least (every answer is judged at many instants). */
+function indexPriorBounds(model: Prepared): void {
+  const bounds = [...model.priorBounds].sort((a, b) => a.fromMs - b.fromMs);
+  let least = Number.POSITIVE_INFINITY;
+  model.priorFrom = bounds.map((b) => b.fromMs);
+  model.priorLeast = bounds.map((b) => (least = Math.min(least, b.most)));
 }
 
 function prepare(input: PoolModelInput): Prepared {
@@ -203,6 +213,8 @@ function prepare(input: PoolModelInput): Prepared {
     arrivalsSoFar,
     edges: sorted([...edges]),
     priorBounds: [],
+    priorFrom: [],
+    priorLeast: [],
   };
   for (const a of input.answers) {
     const r = model.bySeq.get(a.seq);
@@ -217,6 +229,7 @@ function prepare(input: PoolModelInput): Prepared {
     edges.add(fromMs);
   }
   model.edges = sorted([...edges]);
+  indexPriorBounds(model);
   return model;
 }
 
@@ -313,9 +326,14 @@ export function judgePoolModel(input: PoolModelInput): AnswerVerdict[] {
     if (checks.length === 0) continue;
     const problems: AnswerVerdict['problems'] = [];
     const cs = instants(model, r, a.retryAfterS === undefined ? 0 : a.retryAfterS * 1000 + ROUNDING_MS);
-    const uses = cs.map((c) => ({ c, use: inUseAt(model, c, r, priorMostAt(model, c)) }));
-    const together = uses.some(({ c, use }) => checks.every((k) => k.holds(c, use)));
+    const useAt = (c: number): { c: number; use: InUse } => ({ c, use: inUseAt(model, c, r, priorMostAt(model, c)) });
+    // Most answers hold together at an early instant: the rest of the interval is looked at only when none does.
+    const together = cs.some((c) => {
+      const { use } = useAt(c);
+      return checks.every((k) => k.holds(c, use));
+    });
     if (!together) {
+      const uses = cs.map(useAt);
       const range = {
         lower: [Math.min(...uses.map((u) => u.use.lower)), Math.max(...uses.map((u) => u.use.lower))] as [number, number],
         upper: [Math.min(...uses.map((u) => u.use.upper)), Math.max(...uses.map((u) => u.use.upper))] as [number, number],

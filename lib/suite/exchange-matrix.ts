@@ -12,6 +12,7 @@ import { ME_PATH, SLOW_DOWN_FRACTION, type Pool } from '../spec-constants.ts';
 import { retryAfterDueAtMs } from './rate-limit-probes.ts';
 import type { Session } from './session.ts';
 import { sendAll } from './side-by-side.ts';
+import { medianRoundTripMs, spendInFlight } from './spend-in-flight.ts';
 
 /** What the rows' paths and headers need beyond the profile: the jobs each workspace was given, and ids and tokens never issued. */
 export interface MatrixIds {
@@ -30,12 +31,18 @@ const FORMS = new Map(ACCEPT_FORM_LIST.map((f) => [f.name, f]));
 /** A Basic credential of no one: another scheme, no token of the profile in it. */
 const OTHER_SCHEME = 'Basic dXNlcjpwYXNzd29yZA==';
 
-/** Requests in flight while a pool is spent on purpose. */
-const SPEND_IN_FLIGHT = 16;
+/** Fewest requests in flight while a pool is spent on purpose (a nearby target: the spend is short anyway). */
+const SPEND_IN_FLIGHT_FLOOR = 16;
 
-/** Requests in flight while spending, within the profile's pacing.max_in_flight. */
-export function spendInFlight(s: Session): number {
-  return Math.max(1, Math.min(SPEND_IN_FLIGHT, s.context.profile.pacing.maxInFlight));
+/**
+ * Requests in flight to send `requests` on purpose (a pool spent, a volume of refused ones), sized
+ * as the rate-limit campaign sizes its bursts: from the round trip of those `sent` so far, the
+ * count and the window, within the profile's pacing.max_in_flight. A far target or a big pool gets
+ * more at once, so that its round trips overlap instead of adding up.
+ */
+export function matrixSpendInFlight(s: Session, requests: number, sent: readonly Exchange[]): number {
+  const { limits, pacing } = s.context.profile;
+  return spendInFlight({ requests, roundTripMs: medianRoundTripMs(sent), windowMs: limits.windowS * 1000, floor: SPEND_IN_FLIGHT_FLOOR, cap: pacing.maxInFlight });
 }
 
 /** A live token's role for a row: the valid token whose pool is in the row's state, or the other workspace's. */
@@ -115,7 +122,8 @@ export async function spendPool(s: Session, role: string, pool: Pool, until: 'lo
     const remaining = Math.min(...counts);
     const target = until === 'low' ? lowLine : -1;
     if (remaining <= target) break;
-    batch = await sendAll(s.client, new Array<SendOptions>(Math.min(limit + 1, remaining - target)).fill(spender(role, pool)), spendInFlight(s));
+    const count = Math.min(limit + 1, remaining - target);
+    batch = await sendAll(s.client, new Array<SendOptions>(count).fill(spender(role, pool)), matrixSpendInFlight(s, count, sent));
     sent.push(...batch);
   }
   return sent;

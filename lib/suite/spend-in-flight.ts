@@ -2,9 +2,11 @@ import type { Exchange } from '../model/exchange.ts';
 
 /**
  * Requests in flight at most while a pool is spent on purpose, unless the profile lowers it
- * (`pacing.max_in_flight`): the harness's own bound on how hard it pushes a target.
+ * (`pacing.max_in_flight`): the harness's own bound on how hard it pushes a target. High enough
+ * for a big pool far away (6,000 reads 200 ms away) to be spent in about a second: the run cannot
+ * end before a window has passed after the spend, so a spend of many round trips adds to the run.
  */
-export const DEFAULT_MAX_IN_FLIGHT = 64;
+export const DEFAULT_MAX_IN_FLIGHT = 1024;
 
 /**
  * Share of the window a spend aims to take. Every point spent comes back a window later, so a

@@ -36,12 +36,12 @@ describe('profiles', () => {
     expect(notices.join()).toContain('not a certification');
   });
 
-  test('pacing.max_in_flight: 64 unless the profile lowers it; anything but an integer from 1 to 64 names the key', () => {
+  test('pacing.max_in_flight: 1024 unless the profile lowers it; anything but an integer from 1 to 1024 names the key', () => {
     const base = { base_url: 'http://h/v1', tokens: { primary: { value: 'tok_live_0001' } } };
-    expect(resolveProfile('x', base, {}).profile.pacing).toEqual({ maxInFlight: 64 });
+    expect(resolveProfile('x', base, {}).profile.pacing).toEqual({ maxInFlight: 1024 });
     expect(resolveProfile('x', { ...base, pacing: { max_in_flight: 4 } }, {}).profile.pacing).toEqual({ maxInFlight: 4 });
     const dir = mkdtempSync(join(tmpdir(), 'asi-pacing-'));
-    for (const bad of ['0', '65', '"many"']) {
+    for (const bad of ['0', '1025', '"many"']) {
       const file = join(dir, `p${bad.length}.yaml`);
       writeFileSync(file, `base_url: http://h/v1\ntokens: { primary: { env: ASI_TOKEN } }\npacing: { max_in_flight: ${bad} }\n`);
       expect(() => loadProfileFile(file)).toThrow(/pacing\.max_in_flight/);

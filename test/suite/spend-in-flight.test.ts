@@ -10,15 +10,16 @@ describe('spendInFlight', () => {
   });
 
   test('600 reads or 63 writes at 150 ms in a 60 s window: more at once, so that the spend takes a few round trips', () => {
-    expect(spendInFlight({ ...plan, roundTripMs: 150 })).toBe(64);
+    expect(spendInFlight({ ...plan, roundTripMs: 150 })).toBe(450);
     expect(spendInFlight({ ...plan, requests: 63, roundTripMs: 150, floor: 8 })).toBe(48);
     expect(spendInFlight({ ...plan, requests: 63, roundTripMs: 20, floor: 8 })).toBe(8);
   });
 
   test('a big pool far away in a short window: never above the cap, whichever cap the profile sets', () => {
-    expect(spendInFlight({ ...plan, requests: 6000, roundTripMs: 200 })).toBe(64);
+    expect(spendInFlight({ ...plan, requests: 6000, roundTripMs: 200 })).toBe(DEFAULT_MAX_IN_FLIGHT);
+    expect(spendInFlight({ ...plan, requests: 6000, roundTripMs: 200, cap: 64 })).toBe(64);
     expect(spendInFlight({ ...plan, requests: 6000, roundTripMs: 200, cap: 4 })).toBe(4);
-    expect(spendInFlight({ ...plan, windowMs: 5_000, roundTripMs: 125 })).toBe(64);
+    expect(spendInFlight({ ...plan, windowMs: 5_000, roundTripMs: 125 })).toBe(DEFAULT_MAX_IN_FLIGHT);
   });
 
   test('a cap below the floor wins', () => {
