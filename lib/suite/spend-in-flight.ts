@@ -2,11 +2,13 @@ import type { Exchange } from '../model/exchange.ts';
 
 /**
  * Requests in flight at most while a pool is spent on purpose, unless the profile lowers it
- * (`pacing.max_in_flight`): the harness's own bound on how hard it pushes a target. High enough
- * for a big pool far away (6,000 reads 200 ms away) to be spent in about a second: the run cannot
- * end before a window has passed after the spend, so a spend of many round trips adds to the run.
+ * (`pacing.max_in_flight`, up to 1024): the harness's own bound on how hard it pushes a target.
+ * High enough for a big pool far away (6,000 reads 200 ms away) to be spent in about five seconds
+ * (the run cannot end before a window has passed after the spend, so a spend of many round trips
+ * adds to the run), low enough that a server at the spec's limits never sees more at once than a
+ * busy client might send.
  */
-export const DEFAULT_MAX_IN_FLIGHT = 1024;
+export const DEFAULT_MAX_IN_FLIGHT = 256;
 
 /**
  * Share of the window a spend aims to take. Every point spent comes back a window later, so a

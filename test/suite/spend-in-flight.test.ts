@@ -10,7 +10,8 @@ describe('spendInFlight', () => {
   });
 
   test('600 reads or 63 writes at 150 ms in a 60 s window: more at once, so that the spend takes a few round trips', () => {
-    expect(spendInFlight({ ...plan, roundTripMs: 150 })).toBe(450);
+    expect(spendInFlight({ ...plan, roundTripMs: 150, cap: 1024 })).toBe(450);
+    expect(spendInFlight({ ...plan, roundTripMs: 150 })).toBe(256);
     expect(spendInFlight({ ...plan, requests: 63, roundTripMs: 150, floor: 8 })).toBe(48);
     expect(spendInFlight({ ...plan, requests: 63, roundTripMs: 20, floor: 8 })).toBe(8);
   });
