@@ -1,9 +1,12 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TracedRequest } from '../checks/client-trace.ts';
 import { clientConsoleText, EXIT_CODES, outcomeOf, writeClientReports, type ScenarioRun } from '../client-grading/client-report.ts';
 import { judgeClient } from '../client-grading/judge-client.ts';
 import { SCENARIOS } from '../client-grading/scenarios.ts';
 import { spawnClient } from '../client-grading/spawn-client.ts';
+import { RESULT_FILE_VARIABLE } from '../client-grading/stream-turn.ts';
 import { UsageError } from '../errors.ts';
 import { startReference } from '../reference/server.ts';
 import { newRunId } from '../runner/certify.ts';
@@ -49,25 +52,36 @@ export async function clientCommand(args: string[]): Promise<number> {
   const runs: ScenarioRun[] = [];
   // Each scenario's reference issues its own token: every one is a secret of this run's outputs.
   const secrets: Secret[] = [];
-  for (const scenario of SCENARIOS.filter((s) => names.includes(s.name))) {
-    const trace: TracedRequest[] = [];
-    const reference = await startReference({ scripted: { script: scenario.script(seed), recorder: (r) => trace.push(r) } });
-    for (const [role, value] of Object.entries(reference.tokens)) secrets.push({ value, placeholder: role === 'primary' ? '$ASI_TOKEN' : `$ASI_TOKEN_${role.toUpperCase()}` });
-    try {
-      process.stdout.write(`scenario ${scenario.name}: ${scenario.asks}\n`);
-      const env = {
-        ...process.env,
-        [`${prefix}_BASE_URL`]: reference.baseUrl,
-        [`${prefix}_TOKEN`]: reference.tokens['primary'],
-        [`${prefix}_SCENARIO`]: scenario.name,
-      };
-      const exit = await spawnClient(positionals, env, timeLimitMs);
-      runs.push({ scenario: scenario.name, exit, trace });
-    } finally {
-      await reference.close();
+  const resultDir = mkdtempSync(join(tmpdir(), 'asi-client-result-'));
+  try {
+    for (const scenario of SCENARIOS.filter((s) => names.includes(s.name))) {
+      for (const run of scenario.runs ?? ['']) {
+        const label = run === '' ? scenario.name : `${scenario.name}/${run}`;
+        const trace: TracedRequest[] = [];
+        const reference = await startReference({ scripted: { script: scenario.script(seed, run), recorder: (r) => trace.push(r) } });
+        for (const [role, value] of Object.entries(reference.tokens)) secrets.push({ value, placeholder: role === 'primary' ? '$ASI_TOKEN' : `$ASI_TOKEN_${role.toUpperCase()}` });
+        const resultFile = join(resultDir, `${label.replace('/', '-')}.txt`);
+        try {
+          process.stdout.write(`scenario ${label}: ${scenario.asks}\n`);
+          const env = {
+            ...process.env,
+            [`${prefix}_BASE_URL`]: reference.baseUrl,
+            [`${prefix}_TOKEN`]: reference.tokens['primary'],
+            [`${prefix}_SCENARIO`]: scenario.name,
+            [`${prefix}_${RESULT_FILE_VARIABLE}`]: resultFile,
+          };
+          const exit = await spawnClient(positionals, env, timeLimitMs);
+          const result = existsSync(resultFile) ? readFileSync(resultFile, 'utf8') : undefined;
+          runs.push({ scenario: label, exit, trace, ...(result === undefined ? {} : { result }) });
+        } finally {
+          await reference.close();
+        }
+      }
     }
+  } finally {
+    rmSync(resultDir, { recursive: true, force: true });
   }
-  const verdicts = judgeClient(runs.map((r) => ({ scenario: r.scenario, trace: r.trace })));
+  const verdicts = judgeClient(runs);
   const report = { kind: 'client' as const, command: positionals, seed, startedAt: startedAt.toISOString(), outcome: outcomeOf(verdicts), scenarios: runs, verdicts };
   const dir = join(values.out ?? 'reports', `client-${newRunId(startedAt)}`);
   const files = writeClientReports(dir, report, secrets);

@@ -13,6 +13,8 @@ export interface ScenarioRun {
   scenario: string;
   exit: ClientExit;
   trace: readonly TracedRequest[];
+  /** What the client wrote to `$ASI_RESULT_FILE`, when it wrote it. */
+  result?: string;
 }
 
 export interface ClientReport {
