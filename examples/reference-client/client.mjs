@@ -92,7 +92,7 @@ async function call(method, path, query = {}, payload = undefined) {
 async function slowDownWhenLow(res) {
   const remaining = Number(res.headers.get('x-ratelimit-remaining'));
   const limit = Number(res.headers.get('x-ratelimit-limit'));
-  if (defect !== 'no-slow-down' && limit > 0 && res.headers.has('x-ratelimit-remaining') && remaining < limit / 10) await sleep(300);
+  if (defect !== 'no-slow-down' && res.ok && limit > 0 && res.headers.has('x-ratelimit-remaining') && remaining < limit / 10) await sleep(300);
 }
 
 const MESSAGE_PATH = '/deal-agents/agt_demo/messages';

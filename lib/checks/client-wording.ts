@@ -6,6 +6,14 @@ const ID = 'client/7/no-match-on-wording';
 const GAP_MS = 500;
 const GAP_SHARE = 0.5;
 
+function messageOf(body: string): string {
+  try {
+    return String((JSON.parse(body) as { error?: { message?: unknown } }).error?.message);
+  } catch {
+    return '';
+  }
+}
+
 function line(r: TracedRequest): string {
   return `${r.method} ${pathOf(r.target)} ${canonicalQuery(r.target)} ${r.body}`;
 }
@@ -17,8 +25,10 @@ function line(r: TracedRequest): string {
  */
 // > message | string | yes | Human-readable English text. Wording may change, so clients must not match on it.
 export function judgeNoMatchOnWording(first: readonly TracedRequest[], second: readonly TracedRequest[]): ClientJudgement {
-  const errored = (trace: readonly TracedRequest[]): boolean => trace.some((r) => categoryOf(r.answer.body) !== undefined);
-  if (!errored(first) || !errored(second)) return { requirement: ID, verdict: 'not-run', reason: 'the client met no error answer in one of the two runs' };
+  // The trigger: an error message one run showed the client and the other did not.
+  const messages = (trace: readonly TracedRequest[]): Set<string> => new Set(trace.filter((r) => categoryOf(r.answer.body) !== undefined).map((r) => messageOf(r.answer.body)));
+  const [a, b] = [messages(first), messages(second)];
+  if (![...a].some((m) => !b.has(m)) || ![...b].some((m) => !a.has(m))) return { requirement: ID, verdict: 'not-run', reason: 'the client met no error whose wording the two runs change' };
   const length = Math.max(first.length, second.length);
   for (let i = 0; i < length; i++) {
     const [a, b] = [first[i], second[i]];
