@@ -85,7 +85,7 @@ export const clientRequirements: readonly ClientRequirement[] = (
     level: 'SHOULD',
     section: '6',
     statement: 'A client reading the turn as an event stream, in any legal framing (LF, CRLF or CR line ends, comments, `id:` and `retry:` lines, multi-line data, a slow start), reaches the REST answer\'s final state, or the `error` event\'s code (a SHOULD: §6 binds the server\'s events, not how clients read them).',
-    quote: 'Events are delivered as Server-Sent Events … `done` … Final state; same shape as the REST response.',
+    quote: 'Events are delivered as Server-Sent Events only when streaming is chosen on the message POST … Final state; same shape as the REST response.',
   },
   ] as const satisfies readonly Omit<ClientRequirement, 'area'>[]
 ).map((r) => ({ ...r, area: 'client' as const }));
