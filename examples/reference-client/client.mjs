@@ -7,11 +7,17 @@
 //   no-backoff          waits exactly Retry-After however often the same request is refused
 //   reencode-cursor     pastes next_cursor into the query unencoded
 //   token-in-query      sends the token in the query too (access_token=)
+//   fixed-transient     retries a transient error every 100 ms, with no backoff
+//   match-wording       retries a transient error only when its message says "retry"
+//   fast-poll           polls an async job every 100 ms
+//   no-slow-down        keeps its pace when X-RateLimit-Remaining runs low
+//   lf-only-sse         splits an event stream on LF only (a CR-only stream never ends an event)
 // Plain Node 20 (global fetch), no dependencies: runs from a fresh clone as is.
 
 const baseUrl = process.env.ASI_BASE_URL;
 const token = process.env.ASI_TOKEN;
 const scenario = process.env.ASI_SCENARIO;
+const resultFile = process.env.ASI_RESULT_FILE;
 const defect = process.env.ASI_CLIENT_DEFECT ?? '';
 if (!baseUrl || !token) {
   console.error('client.mjs: ASI_BASE_URL and ASI_TOKEN must be set');
@@ -40,14 +46,16 @@ class PermanentError extends Error {}
  * request), rate_limited → wait Retry-After (times a growing multiplier when refused again) and
  * send the same request, transient → retry with backoff.
  */
-async function call(method, path, query = {}) {
+async function call(method, path, query = {}, payload = undefined) {
   let url = urlOf(path, query);
   let refusals = 0;
   let failures = 0;
   let permanentRetried = false;
   for (;;) {
-    const res = await fetch(url, { method, headers: { authorization: `Bearer ${token}` } });
+    const headers = { authorization: `Bearer ${token}`, ...(payload === undefined ? {} : { 'content-type': 'application/json' }) };
+    const res = await fetch(url, { method, headers, body: payload === undefined ? undefined : JSON.stringify(payload) });
     const text = await res.text();
+    await slowDownWhenLow(res);
     let body;
     try {
       body = JSON.parse(text);
@@ -65,8 +73,11 @@ async function call(method, path, query = {}) {
       if (defect === 'alter-retry') url = urlOf(path, { ...query, retry: String(refusals) });
       continue;
     }
-    if (category === 'transient' && failures < 3) {
-      await sleep(1000 * 2 ** failures++);
+    const wordingSaysRetry = /retry/i.test(body?.error?.message ?? '');
+    if (category === 'transient' && failures < 3 && (defect !== 'match-wording' || wordingSaysRetry)) {
+      // > `transient`: retry with backoff.
+      await sleep(defect === 'fixed-transient' ? 100 : 250 * 2 ** failures);
+      failures += 1;
       continue;
     }
     if (category === 'permanent' && defect === 'retry-400' && !permanentRetried) {
@@ -75,6 +86,78 @@ async function call(method, path, query = {}) {
     }
     throw new PermanentError(`${method} ${path}: HTTP ${res.status} ${body?.error?.code ?? ''} (${category ?? 'no category'})`);
   }
+}
+
+/** > slow down when `X-RateLimit-Remaining` falls below 10% of the limit */
+async function slowDownWhenLow(res) {
+  const remaining = Number(res.headers.get('x-ratelimit-remaining'));
+  const limit = Number(res.headers.get('x-ratelimit-limit'));
+  if (defect !== 'no-slow-down' && res.ok && limit > 0 && res.headers.has('x-ratelimit-remaining') && remaining < limit / 10) await sleep(300);
+}
+
+const MESSAGE_PATH = '/deal-agents/agt_demo/messages';
+const QUESTION = 'How is ACME-7 doing?';
+
+/** The assistant's final text of a turn: the last message's content (message fields are the reference's). */
+const finalText = (turn) => turn.messages.at(-1)?.content ?? '';
+
+/** > poll async jobs with a backoff starting at 1 second and doubling up to 5 seconds */
+async function slowJob() {
+  const job = await call('POST', MESSAGE_PATH, {}, { message: QUESTION, async: true });
+  for (let poll = 0; ; poll++) {
+    await sleep(defect === 'fast-poll' ? 100 : Math.min(5000, 1000 * 2 ** poll));
+    const view = await call('GET', `/message-jobs/${encodeURIComponent(job.job_id)}`);
+    if (view.status === 'completed') return console.log(`job done: ${finalText(view.result)}`);
+    if (view.status === 'failed') throw new Error(`job ${job.job_id} failed`);
+  }
+}
+
+/**
+ * The turn as an event stream, read by the HTML grammar: lines end in CRLF, LF or CR (a CR at the
+ * end of a chunk may be the first half of a CRLF), `:` lines are comments, `data:` lines join with
+ * LF, a blank line dispatches. Writes the final text, or `error <code>`, to ASI_RESULT_FILE.
+ */
+async function streamTurn() {
+  const res = await fetch(`${baseUrl}${MESSAGE_PATH}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream', 'content-type': 'application/json' },
+    body: JSON.stringify({ message: QUESTION, stream: true }),
+  });
+  let outcome = 'incomplete';
+  let buffer = '';
+  let event = { name: 'message', data: [] };
+  const lineEnd = defect === 'lf-only-sse' ? /\n/ : /\r\n|\r|\n/;
+  const take = (line) => {
+    if (line === '') {
+      if (event.data.length > 0) {
+        const data = JSON.parse(event.data.join('\n'));
+        if (event.name === 'done') outcome = finalText(data);
+        if (event.name === 'error') outcome = `error ${data.code}`;
+      }
+      event = { name: 'message', data: [] };
+      return;
+    }
+    if (line.startsWith(':')) return;
+    const colon = line.indexOf(':');
+    const field = colon < 0 ? line : line.slice(0, colon);
+    const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
+    if (field === 'event') event.name = value;
+    if (field === 'data') event.data.push(value);
+  };
+  const decoder = new TextDecoder();
+  for await (const chunk of res.body) {
+    buffer += decoder.decode(chunk, { stream: true });
+    for (;;) {
+      const match = lineEnd.exec(buffer);
+      // A CR ending the buffer waits for the next chunk: it may be a CRLF cut in two.
+      if (match === null || (match[0] === '\r' && match.index === buffer.length - 1)) break;
+      take(buffer.slice(0, match.index).replace(/^\uFEFF/, ''));
+      buffer = buffer.slice(match.index + match[0].length);
+    }
+  }
+  if (buffer.endsWith('\r')) take(buffer.slice(0, -1));
+  if (resultFile) (await import('node:fs')).writeFileSync(resultFile, `${outcome}\n`);
+  console.log(`stream: ${outcome}`);
 }
 
 async function readLedger() {
@@ -90,13 +173,17 @@ async function readLedger() {
 }
 
 async function main() {
-  if (scenario === 'paging') return readLedger();
-  if (scenario === 'rate-limited') {
+  if (scenario === 'paging' || scenario === 'slow-down') return readLedger();
+  if (scenario === 'slow-job') return slowJob();
+  if (scenario === 'streams') return streamTurn();
+  if (scenario === 'rate-limited' || scenario === 'transient') {
     await call('GET', '/credits/operations', { limit: '10' });
     return console.log('ledger read after the pool recovered');
   }
-  if (scenario === 'permanent') {
-    for (const [path, query] of [['/credits/operations', { from: '2026-02-01', to: '2026-01-01' }], ['/me', {}]]) {
+  if (scenario === 'permanent' || scenario === 'wording') {
+    const ledger = scenario === 'wording' ? [['/credits/operations', { limit: '10' }]] : [];
+    const second = scenario === 'wording' ? [] : [['/me', {}]];
+    for (const [path, query] of [...ledger, ['/credits/operations', { from: '2026-02-01', to: '2026-01-01' }], ...second]) {
       try {
         await call('GET', path, query);
       } catch (err) {

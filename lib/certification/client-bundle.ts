@@ -27,12 +27,8 @@ export const CLIENT_PREDICATE_TYPE = 'https://asi-conformance.dev/client-grading
 /** Every request of every scenario, a JSON line each, in the order received. */
 export const CLIENT_TRACE_RECORD = `${RECORD_FOLDER}/trace.jsonl`;
 
-/** One line of the trace record. */
-export interface TraceLine {
-  scenario: string;
-  index: number;
-  request: TracedRequest;
-}
+/** One line of the trace record: a request of a scenario, or what the client wrote to its result file there. */
+export type TraceLine = { scenario: string; index: number; request: TracedRequest } | { scenario: string; result: string };
 
 export interface ClientPredicate {
   harness: { name: string; version: string; packageDigest: { sha256: string } };
@@ -79,7 +75,13 @@ export function clientPredicateOf(report: ClientReport): ClientPredicate {
 }
 
 export function traceRecord(report: ClientReport): string {
-  return report.scenarios.flatMap((s) => s.trace.map((request, index) => `${jsonText({ scenario: s.scenario, index, request } satisfies TraceLine)}\n`)).join('');
+  return report.scenarios
+    .flatMap((s) => [
+      ...s.trace.map((request, index) => `${jsonText({ scenario: s.scenario, index, request } satisfies TraceLine)}\n`),
+      // The result is judged too (the streamed turn's final state): the record carries it.
+      ...(s.result === undefined ? [] : [`${jsonText({ scenario: s.scenario, result: s.result } satisfies TraceLine)}\n`]),
+    ])
+    .join('');
 }
 
 /**

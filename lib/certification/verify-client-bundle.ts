@@ -4,7 +4,7 @@ import type { ClientReport } from '../client-grading/client-report.ts';
 import { judgeClient } from '../client-grading/judge-client.ts';
 import { REPORT_FILE_NAMES, REPORT_FORMATS } from '../report/report-formats.ts';
 import { IN_TOTO_PAYLOAD_TYPE, MANIFEST_NAME } from './bundle-layout.ts';
-import { CLIENT_PREDICATE_TYPE, CLIENT_TRACE_RECORD, clientCatalogueDigest, type ClientStatement, type TraceLine } from './client-bundle.ts';
+import { CLIENT_PREDICATE_TYPE, CLIENT_TRACE_RECORD, clientCatalogueDigest, type ClientStatement } from './client-bundle.ts';
 import { isEnvelope, type DsseEnvelope } from './dsse.ts';
 import { firstDifference } from './first-difference.ts';
 import { harnessIdentity } from './harness-identity.ts';
@@ -37,15 +37,19 @@ export function clientManifest(bundle: OpenedBundle): { statement: ClientStateme
 }
 
 /** The scenarios' traces as the record holds them, in the order of the report's scenarios, or the problem that stops the re-derivation. */
-function recordedTraces(bundle: OpenedBundle, scenarios: readonly string[]): { traces: Array<{ scenario: string; trace: TracedRequest[] }> } | { problem: VerifyProblem } {
+function recordedTraces(bundle: OpenedBundle, scenarios: readonly string[]): { traces: Array<{ scenario: string; trace: TracedRequest[]; result?: string }> } | { problem: VerifyProblem } {
   const lines = bundle.recordLines(CLIENT_TRACE_RECORD);
   if (lines === undefined) return { problem: { file: CLIENT_TRACE_RECORD, message: 'is missing: nothing to re-derive' } };
-  const traces = scenarios.map((scenario) => ({ scenario, trace: [] as TracedRequest[] }));
+  const traces: Array<{ scenario: string; trace: TracedRequest[]; result?: string }> = scenarios.map((scenario) => ({ scenario, trace: [] }));
   for (const l of lines) {
-    const value = l.value as Partial<TraceLine> | undefined;
+    const value = l.value as { scenario?: unknown; request?: TracedRequest; result?: unknown } | undefined;
     const into = traces.find((t) => t.scenario === value?.scenario);
+    if (l.error === undefined && into !== undefined && typeof value?.result === 'string' && into.result === undefined) {
+      into.result = value.result;
+      continue;
+    }
     if (l.error !== undefined || value?.request === undefined || into === undefined) {
-      return { problem: { file: CLIENT_TRACE_RECORD, message: `line ${l.line} ${l.error ?? 'is not a request of a scenario of the report'}` } };
+      return { problem: { file: CLIENT_TRACE_RECORD, message: `line ${l.line} ${l.error ?? 'is not a request or the result of a scenario of the report'}` } };
     }
     into.trace.push(value.request);
   }
@@ -72,6 +76,7 @@ function rederiveClient(bundle: OpenedBundle): { checked: string; problems: Veri
   for (const [i, s] of report.scenarios.entries()) {
     const d = firstDifference(s.trace, recorded.traces[i]!.trace, `scenarios[${i}].trace`, { a: 'report.json', b: 'the record' });
     if (d !== undefined) problems.push({ file: REPORT_NAME, message: `disagrees with ${CLIENT_TRACE_RECORD} at ${d}`, from: [CLIENT_TRACE_RECORD] });
+    if (s.result !== recorded.traces[i]!.result) problems.push({ file: REPORT_NAME, message: `disagrees with ${CLIENT_TRACE_RECORD} on what the client wrote to its result file in ${s.scenario}`, from: [CLIENT_TRACE_RECORD] });
   }
   const derived = judgeClient(recorded.traces);
   for (const again of derived) {

@@ -1,3 +1,5 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { clientRequirements } from '../catalogue/client.ts';
 import { baselineExit, compareClientBaseline, loadClientBaseline } from '../client-grading/client-baseline.ts';
@@ -12,6 +14,7 @@ import { clientConsoleText, EXIT_CODES, outcomeOf, writeClientReports, type Clie
 import { judgeClient } from '../client-grading/judge-client.ts';
 import { SCENARIOS } from '../client-grading/scenarios.ts';
 import { spawnClient } from '../client-grading/spawn-client.ts';
+import { RESULT_FILE_VARIABLE } from '../client-grading/stream-turn.ts';
 import { UsageError } from '../errors.ts';
 import { startReference } from '../reference/server.ts';
 import { newRunId } from '../runner/certify.ts';
@@ -68,25 +71,36 @@ export async function clientCommand(args: string[]): Promise<number> {
   const runs: ScenarioRun[] = [];
   // Each scenario's reference issues its own token: every one is a secret of this run's outputs.
   const secrets: Secret[] = [];
-  for (const scenario of SCENARIOS.filter((s) => names.includes(s.name))) {
-    const trace: TracedRequest[] = [];
-    const reference = await startReference({ scripted: { script: scenario.script(seed), recorder: (r) => trace.push(r) } });
-    for (const [role, value] of Object.entries(reference.tokens)) secrets.push({ value, placeholder: role === 'primary' ? '$ASI_TOKEN' : `$ASI_TOKEN_${role.toUpperCase()}` });
-    try {
-      process.stdout.write(`scenario ${scenario.name}: ${scenario.asks}\n`);
-      const env = {
-        ...process.env,
-        [`${prefix}_BASE_URL`]: reference.baseUrl,
-        [`${prefix}_TOKEN`]: reference.tokens['primary'],
-        [`${prefix}_SCENARIO`]: scenario.name,
-      };
-      const exit = await spawnClient(positionals, env, timeLimitMs);
-      runs.push({ scenario: scenario.name, baseUrl: reference.baseUrl, exit, trace });
-    } finally {
-      await reference.close();
+  const resultDir = mkdtempSync(join(tmpdir(), 'asi-client-result-'));
+  try {
+    for (const scenario of SCENARIOS.filter((s) => names.includes(s.name))) {
+      for (const run of scenario.runs ?? ['']) {
+        const label = run === '' ? scenario.name : `${scenario.name}/${run}`;
+        const trace: TracedRequest[] = [];
+        const reference = await startReference({ scripted: { script: scenario.script(seed, run), recorder: (r) => trace.push(r) } });
+        for (const [role, value] of Object.entries(reference.tokens)) secrets.push({ value, placeholder: role === 'primary' ? '$ASI_TOKEN' : `$ASI_TOKEN_${role.toUpperCase()}` });
+        const resultFile = join(resultDir, `${label.replace('/', '-')}.txt`);
+        try {
+          process.stdout.write(`scenario ${label}: ${scenario.asks}\n`);
+          const env = {
+            ...process.env,
+            [`${prefix}_BASE_URL`]: reference.baseUrl,
+            [`${prefix}_TOKEN`]: reference.tokens['primary'],
+            [`${prefix}_SCENARIO`]: scenario.name,
+            [`${prefix}_${RESULT_FILE_VARIABLE}`]: resultFile,
+          };
+          const exit = await spawnClient(positionals, env, timeLimitMs);
+          const result = existsSync(resultFile) ? readFileSync(resultFile, 'utf8') : undefined;
+          runs.push({ scenario: label, baseUrl: reference.baseUrl, exit, trace, ...(result === undefined ? {} : { result }) });
+        } finally {
+          await reference.close();
+        }
+      }
     }
+  } finally {
+    rmSync(resultDir, { recursive: true, force: true });
   }
-  const verdicts: GradedVerdict[] = judgeClient(runs.map((r) => ({ scenario: r.scenario, trace: r.trace })));
+  const verdicts: GradedVerdict[] = judgeClient(runs);
   const finishedAt = new Date();
   // Waivers as a server run applies them: the expected verdict does not count, an expired waiver fails.
   if (expectations !== undefined) applyExpectations(verdicts, expectations, finishedAt.toISOString().slice(0, 10));

@@ -373,7 +373,8 @@ Usage
                          [--sign-key FILE | --no-bundle] -- COMMAND...
 
 Options
-  --scenario NAME   paging, rate-limited or permanent (repeatable; default: all)
+  --scenario NAME   paging, rate-limited, permanent, transient, wording, slow-job, streams or
+                    slow-down (repeatable; default: all)
   --seed N          fixes the scripted cursors and rows (default: random, printed)
   --out DIR         reports go to DIR/client-<run-id>/ (default: reports)
   --env-prefix P    the variables' prefix (default: ASI)
@@ -392,6 +393,8 @@ The command's environment
   P_BASE_URL   the scripted server's base URL, ending in /v1
   P_TOKEN      a token the server accepts in Authorization: Bearer
   P_SCENARIO   the scenario's name: what the client is asked to do
+  P_RESULT_FILE  where the client writes its final state (streams: the assistant's text or
+               "error <code>")
 
 Exit codes
   0 conformant (or only failures waived or in the baseline)   1 a MUST failed

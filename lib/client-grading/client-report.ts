@@ -23,6 +23,8 @@ export interface ScenarioRun {
   baseUrl: string;
   exit: ClientExit;
   trace: readonly TracedRequest[];
+  /** What the client wrote to `$ASI_RESULT_FILE`, when it wrote it. */
+  result?: string;
 }
 
 /** A requirement's verdict and, with --expect, the waiver it met. */

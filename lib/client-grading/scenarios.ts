@@ -1,5 +1,7 @@
 import type { ReceivedRequest, RequestScript, ScriptedAnswer } from '../reference/scripted-mode.ts';
 import { seededRandom } from '../seeded-random.ts';
+import { ERROR_SCENARIOS } from './error-scenarios.ts';
+import { MESSAGE_SCENARIOS } from './message-scenarios.ts';
 import { error, json, notFound, pathOf, poolHeaders, refuseUnauthenticated } from './scenario-answers.ts';
 
 /** A scripted server for one client behaviour: what the client is asked to do, and how the server answers. */
@@ -9,7 +11,9 @@ export interface Scenario {
   asks: string;
   /** What the server does. */
   serves: string;
-  script(seed: number): RequestScript;
+  /** Labels of the runs when the command runs more than once (one framing, one wording each); one run when absent. */
+  runs?: readonly string[];
+  script(seed: number, run: string): RequestScript;
 }
 
 /** A long opaque cursor holding every character a client tends to re-encode or decode: `+`, `/`, `=`, `%`, space-like `+`. */
@@ -116,4 +120,28 @@ const permanent: Scenario = {
   },
 };
 
-export const SCENARIOS: readonly Scenario[] = [paging, rateLimited, permanent];
+const SLOW_PAGES = 8;
+/** X-RateLimit-Remaining of the read pool after each page: under 10% of 600 from the fifth on. */
+const REMAINING = [400, 300, 200, 100, 50, 30, 15, 5];
+
+const slowDown: Scenario = {
+  name: 'slow-down',
+  asks: 'read the whole ledger: GET /credits/operations?limit=4, then follow next_cursor until it is null',
+  serves: `${SLOW_PAGES} pages; X-RateLimit-Remaining falls under 10% of X-RateLimit-Limit (600) from the fifth page on (${REMAINING.join(', ')})`,
+  script(seed) {
+    const next = seededRandom(seed + 1);
+    const cursors = Array.from({ length: SLOW_PAGES - 1 }, (_, p) => cursorFor(next, p + 2));
+    return (request) => {
+      const refused = refuseUnauthenticated(request);
+      if (refused !== undefined) return refused;
+      if (pathOf(request) !== '/credits/operations' || request.method !== 'GET') return notFound(request);
+      const cursor = queryOf(request).get('cursor');
+      const index = cursor === null ? 0 : cursors.indexOf(cursor) + 1;
+      const headers = poolHeaders(request.method, REMAINING[Math.min(index, REMAINING.length - 1)]!, request.receivedAtMs);
+      if (index < 0 || (cursor !== null && index === 0)) return error(400, 'request.invalid_cursor', 'permanent', 'The cursor is not one this server gave.', headers);
+      return json(200, { operations: [], next_cursor: cursors[index] ?? null }, headers);
+    };
+  },
+};
+
+export const SCENARIOS: readonly Scenario[] = [paging, rateLimited, permanent, ...ERROR_SCENARIOS, ...MESSAGE_SCENARIOS, slowDown];

@@ -14,7 +14,10 @@ export interface ReceivedRequest {
 export interface ScriptedAnswer {
   status: number;
   headers: Record<string, string>;
+  /** The whole body, as recorded; with `chunks`, their texts joined. */
   body: string;
+  /** A body sent in parts, each after a pause (an event stream that starts slowly, lines split across writes). */
+  chunks?: readonly { afterMs: number; text: string }[];
 }
 
 /** One received request and what the script answered: the recorder's unit. */
@@ -61,6 +64,17 @@ export async function answerScripted(
   const request: ReceivedRequest = { method: req.method ?? 'GET', target: redactTokens(req.url ?? '/', tokens), headers, body, receivedAtMs };
   const answer = script(request);
   recorder({ ...request, answer });
-  res.writeHead(answer.status, { 'content-length': String(Buffer.byteLength(answer.body)), ...answer.headers });
-  res.end(answer.body);
+  if (answer.chunks === undefined) {
+    res.writeHead(answer.status, { 'content-length': String(Buffer.byteLength(answer.body)), ...answer.headers });
+    res.end(answer.body);
+    return;
+  }
+  res.writeHead(answer.status, answer.headers);
+  res.flushHeaders();
+  for (const chunk of answer.chunks) {
+    if (chunk.afterMs > 0) await new Promise((resolve) => setTimeout(resolve, chunk.afterMs));
+    if (res.destroyed) return;
+    res.write(chunk.text);
+  }
+  res.end();
 }

@@ -3,7 +3,13 @@ import { judgeBearerOnly } from '../../lib/checks/client-bearer.ts';
 import { judgeCursorVerbatim } from '../../lib/checks/client-cursor.ts';
 import { judgeNoRetryPermanent } from '../../lib/checks/client-permanent.ts';
 import { judgeBackoffMultiplier, judgeRetryAfterHonoured, judgeSameRequestAfter429 } from '../../lib/checks/client-rate-limited.ts';
+import { judgePollCadence } from '../../lib/checks/client-poll.ts';
+import { judgeSlowDown } from '../../lib/checks/client-slow-down.ts';
+import { judgeStreamFinalState } from '../../lib/checks/client-stream.ts';
 import { timeline, type TracedRequest } from '../../lib/checks/client-trace.ts';
+import { judgeTransientBackoff } from '../../lib/checks/client-transient.ts';
+import { judgeNoMatchOnWording } from '../../lib/checks/client-wording.ts';
+import { TURN_TEXT } from '../../lib/client-grading/stream-turn.ts';
 
 const AUTH = { authorization: 'Bearer $ASI_TOKEN' };
 
@@ -127,4 +133,72 @@ describe('client/5/bearer-only', () => {
 test('timeline: times from the first request, the judged one marked, Retry-After shown', () => {
   const lines = timeline([req(1_000, 'GET', '/v1/me', 429, refused('1')), req(2_200, 'GET', '/v1/me', 200)], 1);
   expect(lines).toEqual(['  +0.00 s GET /me → 429 (Retry-After: 1)', '> +1.20 s GET /me → 200']);
+});
+
+const down = (message: string) => ({ body: { error: { code: 'system.rate_limit_unavailable', category: 'transient', message, request_id: 'r' } } });
+const LEDGER = '/v1/credits/operations?limit=10';
+
+describe('the rules the later scenarios trigger: not run without their trigger, never a pass', () => {
+  test.each([
+    ['transient-backoff', () => judgeTransientBackoff([])],
+    ['poll-cadence', () => judgePollCadence([])],
+    ['slow-down', () => judgeSlowDown([])],
+    ['stream-final-state', () => judgeStreamFinalState([], undefined)],
+    ['no-match-on-wording', () => judgeNoMatchOnWording([], [])],
+  ])('%s on an empty trace', (_name, judge) => {
+    expect(judge().verdict).toBe('not-run');
+  });
+});
+
+describe('client/7/transient-backoff', () => {
+  test('growing waits pass; fixed waits fail', () => {
+    // Three 503s, then the ledger: `waits` are the gaps before each retry.
+    const run = (waits: number[]) => {
+      const times = waits.reduce((ts, w) => [...ts, ts[ts.length - 1]! + w], [0]);
+      return times.map((t, i) => (i < waits.length ? req(t, 'GET', LEDGER, 503, down('x')) : req(t, 'GET', LEDGER, 200, page(null))));
+    };
+    expect(judgeTransientBackoff(run([250, 500, 1000])).verdict).toBe('pass');
+    expect(judgeTransientBackoff(run([100, 100, 100])).verdict).toBe('fail');
+  });
+});
+
+describe('client/7/no-match-on-wording', () => {
+  test('the same requests under both wordings pass; a retry under one wording only fails', () => {
+    const a = [req(0, 'GET', LEDGER, 503, down('retry soon')), req(250, 'GET', LEDGER, 200, page(null))];
+    const b = [req(0, 'GET', LEDGER, 503, down('store down')), req(260, 'GET', LEDGER, 200, page(null))];
+    expect(judgeNoMatchOnWording(a, b).verdict).toBe('pass');
+    expect(judgeNoMatchOnWording(a, b.slice(0, 1)).verdict).toBe('fail');
+    // No error whose wording changes: not run.
+    expect(judgeNoMatchOnWording(a, a).verdict).toBe('not-run');
+  });
+});
+
+describe('client/8.1/poll-cadence', () => {
+  const job = { body: { job_id: 'j1', status: 'queued' } };
+  test('1 s, then 2 s passes; 100 ms fails; a POST poll fails', () => {
+    const post = req(0, 'POST', '/v1/deal-agents/a/messages', 202, job);
+    expect(judgePollCadence([post, req(1000, 'GET', '/v1/message-jobs/j1', 200), req(3000, 'GET', '/v1/message-jobs/j1', 200)]).verdict).toBe('pass');
+    expect(judgePollCadence([post, req(100, 'GET', '/v1/message-jobs/j1', 200)]).verdict).toBe('fail');
+    expect(judgePollCadence([post, req(1000, 'POST', '/v1/message-jobs/j1', 200)]).verdict).toBe('fail');
+  });
+});
+
+describe('client/8.1/slow-down-low-remaining', () => {
+  const pool = (remaining: number) => ({ body: { operations: [], next_cursor: null }, headers: { 'x-ratelimit-limit': '600', 'x-ratelimit-remaining': String(remaining) } });
+  test('longer gaps after a low Remaining pass; the same gaps fail', () => {
+    const trace = (gapAfterLow: number) => [req(0, 'GET', LEDGER, 200, pool(300)), req(10, 'GET', LEDGER, 200, pool(50)), req(10 + gapAfterLow, 'GET', LEDGER, 200, pool(40))];
+    expect(judgeSlowDown(trace(300)).verdict).toBe('pass');
+    expect(judgeSlowDown(trace(10)).verdict).toBe('fail');
+  });
+});
+
+describe('client/6/stream-final-state', () => {
+  const streamed = (body: string) => [req(0, 'POST', '/v1/deal-agents/agt_demo/messages', 200, { headers: { 'content-type': 'text/event-stream' } }, {})].map((r) => ({ ...r, answer: { ...r.answer, body } }));
+  test('the REST text passes; another fails; an error event expects its code; no result file is not run', () => {
+    const done = 'event: text_delta\rdata: {}\r\r';
+    expect(judgeStreamFinalState(streamed(done), `${TURN_TEXT}\n`).verdict).toBe('pass');
+    expect(judgeStreamFinalState(streamed(done), 'incomplete').verdict).toBe('fail');
+    expect(judgeStreamFinalState(streamed('event:error\r\ndata: {}\r\n\r\n'), 'error upstream.unavailable').verdict).toBe('pass');
+    expect(judgeStreamFinalState(streamed(done), undefined).verdict).toBe('not-run');
+  });
 });

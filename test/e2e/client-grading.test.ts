@@ -40,15 +40,22 @@ describe.concurrent('asi-conformance client on the reference client', () => {
     expect(graded.reportText).toContain('Bearer $ASI_TOKEN');
   });
 
+  // The scenarios that can trigger the defect's rule, beside those it runs with no harm (each run stays short).
+  const FIRST = ['paging', 'rate-limited', 'permanent'];
   test.each([
-    ['retry-400', 'client/7/no-retry-permanent'],
-    ['ignore-retry-after', 'client/8.1/retry-after-honoured'],
-    ['alter-retry', 'client/8.1/same-request-after-429'],
-    ['reencode-cursor', 'client/4.1/cursor-verbatim'],
-    ['no-backoff', 'client/8.1/backoff-multiplier'],
-    ['token-in-query', 'client/5/bearer-only'],
-  ])('defect %s fails exactly %s', { timeout: 200_000 }, async (defect, id) => {
-    const graded = await grade(CLIENT, { ASI_CLIENT_DEFECT: defect });
+    ['retry-400', 'client/7/no-retry-permanent', FIRST],
+    ['ignore-retry-after', 'client/8.1/retry-after-honoured', FIRST],
+    ['alter-retry', 'client/8.1/same-request-after-429', FIRST],
+    ['reencode-cursor', 'client/4.1/cursor-verbatim', FIRST],
+    ['no-backoff', 'client/8.1/backoff-multiplier', FIRST],
+    ['token-in-query', 'client/5/bearer-only', FIRST],
+    ['fixed-transient', 'client/7/transient-backoff', ['transient', 'wording']],
+    ['match-wording', 'client/7/no-match-on-wording', ['wording', 'permanent']],
+    ['fast-poll', 'client/8.1/poll-cadence', ['slow-job']],
+    ['no-slow-down', 'client/8.1/slow-down-low-remaining', ['slow-down', 'paging']],
+    ['lf-only-sse', 'client/6/stream-final-state', ['streams']],
+  ])('defect %s fails exactly %s', { timeout: 200_000 }, async (defect, id, scenarios) => {
+    const graded = await grade(CLIENT, { ASI_CLIENT_DEFECT: defect }, scenarios.flatMap((s) => ['--scenario', s]));
     const should = clientRequirements.find((r) => r.id === id)?.level === 'SHOULD';
     // A SHOULD broken warns and leaves the exit code at 0, as in a server run.
     expect(graded.code, graded.stdout + graded.stderr).toBe(should ? 0 : 1);
@@ -79,6 +86,17 @@ describe.concurrent('asi-conformance client on the reference client', () => {
     expect(graded.report.verdicts.map((v) => v.verdict)).toEqual(clientRequirements.map(() => 'not-run'));
   });
 
+  test("a client that never reaches a new scenario's trigger is not run on its requirement, never passed", { timeout: 200_000 }, async () => {
+    // One plain read per scenario: no stream asked for, no job created, no pool run low, no error met.
+    const script = "await fetch(process.env.ASI_BASE_URL + '/me', { headers: { authorization: 'Bearer ' + process.env.ASI_TOKEN } });";
+    const scenarios = ['transient', 'wording', 'slow-job', 'streams', 'slow-down'];
+    const graded = await grade(['node', '--input-type=module', '-e', script], {}, scenarios.flatMap((s) => ['--scenario', s]));
+    for (const id of ['client/7/transient-backoff', 'client/7/no-match-on-wording', 'client/8.1/poll-cadence', 'client/8.1/slow-down-low-remaining', 'client/6/stream-final-state']) {
+      expect(graded.verdict(id), id).toBe('not-run');
+    }
+    expect(graded.verdict('client/5/bearer-only')).toBe('pass');
+  });
+
   test('--env-prefix renames the variables the command gets', { timeout: 200_000 }, async () => {
     const script = 'if (!process.env.ACME_BASE_URL.endsWith("/v1") || !process.env.ACME_TOKEN || process.env.ACME_SCENARIO !== "paging") process.exit(9)';
     const graded = await grade(['node', '-e', script], {}, ['--scenario', 'paging', '--env-prefix', 'ACME']);
@@ -96,14 +114,15 @@ function hasPython(): boolean {
   }
 }
 
-test.skipIf(!hasPython())('the 20-line Python client passes every scenario', { timeout: 200_000 }, async () => {
-  const graded = await grade(['python3', 'examples/python-client.py']);
+test.skipIf(!hasPython())('the Python client passes every scenario it supports (no message turns: slow-job and streams are not run)', { timeout: 200_000 }, async () => {
+  const graded = await grade(['python3', 'examples/python-client.py'], {}, ['paging', 'rate-limited', 'permanent', 'transient', 'wording', 'slow-down'].flatMap((s) => ['--scenario', s]));
   expect(graded.code, graded.stdout + graded.stderr).toBe(0);
+  expect(graded.report.verdicts.filter((v) => v.verdict !== 'pass').map((v) => v.requirement.id)).toEqual(['client/8.1/poll-cadence', 'client/6/stream-final-state']);
 });
 
 test.each([
   [['client'], /no command to grade/],
-  [['client', '--scenario', 'pagin', '--', 'true'], /--scenario "pagin" is not a scenario; expected one of paging, rate-limited, permanent/],
+  [['client', '--scenario', 'pagin', '--', 'true'], /--scenario "pagin" is not a scenario; expected one of paging, rate-limited, permanent, transient, wording, slow-job, streams, slow-down/],
   [['client', '--seed', 'x', '--', 'true'], /--seed expects an integer/],
 ])('usage: %j exits 2 with one line', async (args, message) => {
   const result = await runCli(args);
