@@ -20,6 +20,10 @@ const SOURCE = [
   /* 8 */ 'function shuffled(list) {',
   /* 9 */ '  return list.slice().reverse();',
   /* 10 */ '}',
+  /* 11 */ 'export function max(state) {',
+  /* 12 */ "  const offByOne = state.defects.has('off-by-one');",
+  /* 13 */ '  return offByOne ? 64 - 1 : 60 + 4;',
+  /* 14 */ '}',
 ].join('\n');
 
 type Mutant = { line: number; ignored: boolean };
@@ -56,5 +60,8 @@ describe('switch-only ignorer', () => {
     expect(byLine.get(9)).toMatchObject({ kept: 0 });
     // A ledger value that is not a switch flag is behaviour.
     expect(byLine.get(6)).toMatchObject({ ignored: 0 });
+    // A const set to a switch test is one: its arm is left out, the other arm kept.
+    expect(byLine.get(13)?.ignored).toBeGreaterThan(0);
+    expect(byLine.get(13)?.kept).toBeGreaterThan(0);
   });
 });
