@@ -5,7 +5,7 @@
 // needs no comment in the reference's source:
 // - a switch test: `<...>defects.has(...)` / `variants.has(...)` (or a SwitchSet held as `d`/`v`),
 //   the ledger's `d('...')`/`v('...')`, and a flag of the ledger behaviour (`b.<flag>`) that is
-//   false with every switch off;
+//   false with every switch off; a `const` the file sets to such a test (`const slides = d('...')`);
 // - an expression false with every switch off: a switch test, `A && G` or `G && A`, `G1 || G2`;
 // - what only such an expression opens: an `if`'s consequent, a `?:`'s consequent;
 // - a function of the file whose every reference sits in code left out by these rules.
@@ -30,7 +30,12 @@ function lastName(node) {
   return undefined;
 }
 
-function isSwitchTest(node) {
+function isSwitchTest(node, scope) {
+  if (node?.type === 'Identifier' && scope !== undefined) {
+    const binding = scope.getBinding(node.name);
+    const init = binding?.kind === 'const' && binding.path.node.type === 'VariableDeclarator' ? binding.path.node.init : undefined;
+    return init !== undefined && init !== null && isSwitchTest(init, binding.path.scope);
+  }
   if (node?.type === 'CallExpression') {
     const callee = node.callee;
     // The ledger's own helpers: `d('to-inclusive')` reads `ledger-to-inclusive`.
@@ -43,21 +48,24 @@ function isSwitchTest(node) {
   return false;
 }
 
-/** True when the expression is false in a run with every switch off. */
-export function offWithoutSwitches(node) {
-  if (node?.type === 'ParenthesizedExpression') return offWithoutSwitches(node.expression);
-  if (isSwitchTest(node)) return true;
-  if (node?.type === 'LogicalExpression' && node.operator === '&&') return offWithoutSwitches(node.left) || offWithoutSwitches(node.right);
-  if (node?.type === 'LogicalExpression' && node.operator === '||') return offWithoutSwitches(node.left) && offWithoutSwitches(node.right);
+/** True when the expression (in `scope`, for the names it reads) is false in a run with every switch off. */
+export function offWithoutSwitches(node, scope) {
+  if (node?.type === 'ParenthesizedExpression') return offWithoutSwitches(node.expression, scope);
+  if (isSwitchTest(node, scope)) return true;
+  if (node?.type === 'LogicalExpression' && node.operator === '&&') return offWithoutSwitches(node.left, scope) || offWithoutSwitches(node.right, scope);
+  if (node?.type === 'LogicalExpression' && node.operator === '||') return offWithoutSwitches(node.left, scope) && offWithoutSwitches(node.right, scope);
   return false;
 }
 
 function leftOut(path) {
   const node = path.node;
-  if (offWithoutSwitches(node)) return true;
+  // A declaration's own name is no read of the switch.
+  if (node.type === 'Identifier' && path.key === 'id') return false;
+  if (offWithoutSwitches(node, path.scope)) return true;
   const parent = path.parentPath?.node;
-  if (parent?.type === 'IfStatement' && path.key === 'consequent' && offWithoutSwitches(parent.test)) return true;
-  if (parent?.type === 'ConditionalExpression' && path.key === 'consequent' && offWithoutSwitches(parent.test)) return true;
+  const scope = path.parentPath?.scope;
+  if (parent?.type === 'IfStatement' && path.key === 'consequent' && offWithoutSwitches(parent.test, scope)) return true;
+  if (parent?.type === 'ConditionalExpression' && path.key === 'consequent' && offWithoutSwitches(parent.test, scope)) return true;
   if (node.type === 'FunctionDeclaration' && node.id) {
     const binding = path.parentPath?.scope.getBinding(node.id.name);
     const refs = binding?.referencePaths ?? [];
