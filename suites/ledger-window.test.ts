@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe } from 'vitest';
 import { boundSpelling, queryEncoding, spellBound, type BoundSpelling } from '../lib/arbitraries/bound-spelling.ts';
 import { invalidInstantText } from '../lib/arbitraries/invalid-instant-text.ts';
+import { COMMON_YEAR_LEAP_DAYS, LEAP_DAY_WINDOWS } from '../lib/arbitraries/leap-days.ts';
 import { rowWindow } from '../lib/arbitraries/row-window.ts';
 import { acceptedFinding, refusalFindings } from '../lib/checks/ledger-acceptance.ts';
 import { additivityFindings, WINDOW_ADDITIVE } from '../lib/checks/ledger-additivity.ts';
@@ -150,7 +151,10 @@ describe('§4.1 GET /credits/operations: window rules', () => {
     const to = utcDateOf({ seconds: start.seconds + 86_400, fraction: '' });
     const utcRows = dates === undefined || known === undefined ? undefined : rowsBetween(known, dates[0], dates[1]);
     const walk = await walkOf(pagesOf(kit), { from, to }, sample, utcRows?.length);
-    return [acceptedFormFinding(DATE_ONLY_ACCEPTED, walk, utcRows, 'a date alone'), ...pageSchemaFailures(walkExchanges(walk), readPool(kit))];
+    // February 29 of leap years (2000 among them) is a date: a window from it is taken.
+    const leapDays = [];
+    for (const window of LEAP_DAY_WINDOWS) leapDays.push(acceptedFinding(DATE_ONLY_ACCEPTED, await pagesOf(kit)(window, undefined), `from=${window.from}&to=${window.to} (a leap day)`));
+    return [acceptedFormFinding(DATE_ONLY_ACCEPTED, walk, utcRows, 'a date alone'), ...leapDays, ...pageSchemaFailures(walkExchanges(walk), readPool(kit))];
   });
 
   // > Parsed from `YYYY-MM-DD` or RFC 3339, with or without offset.
@@ -240,11 +244,13 @@ describe('§4.1 GET /credits/operations: window rules', () => {
     const fetch = pagesOf(kit);
     const [early, late] = boundInstants(known, Date.now(), 2).map((i) => formatInstant(i)) as [string, string];
     const arbitrary = fc.record({ text: invalidInstantText(), side: fc.constantFrom<'from' | 'to'>('from', 'to') });
+    // February 29 of years without one, sent every run: the leap-year rule's edges.
+    const examples = COMMON_YEAR_LEAP_DAYS.map((text, i) => ({ text, side: i % 2 === 0 ? ('from' as const) : ('to' as const) }));
     return checkProperty(
       INVALID_DATE,
       arbitrary,
       async ({ text, side }) => refusalFindings(INVALID_DATE, await fetch(side === 'from' ? { from: text, to: late } : { from: early, to: text }, undefined)),
-      { numRuns: 10, maxShrinkRequests: 15, independent: true },
+      { numRuns: examples.length + 10, maxShrinkRequests: 15, independent: true, examples },
     );
   });
 

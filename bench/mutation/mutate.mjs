@@ -11,13 +11,16 @@
 // mutable lines (seeded by `--seed N`), `--lines N` that many lines; Stryker then makes every
 // mutant on each chosen line. `--file NAME` limits the choice to files whose name contains NAME.
 // `--budget-min N` stops running mutants N minutes in (the rest are reported as not run).
-// `--plan` prints the chosen lines and exits; `--report DIR` rewrites the report from the
+// `--count` prints how many mutants the (chosen) files have and how many the switch-only ignorer
+// leaves out; `--plan` prints the chosen lines and exits; `--report DIR` rewrites the report from the
 // mutation.json and records.jsonl of an earlier run in DIR.
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { countMutants } from './count-mutants.mjs';
 import { writeReport } from './report.mjs';
+import { switchOnlyIgnorer } from './switch-only-ignorer.mjs';
 // The reference's seeded generator (mulberry32), so that a seed names one sample on every machine.
 import { seededRandom } from '../../dist/seeded-random.js';
 
@@ -28,7 +31,7 @@ const EXCLUDED = [/^lib\/reference\/defects\//, /^lib\/reference\/switches\.ts$/
 const DEFAULT_SEED = 20261128;
 const DEFAULT_OUT = 'reports/mutation';
 
-const USAGE = 'usage: npm run mutate -- [--sample F | --lines N] [--seed N] [--file NAME ...] [--budget-min N] [--out DIR] [--plan] [--report DIR]';
+const USAGE = 'usage: npm run mutate -- [--sample F | --lines N] [--seed N] [--file NAME ...] [--budget-min N] [--out DIR] [--count] [--plan] [--report DIR]';
 
 export class UsageError extends Error {}
 
@@ -45,6 +48,7 @@ export function parseMutateArgs(argv) {
         file: { type: 'string', multiple: true },
         out: { type: 'string' },
         plan: { type: 'boolean' },
+        count: { type: 'boolean' },
         report: { type: 'string' },
         'budget-min': { type: 'string' },
         help: { type: 'boolean' },
@@ -70,6 +74,7 @@ export function parseMutateArgs(argv) {
     files: values.file ?? [],
     out: values.out ?? DEFAULT_OUT,
     plan: values.plan === true,
+    count: values.count === true,
     report: values.report,
   };
 }
@@ -142,11 +147,15 @@ async function runStryker(options, plan) {
   if (options.budgetMin !== undefined) process.env.ASI_MUTATE_STOP_AT = String(started + options.budgetMin * 60_000);
   const stryker = new Stryker({
     testRunner: 'command',
+    // Code only a defect or variant switch reaches is left out (bench/mutation/switch-only-ignorer.mjs).
+    plugins: ['@stryker-mutator/*', fileURLToPath(new URL('./switch-only-ignorer.mjs', import.meta.url))],
+    ignorers: ['switch-only'],
     commandRunner: { command: 'node bench/mutation/run-mutant.mjs' },
     buildCommand: 'node bin/build.mjs',
     mutate: plan.mutate,
-    // The sandbox needs lib/, suites/, config/, bin/ and the build's inputs; the rest is weight.
-    ignorePatterns: ['/dist', '/reports', '/docs', '/examples', '/bench', '/action', '/docker', '/test', '/.dist-*', '/.vitest-cache'],
+    // The sandbox needs lib/, suites/, config/, bin/, the build's inputs and bench/mutation (the
+    // command Stryker runs); the rest is weight.
+    ignorePatterns: ['/dist', '/reports', '/docs', '/examples', '/bench/*', '!/bench/mutation', '/action', '/docker', '/test', '/.dist-*', '/.vitest-cache'],
     coverageAnalysis: 'off',
     concurrency: 1,
     // Stryker waits 2 x the dry run + this before it calls a mutant timed out (a hang, a loop).
@@ -178,6 +187,11 @@ async function main(argv) {
     return 0;
   }
   const plan = planSample(options);
+  if (options.count) {
+    const { total, ignored } = await countMutants(ROOT, plan.files, [switchOnlyIgnorer]);
+    process.stdout.write(`mutants of ${plan.files.length} files: ${total}; left out as switch-only: ${ignored}; to run: ${total - ignored}\n`);
+    return 0;
+  }
   if (options.plan) {
     process.stdout.write(`${JSON.stringify({ seed: options.seed, totalLines: plan.totalLines, chosenLines: plan.chosenLines, mutate: plan.mutate }, null, 2)}\n`);
     return 0;

@@ -28,6 +28,10 @@ export interface LedgerBehaviour {
   negativeZeroOffsetRejected: boolean;
   fractionMillisecondsOnly: boolean;
   upperCaseOnly: boolean;
+  /** Defect: every February has 28 days (2024-02-29 is refused). */
+  leapDayRefused: boolean;
+  /** Defect: every fourth year is a leap year, century years too (2100-02-29 is taken). */
+  centuryLeapDayAccepted: boolean;
   // Reading the query string
   /** Percent-escapes in lower-case hex are left undecoded. */
   percentHexUpperOnly: boolean;
@@ -117,6 +121,8 @@ export function ledgerBehaviour(state: ReferenceState): LedgerBehaviour {
     negativeZeroOffsetRejected: d('negative-zero-offset-rejected'),
     fractionMillisecondsOnly: d('fraction-milliseconds-only'),
     upperCaseOnly: d('bounds-upper-case-only'),
+    leapDayRefused: d('leap-day-refused'),
+    centuryLeapDayAccepted: d('century-leap-day-accepted'),
     percentHexUpperOnly: d('percent-hex-upper-case-only'),
     plusLiteral: v('query-plus-literal'),
     repeatedParameters: v('repeated-parameters-last') ? 'last' : 'refuse',

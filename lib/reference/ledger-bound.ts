@@ -28,6 +28,8 @@ export interface BoundQuirks {
   fractionMillisecondsOnly?: boolean;
   /** Reads `T` and `Z` in upper case only. */
   upperCaseOnly?: boolean;
+  /** Which years have a February 29: none, or every fourth (the Julian rule, 2100 too). */
+  leapYears?: 'none' | 'every-fourth';
 }
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -35,12 +37,14 @@ const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+)
 
 const DAY_MS = 86_400_000;
 
-function isLeap(year: number): boolean {
+function isLeap(year: number, quirks: BoundQuirks): boolean {
+  if (quirks.leapYears === 'none') return false;
+  if (quirks.leapYears === 'every-fourth') return year % 4 === 0;
   return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
 }
 
-function monthDays(year: number, month: number): number {
-  return month === 2 ? (isLeap(year) ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
+function monthDays(year: number, month: number, quirks: BoundQuirks): number {
+  return month === 2 ? (isLeap(year, quirks) ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
 }
 
 /** Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil). */
@@ -71,7 +75,7 @@ export function parseBound(text: string, quirks: BoundQuirks = {}): ParsedBound 
   if (date !== null) {
     if (quirks.rejectDateOnly === true) return { ok: false, reason: 'a date without a time is not accepted' };
     const [year, month, day] = date.slice(1, 4).map(Number) as [number, number, number];
-    if (quirks.overflowCalendar !== true && (month < 1 || month > 12 || day < 1 || day > monthDays(year, month))) {
+    if (quirks.overflowCalendar !== true && (month < 1 || month > 12 || day < 1 || day > monthDays(year, month, quirks))) {
       return refuse(`${text} is not a calendar date`, quirks);
     }
     return { ok: true, ms: quirks.overflowCalendar === true ? Date.UTC(year, month - 1, day) : daysFromCivil(year, month, day) * DAY_MS, form: 'date' };
@@ -95,7 +99,7 @@ export function parseBound(text: string, quirks: BoundQuirks = {}): ParsedBound 
     offsetMinutes = quirks.ignoreOffset === true ? 0 : sign * (oh * 60 + om);
   }
   if (quirks.overflowCalendar !== true) {
-    if (month < 1 || month > 12 || day < 1 || day > monthDays(year, month)) return refuse(`${text} is not a calendar date`, quirks);
+    if (month < 1 || month > 12 || day < 1 || day > monthDays(year, month, quirks)) return refuse(`${text} is not a calendar date`, quirks);
     if (hour > 23 || minute > 59 || second > 60) return refuse(`${text} is not a time of day`, quirks);
   }
   const wallClock =

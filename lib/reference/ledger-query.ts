@@ -39,6 +39,7 @@ function boundQuirks(b: LedgerBehaviour): BoundQuirks {
     rejectNegativeZero: b.negativeZeroOffsetRejected,
     fractionMillisecondsOnly: b.fractionMillisecondsOnly,
     upperCaseOnly: b.upperCaseOnly,
+    ...(b.leapDayRefused ? { leapYears: 'none' as const } : b.centuryLeapDayAccepted ? { leapYears: 'every-fourth' as const } : {}),
   };
 }
 

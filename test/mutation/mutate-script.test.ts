@@ -65,6 +65,17 @@ describe('the sample plan', () => {
     expect(plan.chosenLines).toBe(Math.round(plan.totalLines * 0.5));
     for (const entry of plan.mutate) expect(entry.startsWith('lib/reference/rate-limiter.ts:')).toBe(true);
   }, TIMEOUT_MS);
+
+  test('--count says how many mutants the files have and how many are left out as switch-only', async () => {
+    const r = await mutate(['--file', 'served-openapi', '--count']);
+    expect(r.code).toBe(0);
+    const m = /^mutants of 1 files: (\d+); left out as switch-only: (\d+); to run: (\d+)$/.exec(r.stdout.trim());
+    expect(m).not.toBeNull();
+    const [total, ignored, run] = m!.slice(1).map(Number) as [number, number, number];
+    // served-openapi.ts has defect-only edits of the document (ledgerParameter and its callers).
+    expect(ignored).toBeGreaterThan(0);
+    expect(total).toBe(ignored + run);
+  }, TIMEOUT_MS);
 });
 
 describe('the report', () => {

@@ -7,6 +7,7 @@ describe('the reference reads a bound', () => {
   test.each([
     ['2025-01-31', ms('2025-01-31T00:00:00Z'), 'date'],
     ['2024-02-29', ms('2024-02-29T00:00:00Z'), 'date'],
+    ['2000-02-29', ms('2000-02-29T00:00:00Z'), 'date'],
     ['2025-01-31T09:30:00Z', ms('2025-01-31T09:30:00Z'), 'date-time-utc'],
     ['2025-01-31t09:30:00z', ms('2025-01-31T09:30:00Z'), 'date-time-utc'],
     ['2025-01-31T09:30:00.25Z', ms('2025-01-31T09:30:00.250Z'), 'date-time-utc'],
@@ -20,7 +21,7 @@ describe('the reference reads a bound', () => {
     expect(parseBound(text)).toEqual({ ok: true, ms: expected, form });
   });
 
-  test.each(['2023-02-29', '2025-04-31', '2025-13-01', '2025-00-10', '2025-01-31T24:00:00Z', '2025-01-31T09:60:00Z', '2025-01-31T09:30:00+24:00', '2025-01-31 09:30:00Z', '2025-01-31T09:30Z', '20250131', 'yesterday', ''])(
+  test.each(['2023-02-29', '2100-02-29', '1900-02-29T10:00:00Z', '2025-04-31', '2025-13-01', '2025-00-10', '2025-01-31T24:00:00Z', '2025-01-31T09:60:00Z', '2025-01-31T09:30:00+24:00', '2025-01-31 09:30:00Z', '2025-01-31T09:30Z', '20250131', 'yesterday', ''])(
     'refuses %j',
     (text) => expect(parseBound(text).ok).toBe(false),
   );
@@ -33,4 +34,9 @@ describe('the reference reads a bound', () => {
     expect(parseBound('2023-02-29', { overflowCalendar: true })).toMatchObject({ ok: true, ms: ms('2023-03-01T00:00:00Z') });
     expect(() => parseBound('yesterday', { throwOnGarbage: true })).toThrow();
   });
+});
+
+describe('the leap-year defects bend the calendar one way each', () => {
+  test('none: 2024-02-29 is refused', () => expect(parseBound('2024-02-29', { leapYears: 'none' }).ok).toBe(false));
+  test('every fourth: 2100-02-29 is read', () => expect(parseBound('2100-02-29', { leapYears: 'every-fourth' }).ok).toBe(true));
 });

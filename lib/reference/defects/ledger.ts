@@ -169,6 +169,18 @@ export const ledgerDefects: DefectSwitch[] = [
     description: 'Lets calendar fields overflow as JavaScript dates do: 2023-02-29 is read as March 1, hour 25 as the next day.',
   },
   {
+    name: 'ledger-century-leap-day-accepted',
+    breaks: ['ledger/4.1/invalid-date-400'],
+    suites: [WINDOW],
+    description: 'Takes every fourth year for a leap year, century years too: 2100-02-29 and 1900-02-29 are read as dates.',
+  },
+  {
+    name: 'ledger-leap-day-refused',
+    breaks: ['ledger/4.1/date-only-accepted'],
+    suites: [WINDOW],
+    description: 'Gives every February 28 days: a window from 2024-02-29 (a real date) is refused with 400.',
+  },
+  {
     name: 'ledger-invalid-date-500',
     breaks: ['ledger/4.1/invalid-date-400'],
     suites: [WINDOW],

@@ -1,0 +1,67 @@
+import { describe, expect, test } from 'vitest';
+// @ts-expect-error: a plain ESM script of the bench, without types
+import { instrumentedMutants } from '../../bench/mutation/count-mutants.mjs';
+// @ts-expect-error: as above
+import { LEDGER_OFF_FLAGS, switchOnlyIgnorer } from '../../bench/mutation/switch-only-ignorer.mjs';
+
+/**
+ * bench/mutation/switch-only-ignorer.mjs leaves out code only a defect or variant switch reaches,
+ * and keeps the rest: judged on a made-up file by Stryker's own instrumenter.
+ */
+
+const SOURCE = [
+  /* 1 */ 'export function send(ctx, status, b) {',
+  /* 2 */ "  if (ctx.state.defects.has('some-defect')) return status + 1;",
+  /* 3 */ "  const kind = ctx.state.variants.has('some-variant') ? 'other' : 'plain';",
+  /* 4 */ "  if (status === 404 && !ctx.state.defects.has('keeps-404')) status = status - 4;",
+  /* 5 */ '  if (b.extraFields && status > 200) shuffled([status]);',
+  /* 6 */ "  return kind + 'x' + (b.defaultLimit > 10 ? status : 0);",
+  /* 7 */ '}',
+  /* 8 */ 'function shuffled(list) {',
+  /* 9 */ '  return list.slice().reverse();',
+  /* 10 */ '}',
+  /* 11 */ 'export function max(state) {',
+  /* 12 */ "  const offByOne = state.defects.has('off-by-one');",
+  /* 13 */ '  return offByOne ? 64 - 1 : 60 + 4;',
+  /* 14 */ '}',
+].join('\n');
+
+type Mutant = { line: number; ignored: boolean };
+
+async function mutantsByLine(): Promise<Map<number, { kept: number; ignored: number }>> {
+  const mutants = (await instrumentedMutants([{ name: 'made-up.js', content: SOURCE }], [switchOnlyIgnorer])) as Mutant[];
+  const byLine = new Map<number, { kept: number; ignored: number }>();
+  for (const m of mutants) {
+    const c = byLine.get(m.line) ?? { kept: 0, ignored: 0 };
+    if (m.ignored) c.ignored++;
+    else c.kept++;
+    byLine.set(m.line, c);
+  }
+  return byLine;
+}
+
+describe('switch-only ignorer', () => {
+  test('the ledger flags it treats as switches are those false with every switch off', () => {
+    expect(LEDGER_OFF_FLAGS.has('extraFields')).toBe(true);
+    expect(LEDGER_OFF_FLAGS.has('defaultLimit')).toBe(false);
+  });
+
+  test('leaves out switch tests, what they alone open, and functions only they call; keeps the rest', async () => {
+    const byLine = await mutantsByLine();
+    // A defect's `if` and its consequent: nothing to run.
+    expect(byLine.get(2)).toMatchObject({ kept: 0 });
+    // The variant's arm of `?:` is left out, the arm every run takes is kept.
+    expect(byLine.get(3)?.ignored).toBeGreaterThan(0);
+    expect(byLine.get(3)?.kept).toBeGreaterThan(0);
+    // A negated switch is true with every switch off: the behaviour it guards is kept.
+    expect(byLine.get(4)?.kept).toBeGreaterThan(0);
+    // A ledger flag that is off by default gates the line, and the function only it calls.
+    expect(byLine.get(5)).toMatchObject({ kept: 0 });
+    expect(byLine.get(9)).toMatchObject({ kept: 0 });
+    // A ledger value that is not a switch flag is behaviour.
+    expect(byLine.get(6)).toMatchObject({ ignored: 0 });
+    // A const set to a switch test is one: its arm is left out, the other arm kept.
+    expect(byLine.get(13)?.ignored).toBeGreaterThan(0);
+    expect(byLine.get(13)?.kept).toBeGreaterThan(0);
+  });
+});
