@@ -203,15 +203,19 @@ export function retryAfterDueAtMs(refusal: Exchange | undefined, windowMs: numbe
  * When each point the write pool's served POSTs spent is back, earliest first: on a rolling
  * window, a window after the POST that spent it (charged by the time its headers came). A point
  * surely back before the batch's first refusal was sent was spent again by the batch (a spend
- * staged over a short window outlives its first points), so the replay does not wait for it.
+ * staged over a short window outlives its first points), so the replay does not wait for it. So
+ * was one back after it for each POST of the batch sent after the refusal and served all the same
+ * (a burst that a loaded machine stretches meets points coming back): the earliest of them.
  */
 function pointsBackAtMs(write: WriteRun, windowMs: number): number[] {
   const refusedAt = Math.min(...write.batch.posts.filter(isRefusal).map(sentAtMs));
+  const servedAfterRefusal = write.batch.posts.filter((p) => isServed(p) && sentAtMs(p) > refusedAt).length;
   return write.charged
     .filter(isServed)
     .map((e) => headersAtMs(e) + windowMs + AFTER_MARGIN_MS)
     .filter((back) => back > refusedAt)
-    .sort((a, b) => a - b);
+    .sort((a, b) => a - b)
+    .slice(servedAfterRefusal);
 }
 
 /**
