@@ -14,8 +14,6 @@ import { referenceTarget, type ReferenceTarget } from '../support/reference-targ
 const LIMITS = { read: 300, write: 60, windowS: 26 };
 /** The drill's disable hook takes this long, so the store is still down when that probe comes due. */
 const DISABLE_SECONDS = 22;
-/** The drill's first 503 comes before this, where it used to come once the read pool had healed. */
-const DRILL_STARTS_BEFORE_MS = 12_000;
 
 interface HarEntry {
   startedDateTime: string;
@@ -60,8 +58,11 @@ describe('the limiter drill between the timed probes', () => {
     const first = at(entries[0]!);
     const storeDown = entries.filter((e) => e.response.status === 503);
     expect(storeDown.length).toBeGreaterThan(5);
-    // Sent a few seconds into the run, not once the read pool healed a window later.
-    expect(at(storeDown[0]!) - first).toBeLessThan(DRILL_STARTS_BEFORE_MS);
+    // Sent in the first half of the window after the read pool's first 429, not once the pool
+    // healed a window later (timed from the exhaustion, which a loaded machine stretches).
+    const readRefused = Math.min(...entries.filter((e) => e._asi.tokenRole === 'secondary' && e.request.method === 'GET' && e.response.status === 429).map(at));
+    expect(at(storeDown[0]!)).toBeGreaterThan(first);
+    expect(at(storeDown[0]!) - readRefused).toBeLessThan((LIMITS.windowS * 1000) / 2);
     // The store is back once the drill's GET /me after the disable is served.
     const lastDown = Math.max(...storeDown.map(at));
     const back = entries.find((e) => at(e) > lastDown && e._asi.tokenRole === 'primary' && e.request.url.endsWith('/me') && e.response.status === 200)!;

@@ -45,4 +45,5 @@ test('the replay line a property failure prints, run as printed, fails the same 
   const again = readReport(second).results.find((r) => r.requirement.id === id)!;
   expect(again.verdict).toBe('fail');
   expect(again.findings.find((f) => f.verdict === 'fail')?.property?.counterexample).toBe(finding.property?.counterexample);
-});
+  // Two runs: a safety net far above a loaded machine's pace.
+}, 120_000);
