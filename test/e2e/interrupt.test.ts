@@ -31,7 +31,9 @@ describe('an interrupted run', () => {
     expect(r.code, r.stdout + r.stderr).toBe(3);
     expect(t.reference.state.faults.has(fault)).toBe(false);
     expect(r.stderr).toContain(`${signal}: stopping the run`);
-    expect(r.stderr).toContain(`switched fault ${fault} off (faults.${fault}.disable exited 0)`);
+    // The signal may come as the drill itself switches the fault off (a loaded machine delivers it
+    // late): either way the fault is off before the run ends, and the run says who switched it.
+    expect(r.stderr).toMatch(new RegExp(`(switched fault ${fault} off|fault ${fault} was switched off by its drill) \\(faults\\.${fault}\\.disable exited 0\\)`));
     expect(r.stdout).toMatch(new RegExp(`^incomplete: interrupted by ${signal}`, 'm'));
     expect(Date.now() - started).toBeLessThan(25_000);
   });
