@@ -42,7 +42,7 @@ let validator: ReturnType<InstanceType<typeof Ajv2020>['compile']> | undefined;
 
 function schemaErrors(value: unknown): ErrorObject[] {
   // strictRequired off: the oneOf that says which kind a target is requires keys its parent defines.
-  validator ??= new Ajv2020({ allErrors: true, strict: true, strictRequired: false, verbose: true }).compile(JSON.parse(readFileSync(TARGETS_SCHEMA_FILE, 'utf8')) as object);
+  validator ??= new Ajv2020({ allErrors: true, strict: true, strictRequired: false, verbose: true, validateSchema: false }).compile(JSON.parse(readFileSync(TARGETS_SCHEMA_FILE, 'utf8')) as object);
   return validator(value) ? [] : [...(validator.errors ?? [])];
 }
 

@@ -13,7 +13,7 @@ let validator: ReturnType<InstanceType<typeof Ajv2020>['compile']> | undefined;
 
 function validate(value: unknown): ErrorObject[] {
   if (validator === undefined) {
-    const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true });
+    const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, validateSchema: false });
     validator = ajv.compile(JSON.parse(readFileSync(PROFILE_SCHEMA_FILE, 'utf8')) as object);
   }
   return validator(value) ? [] : [...(validator.errors ?? [])];

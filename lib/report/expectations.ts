@@ -24,7 +24,7 @@ export type Expectations = Record<string, Expectation>;
 let validator: ReturnType<InstanceType<typeof Ajv2020>['compile']> | undefined;
 
 function schemaErrors(value: unknown): ErrorObject[] {
-  validator ??= new Ajv2020({ allErrors: true, strict: true }).compile(JSON.parse(readFileSync(EXPECTATIONS_SCHEMA_FILE, 'utf8')) as object);
+  validator ??= new Ajv2020({ allErrors: true, strict: true, validateSchema: false }).compile(JSON.parse(readFileSync(EXPECTATIONS_SCHEMA_FILE, 'utf8')) as object);
   return validator(value) ? [] : [...(validator.errors ?? [])];
 }
 
