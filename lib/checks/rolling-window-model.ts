@@ -187,6 +187,36 @@ function indexPriorBounds(model: Prepared): void {
   model.priorLeast = bounds.map((b) => (least = Math.min(least, b.most)));
 }
 
+/**
+ * The least `lower` bound of inUseAt over the instants of an answer's interval (instants()), found
+ * at the few where it can step down. lower(c) counts surely served requests whose headers arrived
+ * by c − EDGE_MS, less those sent by c − w + RETURN_GRAIN_MS + EDGE_MS, plus the long ones sent by
+ * then whose headers came after: between the instants where a send leaves that span or a long
+ * one's headers enter it, it only grows. Those instants are among instants()'s own (its ends and
+ * the edges inside), so the least over them is the least over all: a burst of thousands of requests
+ * puts thousands of edges inside each interval, and only a few of them are looked at.
+ */
+function leastLowerOver(model: Prepared, r: ModelRequest): number {
+  const w = model.windowMs;
+  const from = r.sendMs;
+  const to = Number.isFinite(r.headersMs) ? r.headersMs : r.sendMs;
+  const candidates = [from, to];
+  // Sends whose step instant (an edge of prepare(), computed the same way) lies inside the interval.
+  const first = countUpTo(model.oneSends, from - w + RETURN_GRAIN_MS + EDGE_MS - 1);
+  for (let i = first; i < model.oneSends.length; i++) {
+    const c = model.oneSends[i]! + w - RETURN_GRAIN_MS - EDGE_MS;
+    if (c >= to) break;
+    if (c > from) candidates.push(c);
+  }
+  for (const p of model.longOnes) {
+    const c = p.headersMs + EDGE_MS;
+    if (c > from && c < to) candidates.push(c);
+  }
+  let least = Number.POSITIVE_INFINITY;
+  for (const c of candidates) least = Math.min(least, servedBetween(model, c - w + RETURN_GRAIN_MS + EDGE_MS, c - EDGE_MS));
+  return least;
+}
+
 function prepare(input: PoolModelInput): Prepared {
   const w = input.windowMs;
   const requests = [...input.requests].sort((a, b) => a.sendMs - b.sendMs);
@@ -221,8 +251,7 @@ function prepare(input: PoolModelInput): Prepared {
     // A Remaining of 0 says nothing of how far over the limit the pool was.
     if (r === undefined || a.remaining === undefined || a.remaining === 0 || !Number.isFinite(r.headersMs)) continue;
     // At its instant c: prior + run points + own = limit − Remaining, and run points ≥ lower(c).
-    let leastLower = Number.POSITIVE_INFINITY;
-    for (const c of instants(model, r)) leastLower = Math.min(leastLower, inUseAt(model, c, r, 0).lower);
+    const leastLower = leastLowerOver(model, r);
     const own = r.spend === 'one' ? 1 : 0;
     const fromMs = r.headersMs + EDGE_MS;
     model.priorBounds.push({ fromMs, most: input.limit - a.remaining - own - leastLower });
