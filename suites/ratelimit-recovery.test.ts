@@ -9,7 +9,7 @@ import type { Exchange } from '../lib/model/exchange.ts';
 import { inconclusive, notRun, type Finding } from '../lib/model/finding.ts';
 import { campaignBudgetMs, type Campaign } from '../lib/suite/rate-limit-campaign.ts';
 import { finalRead, finalReadAtMs, healsAfterRefusalAtMs, replayDueAtMs, replayRefusedPosts, retryAfterDueAtMs, type ReplayRun } from '../lib/suite/rate-limit-probes.ts';
-import { campaign, isCampaign, readProbes, readRefill } from '../lib/suite/rate-limit-state.ts';
+import { campaign, isCampaign, readProbes, readRefill, readRefillTimed } from '../lib/suite/rate-limit-state.ts';
 import { requirementTest, type TestKit } from '../lib/suite/requirement-test.ts';
 import type { Session } from '../lib/suite/session.ts';
 import { waitingFor } from '../lib/suite/wait-notices.ts';
@@ -93,7 +93,10 @@ describe('§8.1 Request rate limits: the exhausted pools heal', () => {
         if ('failed' in probes) return kit.ids.map((id) => inconclusive(id, probes.failed));
         healed.probes = probes;
         healed.refill = await readRefill();
-        const findings = [retryAfterTrueFinding('ratelimit/8.1/retry-after-true', probes), resetRefillFinding('ratelimit/8.1/reset-refill', probes)];
+        // The refill's requests are timed against Retry-After too: with an upper-bound Retry-After,
+        // a refill the machine sent late can be the only request after a 429 that is timed.
+        const timed = [...probes, ...(await readRefillTimed())];
+        const findings = [retryAfterTrueFinding('ratelimit/8.1/retry-after-true', timed), resetRefillFinding('ratelimit/8.1/reset-refill', probes)];
         if ('replay' in replay && replay.probe !== undefined) {
           findings.push(...judgedOnly(retryAfterTrueFinding('ratelimit/8.1/retry-after-true', [replay.probe])), ...judgedOnly(resetRefillFinding('ratelimit/8.1/reset-refill', [replay.probe])));
         }

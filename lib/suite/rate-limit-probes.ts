@@ -75,12 +75,15 @@ export interface ProbeSchedule {
 /**
  * The first refill of a staged spend (firstRefillOf in lib/suite/rate-limit-campaign.ts): at
  * `atMs` the early points are back and the burst's are not, so `count` requests (one more than
- * the early points) go one after another until one is refused; `sent` collects them.
+ * the early points) go one after another until one is refused; `sent` collects them, and `timed`
+ * the same requests each timed against the latest 429 before it (the first of them is the next
+ * request after the burst's 429 when no probe went before it).
  */
 export interface RefillProbe {
   atMs: number;
   count: number;
   sent: Exchange[];
+  timed: Probe[];
 }
 
 /**
@@ -89,7 +92,10 @@ export interface RefillProbe {
  *    (only when Retry-After is 3 s or more: below that the rounding leaves no room);
  *  - one sent when the Reset instant has passed, if Reset comes well before Retry-After;
  *  - one sent once Retry-After has elapsed (and Reset too, when it is not well before), which must be served;
- *  - with `refill`, the first refill of the staged spend, at its own instant (RefillProbe).
+ *  - with `refill`, the first refill of the staged spend, at its own instant (RefillProbe): timed
+ *    too, for Retry-After only (a late refill that is served all through may leave no later 429
+ *    to time the other probes against; the Reset check takes the first request after its instant,
+ *    which must stay the probe meant for it).
  * Each is timed against the latest 429 received before it. The waits are in the background and
  * overlap the other suites; only the recovery suite waits for what is left.
  */
@@ -120,9 +126,13 @@ export async function probeReadRefusal(s: Session, refusal: Exchange, windowMs: 
     if (refill === undefined || !refillPending) return;
     refillPending = false;
     await sleepFor(refill.atMs);
+    // Each the next request after `basis` until one is served; what follows a served one is not.
+    let next = first;
     for (let i = 0; i < refill.count; i++) {
       const exchange = await answer();
       refill.sent.push(exchange);
+      refill.timed.push({ exchange, basis, first: next });
+      next = isRefusal(exchange);
       if (isRefusal(exchange)) {
         basis = exchange;
         first = true;

@@ -17,6 +17,8 @@ interface RateLimitStore {
   probes?: Promise<Probe[] | { failed: string }>;
   /** The read pool's first-refill requests (sent by the probes; complete once they settle). */
   refill: Exchange[];
+  /** The same requests, each timed against the latest read 429 before it. */
+  refillTimed: Probe[];
   /** Resolves when the read probes' last request goes out, or when they ended without it. */
   lastProbeGoing?: Promise<void>;
   /** When the next read probe goes, while one is waiting to (harness ms). */
@@ -25,7 +27,7 @@ interface RateLimitStore {
   drill?: Promise<void>;
 }
 
-const store: RateLimitStore = { refill: [] };
+const store: RateLimitStore = { refill: [], refillTimed: [] };
 
 /** Longest a timed probe is held for a drill with the limiter store down. */
 const DRILL_HOLD_MS = 30_000;
@@ -42,7 +44,7 @@ export function campaign(): Promise<CampaignOutcome> {
         if ('skipped' in c) return { failed: c.skipped };
         if (c.read.refusal === undefined) return { failed: 'the read pool never answered 429' };
         const windowMs = c.limits.windowS * 1000;
-        const refill = { ...firstRefillOf(c.read, windowMs), sent: store.refill };
+        const refill = { ...firstRefillOf(c.read, windowMs), sent: store.refill, timed: store.refillTimed };
         return probeReadRefusal(s, c.read.refusal, windowMs, { nextDue: (atMs) => (store.nextProbeAtMs = atMs), storeUp, lastGoing: going }, refill);
       })
       .catch((err: unknown) => ({ failed: err instanceof Error ? err.message : String(err) }))
@@ -58,6 +60,12 @@ export function campaign(): Promise<CampaignOutcome> {
 export async function readRefill(): Promise<Exchange[]> {
   await readProbes();
   return store.refill;
+}
+
+/** The read pool's first-refill requests as timed probes of the read 429 before each, once the timed probes are done. */
+export async function readRefillTimed(): Promise<Probe[]> {
+  await readProbes();
+  return store.refillTimed;
 }
 
 /** The timed probes of the read refusal; waits for them, which only the recovery suite should need to. */
