@@ -1,7 +1,7 @@
 import type { Probe } from '../checks/rate-limit-retry.ts';
 import type { Exchange } from '../model/exchange.ts';
 import { firstRefillOf, runCampaign, type Campaign, type CampaignOutcome } from './rate-limit-campaign.ts';
-import { healsAfterRefusalAtMs, probeReadRefusal } from './rate-limit-probes.ts';
+import { healsAfterRefusalAtMs, probeReadRefusal, probeWriteRefill } from './rate-limit-probes.ts';
 import { session } from './session.ts';
 import { waitingFor } from './wait-notices.ts';
 
@@ -19,6 +19,10 @@ interface RateLimitStore {
   refill: Exchange[];
   /** The same requests, each timed against the latest read 429 before it. */
   refillTimed: Probe[];
+  /** The write pool's first-refill POSTs, sent in the background; their ledger rows are in once it resolves. */
+  writeRefill?: Promise<Exchange[]>;
+  /** The same POSTs, once that promise has resolved. */
+  writeRefillDone?: Exchange[];
   /** Resolves when the read probes' last request goes out, or when they ended without it. */
   lastProbeGoing?: Promise<void>;
   /** When the next read probe goes, while one is waiting to (harness ms). */
@@ -52,8 +56,24 @@ export function campaign(): Promise<CampaignOutcome> {
         delete store.nextProbeAtMs;
         going();
       });
+    // A probe that could not go leaves the replay as it was: it goes on after it all the same.
+    store.writeRefill = store.campaign
+      .then((c) => ('skipped' in c || 'skipped' in c.write ? [] : probeWriteRefill(s, c.write, c.limits.windowS * 1000, { storeUp })))
+      .catch((): Exchange[] => [])
+      .then((sent) => (store.writeRefillDone = sent));
   }
   return store.campaign;
+}
+
+/** The write pool's first-refill POSTs, once they are done and their rows are in the ledger. */
+export async function writeRefill(): Promise<Exchange[]> {
+  await campaign();
+  return store.writeRefill!;
+}
+
+/** The write pool's first-refill POSTs when they are done, else undefined (they are still to come). */
+export function writeRefillIfDone(): Exchange[] | undefined {
+  return store.writeRefillDone;
 }
 
 /** The read pool's first-refill requests, once the timed probes are done. */
