@@ -8,8 +8,8 @@ import { sleepUntil } from '../lib/http/client.ts';
 import type { Exchange } from '../lib/model/exchange.ts';
 import { inconclusive, notRun, type Finding } from '../lib/model/finding.ts';
 import { campaignBudgetMs, type Campaign } from '../lib/suite/rate-limit-campaign.ts';
-import { finalRead, finalReadAtMs, healsAfterRefusalAtMs, replayDueAtMs, replayRefusedPosts, retryAfterDueAtMs, type ReplayRun } from '../lib/suite/rate-limit-probes.ts';
-import { campaign, isCampaign, readProbes, readRefill } from '../lib/suite/rate-limit-state.ts';
+import { finalRead, finalReadAtMs, healsAfterRefusalAtMs, latestWriteRefusal, replayDueAtMs, replayRefusedPosts, retryAfterDueAtMs, type ReplayRun } from '../lib/suite/rate-limit-probes.ts';
+import { campaign, isCampaign, readProbes, readRefill, readRefillTimed, writeRefill, writeRefillIfDone } from '../lib/suite/rate-limit-state.ts';
 import { requirementTest, type TestKit } from '../lib/suite/requirement-test.ts';
 import type { Session } from '../lib/suite/session.ts';
 import { waitingFor } from '../lib/suite/wait-notices.ts';
@@ -32,8 +32,11 @@ function writeReplay(s: Session, c: Campaign): Promise<ReplayRun | { skipped: st
     if ('skipped' in c.write) return { skipped: c.write.skipped };
     const write = c.write;
     const windowMs = c.limits.windowS * 1000;
-    await sleepUntil(retryAfterDueAtMs(write.refusal, windowMs));
-    return replayRefusedPosts(s, write, windowMs);
+    // After the write pool's first refill, whose rows are in by then: the replay's counts of the
+    // ledger see only its own, and its first POST is timed against the refill's 429.
+    const refill = await writeRefill();
+    await sleepUntil(retryAfterDueAtMs(latestWriteRefusal(write, refill), windowMs));
+    return replayRefusedPosts(s, write, windowMs, refill);
   })();
   return replaying;
 }
@@ -73,9 +76,9 @@ async function waited<T>(s: Session, what: string, untilMs: number, work: Promis
   }
 }
 
-/** When the write pool has served the replay of its refused POSTs. */
+/** When the write pool has served the replay of its refused POSTs (foreseen while its first refill is still to come). */
 function replayDueAt(c: Campaign): number {
-  return 'skipped' in c.write ? Date.now() : replayDueAtMs(c.write, c.limits.windowS * 1000);
+  return 'skipped' in c.write ? Date.now() : replayDueAtMs(c.write, c.limits.windowS * 1000, writeRefillIfDone());
 }
 
 describe('§8.1 Request rate limits: the exhausted pools heal', () => {
@@ -93,7 +96,10 @@ describe('§8.1 Request rate limits: the exhausted pools heal', () => {
         if ('failed' in probes) return kit.ids.map((id) => inconclusive(id, probes.failed));
         healed.probes = probes;
         healed.refill = await readRefill();
-        const findings = [retryAfterTrueFinding('ratelimit/8.1/retry-after-true', probes), resetRefillFinding('ratelimit/8.1/reset-refill', probes)];
+        // The refill's requests are timed against Retry-After too: with an upper-bound Retry-After,
+        // a refill the machine sent late can be the only request after a 429 that is timed.
+        const timed = [...probes, ...(await readRefillTimed())];
+        const findings = [retryAfterTrueFinding('ratelimit/8.1/retry-after-true', timed), resetRefillFinding('ratelimit/8.1/reset-refill', probes)];
         if ('replay' in replay && replay.probe !== undefined) {
           findings.push(...judgedOnly(retryAfterTrueFinding('ratelimit/8.1/retry-after-true', [replay.probe])), ...judgedOnly(resetRefillFinding('ratelimit/8.1/reset-refill', [replay.probe])));
         }
@@ -140,7 +146,10 @@ describe('§8.1 Request rate limits: the exhausted pools heal', () => {
         // The looks that found a pool spent by another client count too: every request of the token in this run.
         const reads = [...c.read.stale, ...c.read.charged, ...healed.probes.map((p) => p.exchange), ...healed.refill, ...(healed.final === undefined ? [] : [healed.final])];
         const findings = [rollingWindowFinding(kit.ids[0]!, reads, c.limits.read, windowMs, 'read')];
-        if (!('skipped' in c.write)) findings.push(rollingWindowFinding(kit.ids[0]!, [...c.write.stale, ...c.write.charged, ...(healed.replay?.finals ?? [])], c.limits.write, windowMs, 'write'));
+        if (!('skipped' in c.write)) {
+          const writes = [...c.write.stale, ...c.write.charged, ...(await writeRefill()), ...(healed.replay?.finals ?? [])];
+          findings.push(rollingWindowFinding(kit.ids[0]!, writes, c.limits.write, windowMs, 'write'));
+        }
         return findings;
       }),
     { timeout: TIMEOUT },

@@ -41,6 +41,9 @@ export function resetPassesAtMs(refusal: Exchange): number | undefined {
  * sent after `received + Retry-After` must be served. A pool that serves again earlier is not
  * wrong: Retry-After is then a safe upper bound (a client that waits it out is never refused),
  * which the finding notes; only a probe answered before `sent + (Retry-After − 1) s` shows it.
+ * The next request served within the last second of the wait agrees as well (it succeeded, and
+ * no later than promised): a probe a loaded machine sent late, after the 429 of a server whose
+ * Retry-After is an upper bound, is evidence like any other, not a reason to leave it unjudged.
  */
 export const retryAfterTrueFinding = judged('rate-limit-retry/retryAfterTrueFinding', function retryAfterTrueFinding(requirement: string, probes: readonly Probe[]): Finding {
   let judged = 0;
@@ -57,6 +60,9 @@ export const retryAfterTrueFinding = judged('rate-limit-retry/retryAfterTrueFind
       judged += 1;
       evidence.push(basis, exchange);
       notes.push(`served ${after} s after a 429 that said Retry-After: ${seconds}: a safe upper bound`);
+    } else if (first && isServed(exchange)) {
+      judged += 1;
+      evidence.push(basis, exchange);
     } else if (surelyAfter && first) {
       judged += 1;
       evidence.push(basis, exchange);

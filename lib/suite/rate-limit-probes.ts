@@ -6,7 +6,7 @@ import { resetPassesAtMs, retryAfterElapsesAtMs, type Probe } from '../checks/ra
 import { sleepUntil, type SendOptions } from '../http/client.ts';
 import type { Exchange } from '../model/exchange.ts';
 import { ME_PATH } from '../spec-constants.ts';
-import { EXHAUSTED_ROLE, EXTRA_REFUSED_POSTS, type WriteRun } from './rate-limit-campaign.ts';
+import { EXHAUSTED_ROLE, EXTRA_REFUSED_POSTS, firstRefillOf, type WriteRun } from './rate-limit-campaign.ts';
 import { countLedgerRows, countLedgerRowsSettled, measureBackground } from './ledger-snapshot.ts';
 import type { Session } from './session.ts';
 
@@ -28,6 +28,19 @@ const BEYOND_WINDOW_MS = 10_000;
  */
 const STORE_DOWN_PAUSE_MS = 500;
 const STORE_DOWN_TRIES = 30;
+
+/**
+ * Sends one probe; one that meets the limiter store down is sent again (STORE_DOWN_TRIES times at
+ * most, STORE_DOWN_PAUSE_MS apart): no pool answered it.
+ */
+async function answerOf(s: Session, request: SendOptions): Promise<Exchange> {
+  let exchange = await s.client.send(request);
+  for (let i = 1; i < STORE_DOWN_TRIES && isLimiterUnavailable(exchange); i++) {
+    await new Promise((r) => setTimeout(r, STORE_DOWN_PAUSE_MS));
+    exchange = await s.client.send(request);
+  }
+  return exchange;
+}
 
 /** A Reset instant only counts when it is a plausible Unix time in seconds near now (else its own check fails). */
 function plausibleResetAt(refusal: Exchange, windowMs: number): number | undefined {
@@ -75,12 +88,15 @@ export interface ProbeSchedule {
 /**
  * The first refill of a staged spend (firstRefillOf in lib/suite/rate-limit-campaign.ts): at
  * `atMs` the early points are back and the burst's are not, so `count` requests (one more than
- * the early points) go one after another until one is refused; `sent` collects them.
+ * the early points) go one after another until one is refused; `sent` collects them, and `timed`
+ * the same requests each timed against the latest 429 before it (the first of them is the next
+ * request after the burst's 429 when no probe went before it).
  */
 export interface RefillProbe {
   atMs: number;
   count: number;
   sent: Exchange[];
+  timed: Probe[];
 }
 
 /**
@@ -89,7 +105,10 @@ export interface RefillProbe {
  *    (only when Retry-After is 3 s or more: below that the rounding leaves no room);
  *  - one sent when the Reset instant has passed, if Reset comes well before Retry-After;
  *  - one sent once Retry-After has elapsed (and Reset too, when it is not well before), which must be served;
- *  - with `refill`, the first refill of the staged spend, at its own instant (RefillProbe).
+ *  - with `refill`, the first refill of the staged spend, at its own instant (RefillProbe): timed
+ *    too, for Retry-After only (a late refill that is served all through may leave no later 429
+ *    to time the other probes against; the Reset check takes the first request after its instant,
+ *    which must stay the probe meant for it).
  * Each is timed against the latest 429 received before it. The waits are in the background and
  * overlap the other suites; only the recovery suite waits for what is left.
  */
@@ -101,14 +120,7 @@ export async function probeReadRefusal(s: Session, refusal: Exchange, windowMs: 
     await sleepUntil(due);
     await schedule.storeUp?.();
   };
-  const answer = async (): Promise<Exchange> => {
-    let exchange = await s.client.send(request);
-    for (let i = 1; i < STORE_DOWN_TRIES && isLimiterUnavailable(exchange); i++) {
-      await new Promise((r) => setTimeout(r, STORE_DOWN_PAUSE_MS));
-      exchange = await s.client.send(request);
-    }
-    return exchange;
-  };
+  const answer = (): Promise<Exchange> => answerOf(s, request);
   const probes: Probe[] = [];
   let basis = refusal;
   let first = true;
@@ -120,9 +132,13 @@ export async function probeReadRefusal(s: Session, refusal: Exchange, windowMs: 
     if (refill === undefined || !refillPending) return;
     refillPending = false;
     await sleepFor(refill.atMs);
+    // Each the next request after `basis` until one is served; what follows a served one is not.
+    let next = first;
     for (let i = 0; i < refill.count; i++) {
       const exchange = await answer();
       refill.sent.push(exchange);
+      refill.timed.push({ exchange, basis, first: next });
+      next = isRefusal(exchange);
       if (isRefusal(exchange)) {
         basis = exchange;
         first = true;
@@ -167,6 +183,40 @@ export async function probeReadRefusal(s: Session, refusal: Exchange, windowMs: 
   return probes;
 }
 
+/** The campaign's plain message POST with the exhausted token (the burst's own form). */
+function plainPost(write: WriteRun): SendOptions {
+  return { method: 'POST', path: write.route.path, json: write.route.body, token: EXHAUSTED_ROLE, unpaced: true };
+}
+
+/**
+ * The write pool's first refill (firstRefillOf in lib/suite/rate-limit-campaign.ts): at that
+ * instant its early points are back and the burst's are not, so one more plain message POST than
+ * the early points goes, one after another, until one is not served. Sent in the background like
+ * the read probes, held while a drill has the limiter store down. The POSTs leave ledger rows: the
+ * ledger is counted before the wait and again once their rows are in, so that the replay of the
+ * refused POSTs, which goes after it, counts from a ledger they no longer move.
+ */
+export async function probeWriteRefill(s: Session, write: WriteRun, windowMs: number, schedule: Pick<ProbeSchedule, 'storeUp'> = {}): Promise<Exchange[]> {
+  const { atMs, count } = firstRefillOf(write, windowMs);
+  const before = await countLedgerRows(s.client);
+  await sleepUntil(atMs);
+  await schedule.storeUp?.();
+  const sent: Exchange[] = [];
+  for (let i = 0; i < count; i++) {
+    const exchange = await answerOf(s, plainPost(write));
+    sent.push(exchange);
+    if (!isServed(exchange)) break;
+  }
+  const rows = sent.filter(isServed).length * (write.batch.rowsPerMessage ?? 0);
+  if (before.ok && rows > 0) await countLedgerRowsSettled(s.client, before.rows + rows);
+  return sent;
+}
+
+/** The write pool's latest 429 before the replay: the first refill's when it met one, else the campaign's. */
+export function latestWriteRefusal(write: WriteRun, refill: readonly Exchange[]): Exchange | undefined {
+  return refill.filter(isRefusal).pop() ?? write.refusal;
+}
+
 /**
  * One more read once every point the campaign spent has aged out, for the INFO on whether
  * refusals consume points; sent by the recovery suite once the timed probes are done, beside the
@@ -205,12 +255,14 @@ export function retryAfterDueAtMs(refusal: Exchange | undefined, windowMs: numbe
  * surely back before the batch's first refusal was sent was spent again by the batch (a spend
  * staged over a short window outlives its first points), so the replay does not wait for it. So
  * was one back after it for each POST of the batch sent after the refusal and served all the same
- * (a burst that a loaded machine stretches meets points coming back): the earliest of them.
+ * (a burst that a loaded machine stretches meets points coming back), and for each POST of the
+ * first refill served (`servedByRefill`, its early points): the earliest of them. The refill's
+ * own points come back a window after it.
  */
-function pointsBackAtMs(write: WriteRun, windowMs: number): number[] {
+function pointsBackAtMs(write: WriteRun, windowMs: number, refill: readonly Exchange[], servedByRefill: number): number[] {
   const refusedAt = Math.min(...write.batch.posts.filter(isRefusal).map(sentAtMs));
-  const servedAfterRefusal = write.batch.posts.filter((p) => isServed(p) && sentAtMs(p) > refusedAt).length;
-  return write.charged
+  const servedAfterRefusal = write.batch.posts.filter((p) => isServed(p) && sentAtMs(p) > refusedAt).length + servedByRefill;
+  return [...write.charged, ...refill]
     .filter(isServed)
     .map((e) => headersAtMs(e) + windowMs + AFTER_MARGIN_MS)
     .filter((back) => back > refusedAt)
@@ -219,14 +271,17 @@ function pointsBackAtMs(write: WriteRun, windowMs: number): number[] {
 }
 
 /**
- * When the replay of the refused POSTs should be over: once as many points of the write pool as
- * it replays are back (the first may come back well before the rest, when the write pool's first
- * look was long before its burst).
+ * When the replay of the refused POSTs should be over: after the write pool's first refill (its
+ * requests, or undefined while it has not gone: then foreseen as served for each early point), once
+ * the latest 429's Retry-After has elapsed and as many points of the write pool as it replays are
+ * back (the first may come back well before the rest, when the write pool's first look was long
+ * before its burst).
  */
-export function replayDueAtMs(write: WriteRun, windowMs: number): number {
+export function replayDueAtMs(write: WriteRun, windowMs: number, refill: readonly Exchange[] | undefined): number {
   const replayed = Math.min(EXTRA_REFUSED_POSTS, write.batch.posts.filter(isRefusal).length);
-  const first = retryAfterDueAtMs(write.refusal, windowMs);
-  const last = pointsBackAtMs(write, windowMs)[replayed - 1];
+  const first = refill === undefined ? Math.max(retryAfterDueAtMs(write.refusal, windowMs), firstRefillOf(write, windowMs).atMs) : retryAfterDueAtMs(latestWriteRefusal(write, refill), windowMs);
+  const servedByRefill = refill === undefined ? write.early.length : refill.filter(isServed).length;
+  const last = pointsBackAtMs(write, windowMs, refill ?? [], servedByRefill)[replayed - 1];
   return last === undefined ? first : Math.max(first, last);
 }
 
@@ -239,26 +294,27 @@ export interface ReplayRun {
 /**
  * §8.1 "on 429, sleep for Retry-After seconds and retry the same request": the refused message
  * POSTs (as many as were planned) are sent again, one after another; the ledger is counted before
- * and after. Sent once the write pool's last 429's Retry-After has elapsed (retryAfterDueAtMs),
- * the first of them is also a probe of that 429's Retry-After, and of its Reset when that instant
- * has passed too.
+ * and after. Sent after the write pool's first refill (`refill`, its rows already in the ledger),
+ * once the write pool's last 429's Retry-After has elapsed (retryAfterDueAtMs), the first of them
+ * is also a probe of that 429's Retry-After, and of its Reset when that instant has passed too.
  */
-export async function replayRefusedPosts(s: Session, write: WriteRun, windowMs: number): Promise<ReplayRun> {
+export async function replayRefusedPosts(s: Session, write: WriteRun, windowMs: number, refill: readonly Exchange[] = []): Promise<ReplayRun> {
   // A pool that refuses earlier than its Remaining says leaves more refusals than planned: replaying
   // the planned number keeps the wait bounded and says as much.
   const refused = write.batch.posts.filter(isRefusal).slice(0, EXTRA_REFUSED_POSTS);
   const before = await countLedgerRows(s.client);
   const finals: Exchange[] = [];
-  const request: SendOptions = { method: 'POST', path: write.route.path, json: write.route.body, token: EXHAUSTED_ROLE, unpaced: true };
+  const request = plainPost(write);
+  const basis = latestWriteRefusal(write, refill);
   let probe: Probe | undefined;
-  const pointsBack = pointsBackAtMs(write, windowMs);
+  const pointsBack = pointsBackAtMs(write, windowMs, refill, refill.filter(isServed).length);
   for (let i = 0; i < refused.length; i++) {
-    // The first goes when the campaign's last 429 said (it is the probe of that 429); each later
+    // The first goes when the write pool's last 429 said (the refill's, when it met one; it is the probe of that 429); each later
     // one once its own point is back, a window after the POST that spent it, so that it meets no
     // 429 whose Retry-After, rounded up to whole seconds, it would wait out.
     if (i > 0 && pointsBack[i] !== undefined) await sleepUntil(pointsBack[i]!);
     let answer = await s.client.send(request);
-    if (i === 0 && write.refusal !== undefined) probe = { exchange: answer, basis: write.refusal, first: true };
+    if (i === 0 && basis !== undefined) probe = { exchange: answer, basis, first: true };
     // A later one, sent at the harness's own reckoning, may still meet a 429 (a pool that gives
     // its points back later): it is sent once more when that 429's Retry-After has elapsed. An
     // answer to a POST sent after a Retry-After is final: §8.1 says it will succeed.

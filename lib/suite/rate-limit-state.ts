@@ -1,7 +1,7 @@
 import type { Probe } from '../checks/rate-limit-retry.ts';
 import type { Exchange } from '../model/exchange.ts';
 import { firstRefillOf, runCampaign, type Campaign, type CampaignOutcome } from './rate-limit-campaign.ts';
-import { healsAfterRefusalAtMs, probeReadRefusal } from './rate-limit-probes.ts';
+import { healsAfterRefusalAtMs, probeReadRefusal, probeWriteRefill } from './rate-limit-probes.ts';
 import { session } from './session.ts';
 import { waitingFor } from './wait-notices.ts';
 
@@ -17,6 +17,12 @@ interface RateLimitStore {
   probes?: Promise<Probe[] | { failed: string }>;
   /** The read pool's first-refill requests (sent by the probes; complete once they settle). */
   refill: Exchange[];
+  /** The same requests, each timed against the latest read 429 before it. */
+  refillTimed: Probe[];
+  /** The write pool's first-refill POSTs, sent in the background; their ledger rows are in once it resolves. */
+  writeRefill?: Promise<Exchange[]>;
+  /** The same POSTs, once that promise has resolved. */
+  writeRefillDone?: Exchange[];
   /** Resolves when the read probes' last request goes out, or when they ended without it. */
   lastProbeGoing?: Promise<void>;
   /** When the next read probe goes, while one is waiting to (harness ms). */
@@ -25,7 +31,7 @@ interface RateLimitStore {
   drill?: Promise<void>;
 }
 
-const store: RateLimitStore = { refill: [] };
+const store: RateLimitStore = { refill: [], refillTimed: [] };
 
 /** Longest a timed probe is held for a drill with the limiter store down. */
 const DRILL_HOLD_MS = 30_000;
@@ -42,7 +48,7 @@ export function campaign(): Promise<CampaignOutcome> {
         if ('skipped' in c) return { failed: c.skipped };
         if (c.read.refusal === undefined) return { failed: 'the read pool never answered 429' };
         const windowMs = c.limits.windowS * 1000;
-        const refill = { ...firstRefillOf(c.read, windowMs), sent: store.refill };
+        const refill = { ...firstRefillOf(c.read, windowMs), sent: store.refill, timed: store.refillTimed };
         return probeReadRefusal(s, c.read.refusal, windowMs, { nextDue: (atMs) => (store.nextProbeAtMs = atMs), storeUp, lastGoing: going }, refill);
       })
       .catch((err: unknown) => ({ failed: err instanceof Error ? err.message : String(err) }))
@@ -50,14 +56,36 @@ export function campaign(): Promise<CampaignOutcome> {
         delete store.nextProbeAtMs;
         going();
       });
+    // A probe that could not go leaves the replay as it was: it goes on after it all the same.
+    store.writeRefill = store.campaign
+      .then((c) => ('skipped' in c || 'skipped' in c.write ? [] : probeWriteRefill(s, c.write, c.limits.windowS * 1000, { storeUp })))
+      .catch((): Exchange[] => [])
+      .then((sent) => (store.writeRefillDone = sent));
   }
   return store.campaign;
+}
+
+/** The write pool's first-refill POSTs, once they are done and their rows are in the ledger. */
+export async function writeRefill(): Promise<Exchange[]> {
+  await campaign();
+  return store.writeRefill!;
+}
+
+/** The write pool's first-refill POSTs when they are done, else undefined (they are still to come). */
+export function writeRefillIfDone(): Exchange[] | undefined {
+  return store.writeRefillDone;
 }
 
 /** The read pool's first-refill requests, once the timed probes are done. */
 export async function readRefill(): Promise<Exchange[]> {
   await readProbes();
   return store.refill;
+}
+
+/** The read pool's first-refill requests as timed probes of the read 429 before each, once the timed probes are done. */
+export async function readRefillTimed(): Promise<Probe[]> {
+  await readProbes();
+  return store.refillTimed;
 }
 
 /** The timed probes of the read refusal; waits for them, which only the recovery suite should need to. */

@@ -45,9 +45,32 @@ describe('retryAfterTrueFinding', () => {
     expect(retryAfterTrueFinding(RA, [probe(refused(10, '0'), refusal('0'))]).verdict).toBe('fail');
   });
 
-  test('a probe within the last second of the wait is not judged', () => {
+  test('the next request served within the last second of the wait agrees: pass', () => {
     const r = refusal('10');
-    expect(retryAfterTrueFinding(RA, [probe(served(5, 9_500), r)]).verdict).toBe('inconclusive');
+    expect(retryAfterTrueFinding(RA, [probe(served(5, 9_500), r)]).verdict).toBe('pass');
+  });
+
+  test('a request within the last second of the wait after another was served is not judged', () => {
+    const r = refusal('10');
+    expect(retryAfterTrueFinding(RA, [probe(served(5, 9_500), r, false)]).verdict).toBe('inconclusive');
+  });
+
+  test('Retry-After twice the wait, and a staged refill a loaded machine sent late: its first request, served, judges the 429', () => {
+    // The burst's 429 says 14 s (the real wait was 7 s). The refill went 13.2 s after it, served
+    // all through (no later 429); the probe a second before Retry-After was held too long and left
+    // out; the Reset probe went after the refill, served too. Only the refill is the next request.
+    const r = refusal('14', (T0 + 7_000) / 1000);
+    const refill = [served(5, 13_200), served(4, 13_250), served(3, 13_300)];
+    const timed = refill.map((e, i) => probe(e, r, i === 0));
+    const resetProbe = probe(served(2, 13_600), r, false);
+    expect(retryAfterTrueFinding(RA, [resetProbe]).verdict).toBe('inconclusive');
+    expect(retryAfterTrueFinding(RA, [resetProbe, ...timed]).verdict).toBe('pass');
+  });
+
+  test('a refill request refused once Retry-After has elapsed still fails, whatever the other probes say', () => {
+    const r = refusal('3');
+    const agreeing = probe(served(5, 20), refused(10, '0'));
+    expect(retryAfterTrueFinding(RA, [agreeing, probe(refused(3_200, '3'), r)]).verdict).toBe('fail');
   });
 
   test('a probe that met the limiter store down says nothing of the pool: not judged, by either check', () => {
