@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 // @ts-expect-error: a plain ESM script of the bench, without types
 import { instrumentedMutants } from '../../bench/mutation/count-mutants.mjs';
 // @ts-expect-error: as above
-import { LEDGER_OFF_FLAGS, switchOnlyIgnorer } from '../../bench/mutation/switch-only-ignorer.mjs';
+import { LEDGER_OFF_FLAGS, switchOnlyIgnorerOf } from '../../bench/mutation/switch-only-ignorer.mjs';
 
 /**
  * bench/mutation/switch-only-ignorer.mjs leaves out code only a defect or variant switch reaches,
@@ -24,12 +24,28 @@ const SOURCE = [
   /* 12 */ "  const offByOne = state.defects.has('off-by-one');",
   /* 13 */ '  return offByOne ? 64 - 1 : 60 + 4;',
   /* 14 */ '}',
+  /* 15 */ 'class Plain {',
+  /* 16 */ '  spend(n) { return n - 1; }',
+  /* 17 */ '  spendTwice(n) { return n - 2; }',
+  /* 18 */ '}',
+  /* 19 */ 'class Wrong {',
+  /* 20 */ '  spend(n) { return n + 1; }',
+  /* 21 */ '}',
+  /* 22 */ 'class Other {',
+  /* 23 */ '  spend(n) { return n * 2; }',
+  /* 24 */ '}',
+  /* 25 */ "const TABLE = { 'some-defect': Other };",
+  /* 26 */ 'export function limiter(state) {',
+  /* 27 */ "  for (const name of Object.keys(TABLE)) if (state.defects.has(name)) return new TABLE[name]();",
+  /* 28 */ "  const l = state.defects.has('wrong') ? new Wrong() : new Plain();",
+  /* 29 */ "  return state.variants.has('twice') ? l.spendTwice(1) : l.spend(1);",
+  /* 30 */ '}',
 ].join('\n');
 
 type Mutant = { line: number; ignored: boolean };
 
 async function mutantsByLine(): Promise<Map<number, { kept: number; ignored: number }>> {
-  const mutants = (await instrumentedMutants([{ name: 'made-up.js', content: SOURCE }], [switchOnlyIgnorer])) as Mutant[];
+  const mutants = (await instrumentedMutants([{ name: 'made-up.js', content: SOURCE }], [switchOnlyIgnorerOf([{ name: 'made-up.js', content: SOURCE }])])) as Mutant[];
   const byLine = new Map<number, { kept: number; ignored: number }>();
   for (const m of mutants) {
     const c = byLine.get(m.line) ?? { kept: 0, ignored: 0 };
@@ -63,5 +79,17 @@ describe('switch-only ignorer', () => {
     // A const set to a switch test is one: its arm is left out, the other arm kept.
     expect(byLine.get(13)?.ignored).toBeGreaterThan(0);
     expect(byLine.get(13)?.kept).toBeGreaterThan(0);
+  });
+
+  test('leaves out classes and methods that only switch code uses, and the values of a table of switches', async () => {
+    const byLine = await mutantsByLine();
+    // Constructed every run, and its method called every run: kept.
+    expect(byLine.get(16)).toMatchObject({ ignored: 0 });
+    // A method only a variant's arm calls.
+    expect(byLine.get(17)).toMatchObject({ kept: 0 });
+    // A class only a defect's arm constructs.
+    expect(byLine.get(20)).toMatchObject({ kept: 0 });
+    // A class listed only in a table whose keys alone are read outside switch code.
+    expect(byLine.get(23)).toMatchObject({ kept: 0 });
   });
 });
