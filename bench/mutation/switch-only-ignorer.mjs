@@ -4,8 +4,9 @@
 // already proves a run fails. Judged on the syntax tree, so it follows the code as it changes and
 // needs no comment in the reference's source:
 // - a switch test: `<...>defects.has(...)` / `variants.has(...)` (or a SwitchSet held as `d`/`v`),
-//   the ledger's `d('...')`/`v('...')`, and a flag of the ledger behaviour (`b.<flag>`) that is
-//   false with every switch off; a `const` the file sets to such a test (`const slides = d('...')`);
+//   the ledger's `d('...')`/`v('...')`, a flag of the ledger behaviour (`b.<flag>`) or of the
+//   event-stream framing (`framing.<flag>`, `this.#framing.<flag>`) that is false with every switch
+//   off; a `const` the file sets to such a test (`const slides = d('...')`);
 // - an expression false with every switch off: a switch test, `A && G` or `G && A`, `G1 || G2`;
 // - what only such an expression opens: an `if`'s consequent, a `?:`'s consequent;
 // - a function of the file whose every reference sits in code left out by these rules;
@@ -20,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import babel from '@babel/core';
 import { PluginKind, declareValuePlugin } from '@stryker-mutator/api/plugin';
 import { ledgerBehaviour } from '../../dist/reference/ledger-behaviour.js';
+import { framingOf } from '../../dist/reference/sse-writer.js';
 import { SwitchSet } from '../../dist/reference/switches.js';
 
 export const REASON = 'only runs under a defect or variant switch';
@@ -31,12 +33,25 @@ export const LEDGER_OFF_FLAGS = (() => {
   return new Set(Object.entries(b).filter(([, value]) => value === false).map(([name]) => name));
 })();
 
+/** The event-stream framing's flags that are false with every switch off (the variants set them). */
+export const FRAMING_OFF_FLAGS = new Set(
+  Object.entries(framingOf(new SwitchSet([])))
+    .filter(([, value]) => value === false)
+    .map(([name]) => name),
+);
+
 const SWITCH_SETS = new Set(['defects', 'variants', 'd', 'v']);
 
 function lastName(node) {
   if (node?.type === 'Identifier') return node.name;
   if (node?.type === 'MemberExpression' && !node.computed && node.property.type === 'Identifier') return node.property.name;
   return undefined;
+}
+
+/** `framing` or `this.#framing`: the event-stream framing of the writer. */
+function isFraming(node) {
+  if (node.type === 'Identifier') return node.name === 'framing';
+  return node.type === 'MemberExpression' && node.object.type === 'ThisExpression' && node.property.type === 'PrivateName' && node.property.id.name === 'framing';
 }
 
 function isSwitchTest(node, scope) {
@@ -53,6 +68,9 @@ function isSwitchTest(node, scope) {
   }
   if (node?.type === 'MemberExpression' && !node.computed && node.object.type === 'Identifier' && node.object.name === 'b') {
     return node.property.type === 'Identifier' && LEDGER_OFF_FLAGS.has(node.property.name);
+  }
+  if (node?.type === 'MemberExpression' && !node.computed && node.property.type === 'Identifier' && isFraming(node.object)) {
+    return FRAMING_OFF_FLAGS.has(node.property.name);
   }
   return false;
 }

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 // @ts-expect-error: a plain ESM script of the bench, without types
 import { instrumentedMutants } from '../../bench/mutation/count-mutants.mjs';
 // @ts-expect-error: as above
-import { LEDGER_OFF_FLAGS, switchOnlyIgnorerOf } from '../../bench/mutation/switch-only-ignorer.mjs';
+import { FRAMING_OFF_FLAGS, LEDGER_OFF_FLAGS, switchOnlyIgnorerOf } from '../../bench/mutation/switch-only-ignorer.mjs';
 
 /**
  * bench/mutation/switch-only-ignorer.mjs leaves out code only a defect or variant switch reaches,
@@ -40,6 +40,12 @@ const SOURCE = [
   /* 28 */ "  const l = state.defects.has('wrong') ? new Wrong() : new Plain();",
   /* 29 */ "  return state.variants.has('twice') ? l.spendTwice(1) : l.spend(1);",
   /* 30 */ '}',
+  /* 31 */ 'export class Writer {',
+  /* 32 */ '  #framing;',
+  /* 33 */ '  constructor(framing) { this.#framing = framing; }',
+  /* 34 */ "  event(text) { return (this.#framing.comments ? ': ' + 'keepalive' : '') + text + this.#framing.lineEnd; }",
+  /* 35 */ "  data(framing, json) { return framing.multilineData ? json + '\\n' : json; }",
+  /* 36 */ '}',
 ].join('\n');
 
 type Mutant = { line: number; ignored: boolean };
@@ -60,6 +66,8 @@ describe('switch-only ignorer', () => {
   test('the ledger flags it treats as switches are those false with every switch off', () => {
     expect(LEDGER_OFF_FLAGS.has('extraFields')).toBe(true);
     expect(LEDGER_OFF_FLAGS.has('defaultLimit')).toBe(false);
+    expect(FRAMING_OFF_FLAGS.has('comments')).toBe(true);
+    expect(FRAMING_OFF_FLAGS.has('lineEnd')).toBe(false);
   });
 
   test('leaves out switch tests, what they alone open, and functions only they call; keeps the rest', async () => {
@@ -91,5 +99,14 @@ describe('switch-only ignorer', () => {
     expect(byLine.get(20)).toMatchObject({ kept: 0 });
     // A class listed only in a table whose keys alone are read outside switch code.
     expect(byLine.get(23)).toMatchObject({ kept: 0 });
+  });
+
+  test('leaves out what a framing flag off by default opens, keeps what every stream writes', async () => {
+    const byLine = await mutantsByLine();
+    // `this.#framing.comments ? ': ' + 'keepalive' : ''`: the comment arm is left out, the rest kept.
+    expect(byLine.get(34)?.ignored).toBeGreaterThan(0);
+    expect(byLine.get(34)?.kept).toBeGreaterThan(0);
+    // `framing.multilineData ? ... : json`: the same for a framing passed as a parameter.
+    expect(byLine.get(35)?.ignored).toBeGreaterThan(0);
   });
 });
