@@ -4,13 +4,24 @@
 // already proves a run fails. Judged on the syntax tree, so it follows the code as it changes and
 // needs no comment in the reference's source:
 // - a switch test: `<...>defects.has(...)` / `variants.has(...)` (or a SwitchSet held as `d`/`v`),
-//   the ledger's `d('...')`/`v('...')`, and a flag of the ledger behaviour (`b.<flag>`) that is
-//   false with every switch off; a `const` the file sets to such a test (`const slides = d('...')`);
+//   the ledger's `d('...')`/`v('...')`, a flag of the ledger behaviour (`b.<flag>`) or of the
+//   event-stream framing (`framing.<flag>`, `this.#framing.<flag>`) that is false with every switch
+//   off; a `const` the file sets to such a test (`const slides = d('...')`);
 // - an expression false with every switch off: a switch test, `A && G` or `G && A`, `G1 || G2`;
 // - what only such an expression opens: an `if`'s consequent, a `?:`'s consequent;
-// - a function of the file whose every reference sits in code left out by these rules.
+// - a function of the file whose every reference sits in code left out by these rules;
+// - a switch table: a property value of a `const` object literal whose every reading outside
+//   left-out code is `Object.keys(...)` (the switch names), so only switch code reads its values;
+// - a class, or a method of a class, of the reference whose every use in any of the reference's
+//   files (the class's name as a value, the method's name after a `.`) sits in left-out code: a
+//   limiter only a defect constructs, a method only a variant calls.
+import { readFileSync, readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+// @babel/core comes with @stryker-mutator/core (its instrumenter parses with it).
+import babel from '@babel/core';
 import { PluginKind, declareValuePlugin } from '@stryker-mutator/api/plugin';
 import { ledgerBehaviour } from '../../dist/reference/ledger-behaviour.js';
+import { framingOf } from '../../dist/reference/sse-writer.js';
 import { SwitchSet } from '../../dist/reference/switches.js';
 
 export const REASON = 'only runs under a defect or variant switch';
@@ -22,12 +33,25 @@ export const LEDGER_OFF_FLAGS = (() => {
   return new Set(Object.entries(b).filter(([, value]) => value === false).map(([name]) => name));
 })();
 
+/** The event-stream framing's flags that are false with every switch off (the variants set them). */
+export const FRAMING_OFF_FLAGS = new Set(
+  Object.entries(framingOf(new SwitchSet([])))
+    .filter(([, value]) => value === false)
+    .map(([name]) => name),
+);
+
 const SWITCH_SETS = new Set(['defects', 'variants', 'd', 'v']);
 
 function lastName(node) {
   if (node?.type === 'Identifier') return node.name;
   if (node?.type === 'MemberExpression' && !node.computed && node.property.type === 'Identifier') return node.property.name;
   return undefined;
+}
+
+/** `framing` or `this.#framing`: the event-stream framing of the writer. */
+function isFraming(node) {
+  if (node.type === 'Identifier') return node.name === 'framing';
+  return node.type === 'MemberExpression' && node.object.type === 'ThisExpression' && node.property.type === 'PrivateName' && node.property.id.name === 'framing';
 }
 
 function isSwitchTest(node, scope) {
@@ -45,6 +69,9 @@ function isSwitchTest(node, scope) {
   if (node?.type === 'MemberExpression' && !node.computed && node.object.type === 'Identifier' && node.object.name === 'b') {
     return node.property.type === 'Identifier' && LEDGER_OFF_FLAGS.has(node.property.name);
   }
+  if (node?.type === 'MemberExpression' && !node.computed && node.property.type === 'Identifier' && isFraming(node.object)) {
+    return FRAMING_OFF_FLAGS.has(node.property.name);
+  }
   return false;
 }
 
@@ -57,11 +84,30 @@ export function offWithoutSwitches(node, scope) {
   return false;
 }
 
+/** `Object.keys(x)`: reads the keys of x, never its values. */
+function readsKeysOnly(ref) {
+  const call = ref.parentPath?.node;
+  return call?.type === 'CallExpression' && ref.listKey === 'arguments' && lastName(call.callee) === 'keys' && lastName(call.callee.object) === 'Object';
+}
+
+/** A property value of a const object literal whose values only left-out code reads. */
+function inSwitchTable(path) {
+  const property = path.parentPath;
+  if (path.key !== 'value' || property?.node.type !== 'ObjectProperty') return false;
+  const declarator = property.parentPath?.parentPath;
+  if (declarator?.node.type !== 'VariableDeclarator' || declarator.node.id.type !== 'Identifier') return false;
+  const binding = declarator.scope.getBinding(declarator.node.id.name);
+  if (binding?.kind !== 'const' || binding.path.node !== declarator.node) return false;
+  const refs = binding.referencePaths;
+  return refs.length > 0 && refs.every((ref) => readsKeysOnly(ref) || insideLeftOut(ref, declarator));
+}
+
 function leftOut(path) {
   const node = path.node;
   // A declaration's own name is no read of the switch.
   if (node.type === 'Identifier' && path.key === 'id') return false;
   if (offWithoutSwitches(node, path.scope)) return true;
+  if (inSwitchTable(path)) return true;
   const parent = path.parentPath?.node;
   const scope = path.parentPath?.scope;
   if (parent?.type === 'IfStatement' && path.key === 'consequent' && offWithoutSwitches(parent.test, scope)) return true;
@@ -83,10 +129,92 @@ function insideLeftOut(path, stop) {
   return false;
 }
 
-export const switchOnlyIgnorer = {
-  shouldIgnore(path) {
-    return leftOut(path) ? REASON : undefined;
-  },
-};
+/** A class's name as a value (not a type, not its own declaration or an import's name). */
+const TS_VALUE_NODES = new Set(['TSAsExpression', 'TSSatisfiesExpression', 'TSNonNullExpression', 'TSTypeAssertion', 'TSParameterProperty']);
+
+function isValueUse(path) {
+  if (!path.isReferencedIdentifier()) return false;
+  for (let p = path.parentPath; p; p = p.parentPath) if (p.node.type.startsWith('TS') && !TS_VALUE_NODES.has(p.node.type)) return false;
+  return true;
+}
+
+function methodName(node) {
+  return (node.type === 'ClassMethod' && node.kind === 'method') && !node.computed && node.key.type === 'Identifier' ? node.key.name : undefined;
+}
+
+/**
+ * The classes and methods of each file (`{ name, content }`) whose every use in any of the files
+ * sits in left-out code: `file -> Set('Class' | 'Class.method')`.
+ */
+export function switchOnlyMembers(files) {
+  const programs = files.map(({ name, content }) => {
+    const ast = babel.parseSync(content, { filename: name, babelrc: false, configFile: false, parserOpts: { plugins: ['typescript'] } });
+    let program;
+    babel.traverse(ast, { Program(p) { program = p; p.stop(); } });
+    return { name, program };
+  });
+  const uses = (visit) => {
+    const found = [];
+    for (const { program } of programs) program.traverse({ enter(p) { if (visit(p)) found.push(p); } });
+    return found;
+  };
+  // Uses inside the class or method itself do not count; the rest must all sit in left-out code.
+  const onlySwitches = (refs, own) => {
+    const outside = refs.filter((ref) => !ref.findParent((p) => p.node === own.node));
+    return outside.length > 0 && outside.every((ref) => insideLeftOut(ref, { node: null }));
+  };
+  const members = new Map();
+  for (const { name, program } of programs) {
+    const out = new Set();
+    program.traverse({
+      ClassDeclaration(cls) {
+        const className = cls.node.id?.name;
+        if (className === undefined) return;
+        if (onlySwitches(uses((p) => p.node.type === 'Identifier' && p.node.name === className && isValueUse(p)), cls)) out.add(className);
+        for (const method of cls.get('body.body')) {
+          const m = methodName(method.node);
+          if (m === undefined) continue;
+          const calls = uses((p) => (p.node.type === 'MemberExpression' || p.node.type === 'OptionalMemberExpression') && !p.node.computed && p.node.property.type === 'Identifier' && p.node.property.name === m);
+          if (onlySwitches(calls, method)) out.add(`${className}.${m}`);
+        }
+      },
+    });
+    members.set(name, out);
+  }
+  return members;
+}
+
+/** The reference's own files, as mutate.mjs chooses them (lib/reference, defects and switches aside: they hold no calls). */
+function referenceFiles() {
+  const root = fileURLToPath(new URL('../../', import.meta.url));
+  return readdirSync(`${root}lib/reference`, { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith('.ts') && !f.startsWith('defects/'))
+    .map((f) => ({ name: `lib/reference/${f}`, content: readFileSync(`${root}lib/reference/${f}`, 'utf8') }));
+}
+
+/** An ignorer that judges classes and methods against `files` (the reference's, by default). */
+export function switchOnlyIgnorerOf(files = undefined) {
+  let members;
+  const memberOut = (path) => {
+    const node = path.node;
+    const cls = node.type === 'ClassDeclaration' ? path : methodName(node) !== undefined ? path.parentPath?.parentPath : undefined;
+    const className = cls?.node.type === 'ClassDeclaration' ? cls.node.id?.name : undefined;
+    if (className === undefined) return false;
+    members ??= switchOnlyMembers(files ?? referenceFiles());
+    const filename = String(path.hub?.file?.opts?.filename ?? '').replaceAll('\\', '/');
+    for (const [name, out] of members) {
+      if (filename === name || filename.endsWith(`/${name}`)) return out.has(node.type === 'ClassDeclaration' ? className : `${className}.${methodName(node)}`);
+    }
+    return false;
+  };
+  return {
+    shouldIgnore(path) {
+      return leftOut(path) || memberOut(path) ? REASON : undefined;
+    },
+  };
+}
+
+export const switchOnlyIgnorer = switchOnlyIgnorerOf();
 
 export const strykerPlugins = [declareValuePlugin(PluginKind.Ignore, 'switch-only', switchOnlyIgnorer)];

@@ -6,7 +6,7 @@ export const errorsRequirements = requirements('errors', [
     level: 'MUST',
     section: '7',
     statement:
-      'Every error response is a JSON object with one key `error` holding string `code`, `category`, `message` (not blank) and `request_id`, and `details` only as an object.',
+      'Every error response is a JSON object with one key `error` holding string `code` (not blank), `category`, `message` (not blank) and `request_id`, and `details` only as an object.',
     quote: 'All error responses use this envelope: a JSON object with one key `error`',
   },
   {

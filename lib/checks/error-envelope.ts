@@ -16,7 +16,7 @@ export type EnvelopeParse = { ok: true; error: ErrorObject } | { ok: false; prob
 
 /**
  * §7: "a JSON object with one key `error`, an object with" code, category, message, request_id
- * (strings, required; `message` not blank) and details (object, optional). Extra fields inside `error` are allowed:
+ * (strings, required; `code` and `message` not blank) and details (object, optional). Extra fields inside `error` are allowed:
  * the spec does not forbid them.
  */
 export function parseEnvelope(exchange: Exchange): EnvelopeParse {
@@ -32,6 +32,9 @@ export function parseEnvelope(exchange: Exchange): EnvelopeParse {
   for (const field of ['code', 'category', 'message', 'request_id'] as const) {
     if (!(field in e)) problems.push(`error.${field} is missing`);
     else if (typeof e[field] !== 'string') problems.push(`error.${field} is ${JSON.stringify(e[field])}, not a string`);
+    // > code | string | yes | Stable error code.
+    // Which codes 400s, 404s and 405s carry is not shown, but a blank string names no code.
+    else if (field === 'code' && (e[field] as string).trim() === '') problems.push(`error.code is ${JSON.stringify(e[field])}, expected a code`);
     // > message | string | yes | Human-readable English text.
     // Its wording is never compared, but a blank string is no text at all.
     else if (field === 'message' && (e[field] as string).trim() === '') problems.push(`error.message is ${JSON.stringify(e[field])}, expected text`);

@@ -73,7 +73,8 @@ export class ExchangeContext {
     const requestId = this.errorRequestId ?? (defects.has('errors-request-id-mismatch') ? `${this.requestId}-body` : this.requestId);
     const wireStatus = code === 'auth.token_missing' && defects.has('auth-token-missing-403') ? 403 : status;
     const wireMessage = routeError && defects.has('errors-message-empty') ? '' : message;
-    const error: Record<string, unknown> = { code, category: wireCategory, message: wireMessage, request_id: requestId };
+    const wireCode = routeError && defects.has('errors-code-empty') ? '' : code;
+    const error: Record<string, unknown> = { code: wireCode, category: wireCategory, message: wireMessage, request_id: requestId };
     if (details !== undefined) error['details'] = details;
     const labelled = { ...extra, ...this.mislabelledIf('errors-json-as-text-plain') };
     this.sendJson(wireStatus, routeError && defects.has('errors-envelope-flat') ? error : { error }, labelled);

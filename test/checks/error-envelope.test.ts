@@ -32,6 +32,8 @@ describe('the §7 envelope', () => {
     ['details that is not an object', { error: { ...good.error, details: [1] } }, 'error.details'],
     ['an empty message', { error: { ...good.error, message: '' } }, 'error.message is "", expected text'],
     ['an all-blank message', { error: { ...good.error, message: '  ' } }, 'error.message is "  ", expected text'],
+    ['an empty code', { error: { ...good.error, code: '' } }, 'error.code is "", expected a code'],
+    ['an all-blank code', { error: { ...good.error, code: ' ' } }, 'error.code is " ", expected a code'],
     ['plain text', 'Unauthorized', 'not JSON'],
   ])('%s is not the envelope', (_what, body, problem) => {
     const parsed = parseEnvelope(response(401, body));

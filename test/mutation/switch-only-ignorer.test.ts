@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 // @ts-expect-error: a plain ESM script of the bench, without types
 import { instrumentedMutants } from '../../bench/mutation/count-mutants.mjs';
 // @ts-expect-error: as above
-import { LEDGER_OFF_FLAGS, switchOnlyIgnorer } from '../../bench/mutation/switch-only-ignorer.mjs';
+import { FRAMING_OFF_FLAGS, LEDGER_OFF_FLAGS, switchOnlyIgnorerOf } from '../../bench/mutation/switch-only-ignorer.mjs';
 
 /**
  * bench/mutation/switch-only-ignorer.mjs leaves out code only a defect or variant switch reaches,
@@ -24,12 +24,34 @@ const SOURCE = [
   /* 12 */ "  const offByOne = state.defects.has('off-by-one');",
   /* 13 */ '  return offByOne ? 64 - 1 : 60 + 4;',
   /* 14 */ '}',
+  /* 15 */ 'class Plain {',
+  /* 16 */ '  spend(n) { return n - 1; }',
+  /* 17 */ '  spendTwice(n) { return n - 2; }',
+  /* 18 */ '}',
+  /* 19 */ 'class Wrong {',
+  /* 20 */ '  spend(n) { return n + 1; }',
+  /* 21 */ '}',
+  /* 22 */ 'class Other {',
+  /* 23 */ '  spend(n) { return n * 2; }',
+  /* 24 */ '}',
+  /* 25 */ "const TABLE = { 'some-defect': Other };",
+  /* 26 */ 'export function limiter(state) {',
+  /* 27 */ "  for (const name of Object.keys(TABLE)) if (state.defects.has(name)) return new TABLE[name]();",
+  /* 28 */ "  const l = state.defects.has('wrong') ? new Wrong() : new Plain();",
+  /* 29 */ "  return state.variants.has('twice') ? l.spendTwice(1) : l.spend(1);",
+  /* 30 */ '}',
+  /* 31 */ 'export class Writer {',
+  /* 32 */ '  #framing;',
+  /* 33 */ '  constructor(framing) { this.#framing = framing; }',
+  /* 34 */ "  event(text) { return (this.#framing.comments ? ': ' + 'keepalive' : '') + text + this.#framing.lineEnd; }",
+  /* 35 */ "  data(framing, json) { return framing.multilineData ? json + '\\n' : json; }",
+  /* 36 */ '}',
 ].join('\n');
 
 type Mutant = { line: number; ignored: boolean };
 
 async function mutantsByLine(): Promise<Map<number, { kept: number; ignored: number }>> {
-  const mutants = (await instrumentedMutants([{ name: 'made-up.js', content: SOURCE }], [switchOnlyIgnorer])) as Mutant[];
+  const mutants = (await instrumentedMutants([{ name: 'made-up.js', content: SOURCE }], [switchOnlyIgnorerOf([{ name: 'made-up.js', content: SOURCE }])])) as Mutant[];
   const byLine = new Map<number, { kept: number; ignored: number }>();
   for (const m of mutants) {
     const c = byLine.get(m.line) ?? { kept: 0, ignored: 0 };
@@ -44,6 +66,8 @@ describe('switch-only ignorer', () => {
   test('the ledger flags it treats as switches are those false with every switch off', () => {
     expect(LEDGER_OFF_FLAGS.has('extraFields')).toBe(true);
     expect(LEDGER_OFF_FLAGS.has('defaultLimit')).toBe(false);
+    expect(FRAMING_OFF_FLAGS.has('comments')).toBe(true);
+    expect(FRAMING_OFF_FLAGS.has('lineEnd')).toBe(false);
   });
 
   test('leaves out switch tests, what they alone open, and functions only they call; keeps the rest', async () => {
@@ -63,5 +87,26 @@ describe('switch-only ignorer', () => {
     // A const set to a switch test is one: its arm is left out, the other arm kept.
     expect(byLine.get(13)?.ignored).toBeGreaterThan(0);
     expect(byLine.get(13)?.kept).toBeGreaterThan(0);
+  });
+
+  test('leaves out classes and methods that only switch code uses, and the values of a table of switches', async () => {
+    const byLine = await mutantsByLine();
+    // Constructed every run, and its method called every run: kept.
+    expect(byLine.get(16)).toMatchObject({ ignored: 0 });
+    // A method only a variant's arm calls.
+    expect(byLine.get(17)).toMatchObject({ kept: 0 });
+    // A class only a defect's arm constructs.
+    expect(byLine.get(20)).toMatchObject({ kept: 0 });
+    // A class listed only in a table whose keys alone are read outside switch code.
+    expect(byLine.get(23)).toMatchObject({ kept: 0 });
+  });
+
+  test('leaves out what a framing flag off by default opens, keeps what every stream writes', async () => {
+    const byLine = await mutantsByLine();
+    // `this.#framing.comments ? ': ' + 'keepalive' : ''`: the comment arm is left out, the rest kept.
+    expect(byLine.get(34)?.ignored).toBeGreaterThan(0);
+    expect(byLine.get(34)?.kept).toBeGreaterThan(0);
+    // `framing.multilineData ? ... : json`: the same for a framing passed as a parameter.
+    expect(byLine.get(35)?.ignored).toBeGreaterThan(0);
   });
 });

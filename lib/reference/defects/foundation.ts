@@ -117,6 +117,12 @@ export const foundationDefects: DefectSwitch[] = [
     description: '404 and 405 errors carry an empty `message` (a string, but no text).',
   },
   {
+    name: 'errors-code-empty',
+    breaks: ['errors/7/envelope'],
+    suites: ['errors'],
+    description: '404 and 405 errors carry an empty `code` (a string, but no code).',
+  },
+  {
     name: 'errors-category-unknown',
     breaks: ['errors/7/category-value'],
     suites: ['errors'],
