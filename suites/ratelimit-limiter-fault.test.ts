@@ -1,6 +1,7 @@
 import { describe, inject } from 'vitest';
 import { failClosedFinding, limiterDownFinding, limiterRecoversFinding, type FaultRows } from '../lib/checks/rate-limit-limiter-down.ts';
-import { spanMs } from '../lib/checks/rate-limit-ledger.ts';
+import { spanMs, type LedgerCount } from '../lib/checks/rate-limit-ledger.ts';
+import type { HttpClient } from '../lib/http/client.ts';
 import type { Exchange } from '../lib/model/exchange.ts';
 import { ME_PATH } from '../lib/spec-constants.ts';
 import { authenticatedRoutes, probeRequest } from '../lib/suite/authenticated-routes.ts';
@@ -25,6 +26,15 @@ const RECOVERY_BACKOFF_MS = [1_000, 2_000, 4_000];
  */
 const DRILL_CLEARANCE_MS = 12_000;
 
+/** The ledger counted again after the fault; when it grew, other clients' rows measured. */
+async function faultRows(client: HttpClient, before: LedgerCount): Promise<FaultRows> {
+  const after = await countLedgerRows(client);
+  // The ledger grew: other clients of the workspace may have written meanwhile; measure them.
+  const grew = before.ok && after.ok && after.rows > before.rows;
+  const background = grew ? await measureBackground(client, spanMs(before, after)) : undefined;
+  return { before, after, ...(background === undefined ? {} : { background }) };
+}
+
 describe('§7 the limiter store down (faults.limiter_store_down)', () => {
   // > 503 | system.rate_limit_unavailable | transient | The rate-limiter store is down. The limiter is fail-closed.
   // > When the limiter store is unavailable the response is 503 with `system.rate_limit_unavailable`.
@@ -41,12 +51,14 @@ describe('§7 the limiter store down (faults.limiter_store_down)', () => {
       const routes = authenticatedRoutes(kit.context.profile, pollJobId === undefined ? {} : { pollJobId });
       // Unpaced: during the drill the answers carry no pool headers, and nothing here may be retried.
       const requests = routes.map((r) => ({ ...probeRequest(r), token: 'primary', unpaced: true }));
-      // Counted just before the store goes down; the timed probes of the exhaustion's 429 must
-      // not meet it down (they would misread its 503s): the drill goes between them.
-      const { before, during, after } = await withLimiterDrill(
+      // Counted just before the store goes down and once it is back, with nothing of the
+      // harness's own writing between (withLimiterDrill holds the write pool's refill); the
+      // timed probes of the exhaustion's 429 must not meet it down (they would misread its
+      // 503s): the drill goes between them.
+      const { during, after, rows } = await withLimiterDrill(
         DRILL_CLEARANCE_MS,
         () => (route === undefined ? Promise.resolve(undefined) : countLedgerRows(client)),
-        async (counted) => {
+        async () => {
           // > When the limiter store is unavailable the response is 503 with `system.rate_limit_unavailable`.
           // All at once: the store is down for as short a time as the target's hooks allow.
           const sent = await withFault('limiter_store_down', () => sendAll(client, requests, kit.context.profile.pacing.maxInFlight));
@@ -58,17 +70,10 @@ describe('§7 the limiter store down (faults.limiter_store_down)', () => {
             if (answer.response !== undefined && answer.response.status < 500) break;
             if (backoff !== undefined) await new Promise((r) => setTimeout(r, backoff));
           }
-          return { before: counted, during: sent, after: answers };
+          return { during: sent, after: answers };
         },
+        async (before, drilled) => ({ ...drilled, rows: before === undefined ? undefined : await faultRows(client, before) }),
       );
-      let rows: FaultRows | undefined;
-      if (before !== undefined) {
-        const afterRows = await countLedgerRows(client);
-        // The ledger grew: other clients of the workspace may have written meanwhile; measure them.
-        const grew = before.ok && afterRows.ok && afterRows.rows > before.rows;
-        const background = grew ? await measureBackground(client, spanMs(before, afterRows)) : undefined;
-        rows = { before, after: afterRows, ...(background === undefined ? {} : { background }) };
-      }
       return [
         limiterDownFinding('ratelimit/7/limiter-down-503', during),
         failClosedFinding('ratelimit/7/limiter-down-fail-closed', during, rows),

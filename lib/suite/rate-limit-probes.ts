@@ -6,6 +6,7 @@ import { resetPassesAtMs, retryAfterElapsesAtMs, type Probe } from '../checks/ra
 import { sleepUntil, type SendOptions } from '../http/client.ts';
 import type { Exchange } from '../model/exchange.ts';
 import { ME_PATH } from '../spec-constants.ts';
+import type { BackgroundWriteGate } from './background-write-gate.ts';
 import { EXHAUSTED_ROLE, EXTRA_REFUSED_POSTS, firstRefillOf, type WriteRun } from './rate-limit-campaign.ts';
 import { countLedgerRows, countLedgerRowsSettled, measureBackground } from './ledger-snapshot.ts';
 import type { Session } from './session.ts';
@@ -192,24 +193,28 @@ function plainPost(write: WriteRun): SendOptions {
  * The write pool's first refill (firstRefillOf in lib/suite/rate-limit-campaign.ts): at that
  * instant its early points are back and the burst's are not, so one more plain message POST than
  * the early points goes, one after another, until one is not served. Sent in the background like
- * the read probes, held while a drill has the limiter store down. The POSTs leave ledger rows: the
+ * the read probes, through `gate`: held while the limiter drill counts the ledger around its fault
+ * (one held goes late, and the models judge it by when it went). The POSTs leave ledger rows: the
  * ledger is counted before the wait and again once their rows are in, so that the replay of the
  * refused POSTs, which goes after it, counts from a ledger they no longer move.
  */
-export async function probeWriteRefill(s: Session, write: WriteRun, windowMs: number, schedule: Pick<ProbeSchedule, 'storeUp'> = {}): Promise<Exchange[]> {
+export async function probeWriteRefill(s: Session, write: WriteRun, windowMs: number, gate?: Pick<BackgroundWriteGate, 'due' | 'write'>): Promise<Exchange[]> {
   const { atMs, count } = firstRefillOf(write, windowMs);
+  gate?.due(atMs);
   const before = await countLedgerRows(s.client);
   await sleepUntil(atMs);
-  await schedule.storeUp?.();
-  const sent: Exchange[] = [];
-  for (let i = 0; i < count; i++) {
-    const exchange = await answerOf(s, plainPost(write));
-    sent.push(exchange);
-    if (!isServed(exchange)) break;
-  }
-  const rows = sent.filter(isServed).length * (write.batch.rowsPerMessage ?? 0);
-  if (before.ok && rows > 0) await countLedgerRowsSettled(s.client, before.rows + rows);
-  return sent;
+  const refill = async (): Promise<Exchange[]> => {
+    const sent: Exchange[] = [];
+    for (let i = 0; i < count; i++) {
+      const exchange = await answerOf(s, plainPost(write));
+      sent.push(exchange);
+      if (!isServed(exchange)) break;
+    }
+    const rows = sent.filter(isServed).length * (write.batch.rowsPerMessage ?? 0);
+    if (before.ok && rows > 0) await countLedgerRowsSettled(s.client, before.rows + rows);
+    return sent;
+  };
+  return gate === undefined ? refill() : gate.write(refill);
 }
 
 /** The write pool's latest 429 before the replay: the first refill's when it met one, else the campaign's. */

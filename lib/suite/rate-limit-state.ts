@@ -1,5 +1,6 @@
 import type { Probe } from '../checks/rate-limit-retry.ts';
 import type { Exchange } from '../model/exchange.ts';
+import { BackgroundWriteGate, within } from './background-write-gate.ts';
 import { firstRefillOf, runCampaign, type Campaign, type CampaignOutcome } from './rate-limit-campaign.ts';
 import { healsAfterRefusalAtMs, probeReadRefusal, probeWriteRefill } from './rate-limit-probes.ts';
 import { session } from './session.ts';
@@ -36,6 +37,9 @@ const store: RateLimitStore = { refill: [], refillTimed: [] };
 /** Longest a timed probe is held for a drill with the limiter store down. */
 const DRILL_HOLD_MS = 30_000;
 
+/** Keeps the write pool's first refill out of the limiter drill's counts of the ledger. */
+const writeGate = new BackgroundWriteGate(DRILL_HOLD_MS);
+
 /** The campaign against the secondary token, started on first use; the read probes start with it. */
 export function campaign(): Promise<CampaignOutcome> {
   if (store.campaign === undefined) {
@@ -58,9 +62,10 @@ export function campaign(): Promise<CampaignOutcome> {
       });
     // A probe that could not go leaves the replay as it was: it goes on after it all the same.
     store.writeRefill = store.campaign
-      .then((c) => ('skipped' in c || 'skipped' in c.write ? [] : probeWriteRefill(s, c.write, c.limits.windowS * 1000, { storeUp })))
+      .then((c) => ('skipped' in c || 'skipped' in c.write ? [] : probeWriteRefill(s, c.write, c.limits.windowS * 1000, writeGate)))
       .catch((): Exchange[] => [])
-      .then((sent) => (store.writeRefillDone = sent));
+      .then((sent) => (store.writeRefillDone = sent))
+      .finally(() => writeGate.over());
   }
   return store.campaign;
 }
@@ -100,22 +105,44 @@ export async function readProbes(): Promise<Probe[] | { failed: string }> {
  * is due more than `clearMs` from now (the probes then hold until the drill ends; one the drill
  * overruns goes late, and is judged by when it went), else once the probes are done, which may be
  * most of a window. `prepare` runs just before the store goes down: when waiting for the probes,
- * beside the last of them (a GET /me, which leaves no ledger row).
+ * beside the last of them (a GET /me, which leaves no ledger row); `conclude` once the store is
+ * back, with the probes free to go. The ledger may be counted from `prepare` to the end of
+ * `conclude`: the write pool's first refill, whose POSTs leave rows, goes wholly before (when it
+ * is going or due within `clearMs`) or waits until `conclude` is over.
  */
-export async function withLimiterDrill<P, R>(clearMs: number, prepare: () => Promise<P>, drill: (prepared: P) => Promise<R>): Promise<R> {
-  const probes = store.probes;
-  const settled = probes === undefined ? true : await Promise.race([probes.then(() => true), campaign().then(() => false)]);
-  const next = store.nextProbeAtMs;
-  if (!settled && (next === undefined || next - Date.now() < clearMs)) {
-    await waitForProbes(store.lastProbeGoing!);
-    const [prepared] = await Promise.all([prepare(), waitForProbes(probes!)]);
-    return drill(prepared);
+export async function withLimiterDrill<P, D, R>(
+  clearMs: number,
+  prepare: () => Promise<P>,
+  drill: (prepared: P) => Promise<D>,
+  conclude: (prepared: P, drilled: D) => Promise<R>,
+): Promise<R> {
+  for (;;) {
+    const probes = store.probes;
+    const settled = probes === undefined ? true : await Promise.race([probes.then(() => true), campaign().then(() => false)]);
+    const next = store.nextProbeAtMs;
+    const readsNear = !settled && (next === undefined || next - Date.now() < clearMs);
+    if (readsNear) await waitForProbes(store.lastProbeGoing!);
+    // Waiting for the write refill lets the read probes come nearer: look at both again.
+    if (await writeRefillCleared(clearMs)) continue;
+    // No wait from here until the write refill is held, so none can start in between.
+    return writeGate.counting(async () => {
+      if (readsNear) {
+        const [prepared] = await Promise.all([prepare(), waitForProbes(probes!)]);
+        return conclude(prepared, await drill(prepared));
+      }
+      const prepared = await prepare();
+      return conclude(prepared, await holdingProbes(() => drill(prepared)));
+    });
   }
+}
+
+/** Runs `work` while the timed probes hold: one due meanwhile waits until it ends. */
+async function holdingProbes<T>(work: () => Promise<T>): Promise<T> {
   let end = (): void => {};
   const running = new Promise<void>((resolve) => (end = resolve));
   store.drill = running;
   try {
-    return await drill(await prepare());
+    return await work();
   } finally {
     if (store.drill === running) delete store.drill;
     end();
@@ -123,19 +150,22 @@ export async function withLimiterDrill<P, R>(clearMs: number, prepare: () => Pro
 }
 
 /**
+ * Waits for the write pool's first refill when its POSTs are going out or due within `clearMs`;
+ * true when it waited (the caller looks again), false when the refill is done or far enough off.
+ */
+async function writeRefillCleared(clearMs: number): Promise<boolean> {
+  const refill = writeGate.inTheWay(clearMs);
+  if (refill === undefined) return false;
+  await waitingFor(session().context.transcriptFile, "the write pool's first refill to finish (the drill counts the ledger)", refill.atMs, refill.done);
+  return true;
+}
+
+/**
  * Holds a probe while a drill has the limiter store down, up to a bound: a drill cut short by a
  * timeout may never say it ended, and a probe that then meets the store down is sent again.
  */
 async function storeUp(): Promise<void> {
-  const drill = store.drill;
-  if (drill === undefined) return;
-  let timer: NodeJS.Timeout | undefined;
-  const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, DRILL_HOLD_MS)));
-  try {
-    await Promise.race([drill, bound]);
-  } finally {
-    clearTimeout(timer);
-  }
+  if (store.drill !== undefined) await within(store.drill, DRILL_HOLD_MS);
 }
 
 async function waitForProbes(work: Promise<unknown>): Promise<void> {
