@@ -1,4 +1,6 @@
 import type { SseEventRecord } from '../model/exchange.ts';
+import { decodedView, foldText, lowerAscii } from './decoded-view.ts';
+import { encodedForms, everyFormPattern } from './secret-forms.ts';
 import { crossEventTexts, type WrittenAt } from './event-texts.ts';
 
 /**
@@ -9,8 +11,9 @@ import { crossEventTexts, type WrittenAt } from './event-texts.ts';
  * A target may echo a token in another form than it was sent, so each is matched in every form
  * a reader could turn back into it: any case; each character as itself, percent-encoded, a JSON,
  * JavaScript, YAML or HTML numeric escape (mixed freely, as a fuzzer or an encoder may leave them); the hex of
- * its bytes; base64 and base64url of the token and of `Bearer <token>` at every alignment. All
- * forms of all tokens are one case-insensitive regular expression, built once.
+ * its bytes; base64 and base64url of the token and of `Bearer <token>` at every alignment. The
+ * forms are stated in secret-forms.ts; they are found by decoding the text once (decoded-view.ts)
+ * and looking for each token in that, and the hex and base64 forms in the text as written.
  */
 export interface Secret {
   value: string;
@@ -18,81 +21,24 @@ export interface Secret {
   placeholder: string;
 }
 
-/** Below this length the hex and base64 forms of a value are too short to tell from chance. */
-const MIN_ENCODED_LENGTH = 12;
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-function hex(n: number, width: number): string {
-  return n.toString(16).padStart(width, '0');
-}
-
-/** Every way one character may be written: itself, or an escape of it (or of its other case). */
-function characterForms(c: string): string {
-  const variants = [...new Set([c, c.toLowerCase(), c.toUpperCase()])].filter((v) => [...v].length === 1);
-  const forms = new Set<string>([escapeRegExp(c)]);
-  for (const v of variants) {
-    const bytes = [...Buffer.from(v, 'utf8')];
-    forms.add(bytes.map((b) => `%${hex(b, 2)}`).join(''));
-    const units = [...Array(v.length).keys()].map((i) => v.charCodeAt(i));
-    // JSON and JavaScript `\u0061` (escaped once or more: JSON inside a JSON string), `\x61`.
-    forms.add(units.map((u) => `\\\\+u${hex(u, 4)}`).join(''));
-    const point = v.codePointAt(0)!;
-    if (point < 0x100) forms.add(`\\\\+x${hex(point, 2)}`);
-    // YAML's and Python's `\U00000061`, JavaScript's `\u{61}`.
-    forms.add(`\\\\+U${hex(point, 8)}`);
-    forms.add(`\\\\+u\\{0*${point.toString(16)}\\}`);
-    // HTML character references, with or without leading zeros.
-    forms.add(`&#x0*${point.toString(16)};`);
-    forms.add(`&#0*${point};`);
-  }
-  if (c === '/') forms.add('\\\\+/');
-  return `(?:${[...forms].join('|')})`;
-}
-
-/**
- * The characters of `bytes`' base64 at each of the three alignments it can have inside a longer
- * encoded text: only the characters that depend on these bytes alone.
- */
-function base64Forms(bytes: Buffer): string[] {
-  const out: string[] = [];
-  for (let k = 0; k < 3; k += 1) {
-    const encoded = Buffer.concat([Buffer.alloc(k), bytes]).toString('base64');
-    const inner = encoded.slice(Math.ceil((8 * k) / 6), Math.floor((8 * (k + bytes.length)) / 6));
-    out.push(inner, inner.replace(/\+/g, '-').replace(/\//g, '_'));
-  }
-  return out;
-}
-
-/** The hex and base64 forms of a secret (and of `Bearer <secret>`), longest first: plain text, no escape in them. */
-function encodedForms(value: string): string[] {
-  if (value.length < MIN_ENCODED_LENGTH) return [];
-  const encoded = new Set<string>();
-  for (const text of [`Bearer ${value}`, value]) {
-    const bytes = Buffer.from(text, 'utf8');
-    for (const form of base64Forms(bytes)) encoded.add(form);
-    encoded.add(bytes.toString('hex'));
-  }
-  return [...encoded].sort((a, b) => b.length - a.length).map(escapeRegExp);
-}
-
-/** The regular expression source of every form of one secret, longest alternatives first. */
-function formsOf(value: string): string {
-  return [...encodedForms(value), [...value].map(characterForms).join('')].join('|');
-}
-
-/**
- * The forms of one secret a text can hold when it has no `%`, `\` or `&`: the secret itself in any
- * case (each character's other forms all start with one of those three), its hex and base64.
- */
-function plainFormsOf(value: string): string {
-  return [...encodedForms(value), escapeRegExp(value)].join('|');
-}
-
-/** A text that could hold a character escaped: percent-encoded, a backslash escape, an HTML reference. */
+/** A secret holding one of these can be read from a text in more than one way: the exact pattern finds it. */
 const ESCAPE_MARK = /[%\\&]/;
+
+/** What is looked for of one secret: itself in the decoded view, and the literal forms in the text. */
+interface Needles {
+  /** The secret folded, for the decoded view: itself in any case, any character escaped. */
+  decoded: string;
+  /** Its hex and base64 (any case) and itself with only ASCII lowered, for the text as written. */
+  literal: string[];
+}
+
+
+/** A span of a text that writes a secret: the secret's index (longest secrets first). */
+interface Match {
+  start: number;
+  end: number;
+  secret: number;
+}
 
 /** Characters of an event's data that are part of a token, and what stands for them. */
 interface Fragment extends WrittenAt {
@@ -139,29 +85,69 @@ function replaceDataLines(text: string, before: readonly string[], after: readon
 
 export class Redactor {
   readonly #secrets: Secret[];
-  readonly #pattern: RegExp | undefined;
-  /**
-   * The same groups, for a text without an escape mark: a plain alternation, which the regular
-   * expression engine scans many times faster than one that tries every escape at every character.
-   */
-  readonly #plainPattern: RegExp | undefined;
+  /** Each secret's needles, undefined for one the exact pattern looks for. */
+  readonly #needles: Array<Needles | undefined>;
+  /** The secrets holding an escape mark, in every form; their indexes among all, group by group. */
+  readonly #exact: { pattern: RegExp; secrets: number[] } | undefined;
+  /** No text shorter than this can hold a secret in any form (an escape is longer than its character). */
+  readonly #shortest: number;
 
   constructor(secrets: Iterable<Secret>) {
     // Longest first, so a token that contains another is replaced whole.
     this.#secrets = [...secrets].filter((s) => s.value.length > 0).sort((a, b) => b.value.length - a.value.length);
-    this.#pattern = this.#secrets.length === 0 ? undefined : new RegExp(this.#secrets.map((s) => `(${formsOf(s.value)})`).join('|'), 'gi');
-    this.#plainPattern = this.#secrets.length === 0 ? undefined : new RegExp(this.#secrets.map((s) => `(${plainFormsOf(s.value)})`).join('|'), 'gi');
+    this.#needles = this.#secrets.map((s) =>
+      ESCAPE_MARK.test(s.value) ? undefined : { decoded: foldText(s.value), literal: [...encodedForms(s.value).map(lowerAscii), lowerAscii(s.value)] },
+    );
+    const exact = this.#secrets.flatMap((s, i) => (ESCAPE_MARK.test(s.value) ? [i] : []));
+    this.#exact = exact.length === 0 ? undefined : { pattern: everyFormPattern(exact.map((i) => this.#secrets[i]!.value)), secrets: exact };
+    this.#shortest = Math.min(...this.#secrets.map((s) => s.value.length));
   }
 
-  #placeholderOf(groups: unknown[]): string {
-    const index = groups.findIndex((g) => typeof g === 'string');
-    return this.#secrets[index]?.placeholder ?? '$ASI_TOKEN';
+  /**
+   * Every place `text` writes a secret, in any form, sorted by where it starts (the longer secret
+   * first where two start together).
+   */
+  #matches(text: string): Match[] {
+    if (this.#secrets.length === 0 || text.length < this.#shortest) return [];
+    const found: Match[] = [];
+    const needled = this.#needles.some((n) => n !== undefined);
+    const view = needled ? decodedView(text) : undefined;
+    const literal = needled ? lowerAscii(text) : '';
+    this.#needles.forEach((needles, secret) => {
+      if (needles === undefined || view === undefined) return;
+      for (let at = view.text.indexOf(needles.decoded); at >= 0; at = view.text.indexOf(needles.decoded, at + 1)) {
+        found.push({ start: view.startOf(at), end: view.endOf(at + needles.decoded.length - 1), secret });
+      }
+      for (const needle of needles.literal) {
+        for (let at = literal.indexOf(needle); at >= 0; at = literal.indexOf(needle, at + 1)) found.push({ start: at, end: at + needle.length, secret });
+      }
+    });
+    if (this.#exact !== undefined) {
+      const { pattern, secrets } = this.#exact;
+      pattern.lastIndex = 0;
+      for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
+        const group = m.slice(1).findIndex((g) => g !== undefined);
+        found.push({ start: m.index, end: m.index + m[0].length, secret: secrets[group]! });
+        // An empty match cannot happen (every secret has a character), but never loop on one.
+        if (m[0].length === 0) pattern.lastIndex += 1;
+      }
+    }
+    return found.sort((a, b) => a.start - b.start || a.secret - b.secret || b.end - a.end);
   }
 
   redact(text: string): string {
-    if (this.#pattern === undefined || this.#plainPattern === undefined || text === '') return text;
-    const pattern = ESCAPE_MARK.test(text) ? this.#pattern : this.#plainPattern;
-    return text.replace(pattern, (...args: unknown[]) => this.#placeholderOf(args.slice(1, this.#secrets.length + 1)));
+    const matches = this.#matches(text);
+    if (matches.length === 0) return text;
+    // Overlapping matches (a secret written in two forms at once, two secrets sharing text) go as one.
+    let out = '';
+    let cursor = 0;
+    for (const m of matches) {
+      if (m.start >= cursor) {
+        out += `${text.slice(cursor, m.start)}${this.#secrets[m.secret]!.placeholder}`;
+        cursor = m.end;
+      } else if (m.end > cursor) cursor = m.end;
+    }
+    return out + text.slice(cursor);
   }
 
   /** Names as well as values: a target may echo a token in a header's name. */
@@ -198,15 +184,12 @@ export class Redactor {
 
   /** Parts of tokens that only a reading across event boundaries shows. */
   #splitAcross(events: readonly SseEventRecord[]): Fragment[] {
-    if (this.#pattern === undefined || events.length < 2) return [];
-    const pattern = this.#pattern;
+    if (this.#secrets.length === 0 || events.length < 2) return [];
     const fragments: Fragment[] = [];
     for (const across of crossEventTexts(events)) {
-      // exec on the one pattern: matchAll would compile a copy of it for each of many short texts.
-      pattern.lastIndex = 0;
-      for (let m = pattern.exec(across.text); m !== null; m = pattern.exec(across.text)) {
-        const placeholder = this.#placeholderOf(m.slice(1));
-        for (const at of across.acrossEvents(m.index, m.index + m[0].length) ?? []) fragments.push({ ...at, placeholder });
+      for (const m of this.#matches(across.text)) {
+        const placeholder = this.#secrets[m.secret]!.placeholder;
+        for (const at of across.acrossEvents(m.start, m.end) ?? []) fragments.push({ ...at, placeholder });
       }
     }
     return fragments;
