@@ -22,6 +22,8 @@ export interface DecodedView {
 const ESCAPE_MARK = /[%\\&]/;
 const ASCII_ONLY = /^[\x00-\x7f]*$/;
 const MAX_CODE_POINT = 0x10ffff;
+/** Units turned into a string at a time (an argument list, kept well below the engine's limit). */
+const UNITS_PER_CHUNK = 8_192;
 
 /**
  * One case for every character, as a case-insensitive regular expression compares them: upper
@@ -172,16 +174,15 @@ export function decodedView(text: string): DecodedView {
     const folded = foldText(text);
     return { text: folded, startOf: (k) => k, endOf: (k) => k + 1 };
   }
-  // The view is never longer than the text: every escape is longer than what it decodes to.
+  // The view is never longer than the text: every escape is longer than what it decodes to. Two
+  // bytes a unit and four for its start: a 4 MiB body costs 24 MiB while it is read.
+  const units = new Uint16Array(text.length);
   const starts = new Int32Array(text.length);
-  const ends = new Int32Array(text.length);
-  const parts: string[] = [];
   let length = 0;
-  const push = (ch: string, start: number, end: number): void => {
-    parts.push(ch);
+  const push = (ch: string, start: number): void => {
     for (let u = 0; u < ch.length; u++) {
+      units[length] = ch.charCodeAt(u);
       starts[length] = start;
-      ends[length] = end;
       length++;
     }
   };
@@ -190,19 +191,29 @@ export function decodedView(text: string): DecodedView {
     const code = text.charCodeAt(i);
     const decoded = escapeAt(text, i, code);
     if (decoded !== undefined) {
-      push(foldCase(String.fromCodePoint(decoded.point)), i, decoded.end);
+      push(foldCase(String.fromCodePoint(decoded.point)), i);
       i = decoded.end;
     } else if (code === 0x5c) {
       // A run of backslashes that escapes nothing: each is itself (looked at once, not per start).
       const runStart = i;
       while (text.charCodeAt(i) === 0x5c) i++;
-      for (let k = runStart; k < i; k++) push('\\', k, k + 1);
+      for (let k = runStart; k < i; k++) push('\\', k);
+    } else if (code < 0x80) {
+      push(String.fromCharCode(code >= 0x41 && code <= 0x5a ? code + 0x20 : code), i);
+      i += 1;
     } else {
       const point = text.codePointAt(i)!;
-      const end = i + (point > 0xffff ? 2 : 1);
-      push(point < 0x80 ? String.fromCharCode(code >= 0x41 && code <= 0x5a ? code + 0x20 : code) : foldCase(String.fromCodePoint(point)), i, end);
-      i = end;
+      push(foldCase(String.fromCodePoint(point)), i);
+      i += point > 0xffff ? 2 : 1;
     }
   }
-  return { text: parts.join(''), startOf: (k) => starts[k]!, endOf: (k) => ends[k]! };
+  // A unit's character ends where the next character starts (a pair's two units start together).
+  const endOf = (k: number): number => {
+    let next = k + 1;
+    while (next < length && starts[next] === starts[k]) next++;
+    return next < length ? starts[next]! : text.length;
+  };
+  const chunks: string[] = [];
+  for (let at = 0; at < length; at += UNITS_PER_CHUNK) chunks.push(String.fromCharCode(...units.subarray(at, Math.min(length, at + UNITS_PER_CHUNK))));
+  return { text: chunks.join(''), startOf: (k) => starts[k]!, endOf };
 }
