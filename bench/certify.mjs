@@ -145,9 +145,10 @@ function verifyBundle(path, certification) {
 }
 
 /**
- * The costs of the hot paths, in this process: redacting a 4 MiB JSON body and a stream at the
- * reader's caps (a token split across two events), and a reference with a million generated rows
- * from start to its first answer. Goals, not bounds a self-test asserts: a loaded machine is slower.
+ * The costs of the hot paths, in this process: redacting a 4 MiB JSON body, a stream at the
+ * reader's caps (a token split across two events), and a client grading's report.json with the
+ * tokens of its dozen scenarios (75 secrets, each echoed once in an escaped form), and a reference
+ * with a million generated rows from start to its first answer. Goals, not bounds a self-test asserts: a loaded machine is slower.
  */
 async function costs() {
   const { Redactor } = await import(dist('http/redactor.js'));
@@ -165,8 +166,12 @@ async function costs() {
   const deltas = Array.from({ length: 10_000 }, (_, i) => ({ event: 'text_delta', data: JSON.stringify({ content: i === 5000 ? token.slice(0, 20) : i === 5001 ? token.slice(20) : filler }), atMs: i }));
   const deep = Array.from({ length: 4 }, (_, i) => ({ event: 'message', data: `${'["a",'.repeat(100_000)}"v"${']'.repeat(100_000)}`, atMs: i }));
   const streams = [deltas, deep].map((events) => ({ text: events.map((e) => `data: ${e.data}\n\n`).join(''), events }));
+  const many = Array.from({ length: 75 }, (_, i) => ({ value: `asi_live_${i.toString(16).padStart(4, '0')}${'0123456789abcdef'.repeat(2)}`, placeholder: `$ASI_TOKEN_${i}` }));
+  const escaped = (value) => [...value].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+  const report = JSON.stringify({ scenarios: many.map((s, i) => ({ trace: [{ request: { headers: { authorization: `Bearer ${s.value}` } }, note: `echo ${escaped(s.value)}` }], filler: `"quoted" ${'x'.repeat(1_000)} #${i}` })) }, null, 2);
   const rows = [
     { what: 'redact a 4 MiB JSON body', goalMs: 750, ms: await timed(() => redactor.redact(body)) },
+    { what: `redact ${Math.round(report.length / 1024)} KiB of report, 75 secrets`, goalMs: 250, ms: await timed(() => new Redactor(many).redact(report)) },
     { what: 'redact streams at the reader caps', goalMs: 2_000, ms: await timed(() => streams.forEach((s) => redactor.redactStream(s.text, s.events))) },
     {
       what: 'a 1M-row reference: start, first page',
