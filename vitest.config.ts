@@ -21,8 +21,11 @@ class LongestFirst extends BaseSequencer {
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // Safety nets, far above the worst case measured under load: a test that runs the CLI four
+    // times took more than 30 s beside two CPU burners. A hung CLI is stopped sooner by runCli's
+    // own limit (test/support/cli.ts).
+    testTimeout: 180_000,
+    hookTimeout: 180_000,
     maxWorkers: 3,
     // A worker process runs many files: no test mocks modules, stubs globals or fakes timers, and
     // a fresh process per file cost more CPU than most of the files themselves.

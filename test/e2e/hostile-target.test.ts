@@ -323,7 +323,7 @@ describe('a hostile target cannot stall the run or exhaust its memory', () => {
       pump();
     });
     const suites = ['auth', 'errors', 'unauthenticated', 'openapi', 'conversation-rest', 'conversation-stream', 'conversation-async', 'ledger-bounds', 'ledger-cursor', 'ledger-growth', 'ledger-pagination', 'ledger-schema', 'ledger-window'];
-    const run = await runAgainst(target, { profile: true, suites, timeoutS: 2, cliTimeoutMs: 60_000 });
+    const run = await runAgainst(target, { profile: true, suites, timeoutS: 2, cliTimeoutMs: 180_000 });
     expect(run.result.stderr).not.toContain('internal error');
     expect([1, 3]).toContain(run.result.code);
     expect(run.result.peakRssKiB ?? 0).toBeGreaterThan(0);
@@ -332,7 +332,7 @@ describe('a hostile target cannot stall the run or exhaust its memory', () => {
     const left = readdirSync(run.out).sort();
     expect(left).toEqual([...REPORT_FILES].sort());
     expect(statSync(join(run.out, 'transcript.har')).size).toBeLessThan(64 * 1024 * 1024);
-  }, 75_000);
+  }, 240_000);
 });
 
 describe('a target that serves documents and bodies nested 100,000 deep', () => {
