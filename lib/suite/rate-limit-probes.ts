@@ -78,12 +78,11 @@ function servesAgainAtMs(refusal: Exchange, windowMs: number): number {
 /**
  * What the timed probes tell, and wait for, around them: when the next one is due, a drill that
  * has the limiter store down (a probe waits for its end before it goes, and is judged by when it
- * went), and the last one going out.
+ * went).
  */
 export interface ProbeSchedule {
   nextDue?(atMs: number): void;
   storeUp?(): Promise<void>;
-  lastGoing?(): void;
 }
 
 /**
@@ -178,7 +177,6 @@ export async function probeReadRefusal(s: Session, refusal: Exchange, windowMs: 
     }
   }
   await waitFor(() => servesAgainAtMs(basis, windowMs) + AFTER_MARGIN_MS);
-  schedule.lastGoing?.();
   await send();
   await runRefill();
   return probes;

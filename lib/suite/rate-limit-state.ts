@@ -24,8 +24,6 @@ interface RateLimitStore {
   writeRefill?: Promise<Exchange[]>;
   /** The same POSTs, once that promise has resolved. */
   writeRefillDone?: Exchange[];
-  /** Resolves when the read probes' last request goes out, or when they ended without it. */
-  lastProbeGoing?: Promise<void>;
   /** When the next read probe goes, while one is waiting to (harness ms). */
   nextProbeAtMs?: number;
   /** A drill with the limiter store down, while it runs: no probe goes out before it ends. */
@@ -45,21 +43,16 @@ export function campaign(): Promise<CampaignOutcome> {
   if (store.campaign === undefined) {
     const s = session();
     store.campaign = runCampaign(s);
-    let going = (): void => {};
-    store.lastProbeGoing = new Promise<void>((resolve) => (going = resolve));
     store.probes = store.campaign
       .then(async (c): Promise<Probe[] | { failed: string }> => {
         if ('skipped' in c) return { failed: c.skipped };
         if (c.read.refusal === undefined) return { failed: 'the read pool never answered 429' };
         const windowMs = c.limits.windowS * 1000;
         const refill = { ...firstRefillOf(c.read, windowMs), sent: store.refill, timed: store.refillTimed };
-        return probeReadRefusal(s, c.read.refusal, windowMs, { nextDue: (atMs) => (store.nextProbeAtMs = atMs), storeUp, lastGoing: going }, refill);
+        return probeReadRefusal(s, c.read.refusal, windowMs, { nextDue: (atMs) => (store.nextProbeAtMs = atMs), storeUp }, refill);
       })
       .catch((err: unknown) => ({ failed: err instanceof Error ? err.message : String(err) }))
-      .finally(() => {
-        delete store.nextProbeAtMs;
-        going();
-      });
+      .finally(() => delete store.nextProbeAtMs);
     // A probe that could not go leaves the replay as it was: it goes on after it all the same.
     store.writeRefill = store.campaign
       .then((c) => ('skipped' in c || 'skipped' in c.write ? [] : probeWriteRefill(s, c.write, c.limits.windowS * 1000, writeGate)))
@@ -104,11 +97,10 @@ export async function readProbes(): Promise<Probe[] | { failed: string }> {
  * meets it (the probe would read the 503 as no answer of the pool): at once when the next probe
  * is due more than `clearMs` from now (the probes then hold until the drill ends; one the drill
  * overruns goes late, and is judged by when it went), else once the probes are done, which may be
- * most of a window. `prepare` runs just before the store goes down: when waiting for the probes,
- * beside the last of them (a GET /me, which leaves no ledger row); `conclude` once the store is
- * back, with the probes free to go. The ledger may be counted from `prepare` to the end of
- * `conclude`: the write pool's first refill, whose POSTs leave rows, goes wholly before (when it
- * is going or due within `clearMs`) or waits until `conclude` is over.
+ * most of a window. `prepare` runs just before the store goes down, `conclude` once it is back,
+ * with the probes free to go. The ledger may be counted from `prepare` to the end of `conclude`:
+ * the write pool's first refill, whose POSTs leave rows, goes wholly before (when it is going or
+ * due within `clearMs` once the probes are done) or waits until `conclude` is over.
  */
 export async function withLimiterDrill<P, D, R>(
   clearMs: number,
@@ -121,15 +113,12 @@ export async function withLimiterDrill<P, D, R>(
     const settled = probes === undefined ? true : await Promise.race([probes.then(() => true), campaign().then(() => false)]);
     const next = store.nextProbeAtMs;
     const readsNear = !settled && (next === undefined || next - Date.now() < clearMs);
-    if (readsNear) await waitForProbes(store.lastProbeGoing!);
+    // Every probe done before the first count: a write refill due while they finish is seen below.
+    if (readsNear) await waitForProbes(probes!);
     // Waiting for the write refill lets the read probes come nearer: look at both again.
     if (await writeRefillCleared(clearMs)) continue;
     // No wait from here until the write refill is held, so none can start in between.
     return writeGate.counting(async () => {
-      if (readsNear) {
-        const [prepared] = await Promise.all([prepare(), waitForProbes(probes!)]);
-        return conclude(prepared, await drill(prepared));
-      }
       const prepared = await prepare();
       return conclude(prepared, await holdingProbes(() => drill(prepared)));
     });
