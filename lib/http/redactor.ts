@@ -89,6 +89,8 @@ export class Redactor {
   readonly #needles: Array<Needles | undefined>;
   /** The secrets holding an escape mark, in every form; their indexes among all, group by group. */
   readonly #exact: { pattern: RegExp; secrets: number[] } | undefined;
+  /** The folded characters of the secrets the decoded view looks for, and each half of a surrogate pair (`\uD83D\uDE00`). */
+  readonly #characters: Set<string>;
   /** No text shorter than this can hold a secret in any form (an escape is longer than its character). */
   readonly #shortest: number;
 
@@ -100,6 +102,7 @@ export class Redactor {
     );
     const exact = this.#secrets.flatMap((s, i) => (ESCAPE_MARK.test(s.value) ? [i] : []));
     this.#exact = exact.length === 0 ? undefined : { pattern: everyFormPattern(exact.map((i) => this.#secrets[i]!.value)), secrets: exact };
+    this.#characters = new Set(this.#needles.flatMap((n) => (n === undefined ? [] : [...n.decoded, ...n.decoded.split('')])));
     this.#shortest = Math.min(...this.#secrets.map((s) => s.value.length));
   }
 
@@ -111,7 +114,7 @@ export class Redactor {
     if (this.#secrets.length === 0 || text.length < this.#shortest) return [];
     const found: Match[] = [];
     const needled = this.#needles.some((n) => n !== undefined);
-    const view = needled ? decodedView(text) : undefined;
+    const view = needled ? decodedView(text, (c) => this.#characters.has(c)) : undefined;
     const literal = needled ? lowerAscii(text) : '';
     this.#needles.forEach((needles, secret) => {
       if (needles === undefined || view === undefined) return;

@@ -95,3 +95,8 @@ describe('a secret of any script written wholly in one form', () => {
     expect(redactor.redact(`<${[...secret].map(form).join('')}>`)).toBe('<$QQ>');
   });
 });
+
+test('one astral character escaped as a surrogate pair among plain ones is found', () => {
+  const redactor = new Redactor([{ value: 'key😀value', placeholder: '$QQ' }]);
+  expect(redactor.redact('<key\\ud83d\\ude00value> and \\u0001')).toBe('<$QQ> and \\u0001');
+});
