@@ -138,7 +138,8 @@ async function runStryker(options, plan) {
   } catch {
     throw new UsageError('mutate: @stryker-mutator/core is not installed; run npm ci first');
   }
-  const out = join(ROOT, options.out);
+  // Relative to the project (where Stryker runs), or absolute as given.
+  const out = resolve(ROOT, options.out);
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
   const records = join(out, 'records.jsonl');
@@ -162,7 +163,7 @@ async function runStryker(options, plan) {
     timeoutMS: 30_000,
     timeoutFactor: 2,
     reporters: ['json', 'progress'],
-    jsonReporter: { fileName: join(options.out, 'mutation.json') },
+    jsonReporter: { fileName: join(out, 'mutation.json') },
     tempDirName: '.stryker-tmp',
     cleanTempDir: true,
     logLevel: 'warn',
