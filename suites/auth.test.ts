@@ -86,7 +86,7 @@ describe('§5 Authentication', () => {
 
   // > All token-authenticated endpoints require the bearer header (section 5).
   // A Bearer header whose token is absent or garbled: the spec does not say which of its two codes it earns.
-  requirementTest('auth/5.4/malformed-header', 'a Bearer header with no token, a garbled token or several words, on every authenticated route', async (kit) => {
+  requirementTest('auth/5.4/malformed-header', 'a Bearer header with no token, a garbled token or several words (the first of them, once, the valid token), on every authenticated route', async (kit) => {
     const shape = kit.client.tokenShape('primary') ?? { prefix: 'asi', hexLength: 32 };
     const headers = [
       'Bearer',
@@ -96,7 +96,10 @@ describe('§5 Authentication', () => {
       'Bearer a b c',
     ];
     const routes = await everyRoute(kit);
-    const sent = await kit.sendAll(headers.flatMap((authorization) => routes.map((route) => ({ ...probeRequest(route), authorization }))));
+    // Several words, the first of them the valid token: the token is all that follows the scheme.
+    const firstWordValid: Pick<SendOptions, 'misplacedToken'> = { misplacedToken: { role: 'primary', as: 'scheme', name: 'Bearer', after: ' x' } };
+    const probes = [...headers.map((authorization): Pick<SendOptions, 'authorization'> => ({ authorization })), firstWordValid];
+    const sent = await kit.sendAll(probes.flatMap((probe) => routes.map((route) => ({ ...probeRequest(route), ...probe }))));
     return sent.map((ex) => expectError('auth/5.4/malformed-header', ex, { status: 401, code: [MISSING, INVALID], category: 'permanent' }));
   });
 
@@ -112,12 +115,14 @@ describe('§5 Authentication', () => {
   // > | 401 | auth.token_missing | permanent | No bearer header. |
   requirementTest(
     'auth/7/other-scheme',
-    'the primary token under the scheme `Token` and bare, and a Basic credential, with no Bearer header',
+    'the primary token under the schemes `Token` and `XBearer` and bare, and a Basic credential, with no Bearer header',
     async ({ sendAll, context }) => {
       const route = context.profile.messages.routes[0];
       const scheme = (name: string): MisplacedToken => ({ role: 'primary', as: 'scheme', name });
       const probes: SendOptions[] = [
         { path: ME_PATH, misplacedToken: scheme('Token') },
+        // A scheme that only ends in Bearer is another scheme.
+        { path: ME_PATH, misplacedToken: scheme('XBearer') },
         { path: ME_PATH, misplacedToken: scheme('') },
         { path: ME_PATH, authorization: 'Basic dXNlcjpwYXNzd29yZA==' },
       ];

@@ -109,6 +109,8 @@ export interface MisplacedToken {
   role: string;
   as: 'scheme' | 'query' | 'cookie' | 'json-field';
   name: string;
+  /** Under a scheme only: text written after the token (`Bearer <token> x`, a header of several words). */
+  after?: string;
 }
 
 /**
@@ -282,7 +284,7 @@ export class HttpClient {
     const value = secret.value;
     switch (misplaced.as) {
       case 'scheme':
-        return { ...rest, authorization: misplaced.name === '' ? value : `${misplaced.name} ${value}` };
+        return { ...rest, authorization: `${misplaced.name === '' ? value : `${misplaced.name} ${value}`}${misplaced.after ?? ''}` };
       case 'query': {
         const query = encodeQuery(rest.query);
         const param = `${encodeURIComponent(misplaced.name)}=${encodeURIComponent(value)}`;

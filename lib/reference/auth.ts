@@ -21,8 +21,16 @@ export function authenticate(ctx: ExchangeContext): AuthOutcome {
     if (defects.has('auth-missing-as-invalid')) return { ok: false, code: 'auth.token_invalid', message: 'The bearer token is invalid.' };
     return { ok: false, code: 'auth.token_missing', message: 'The Authorization header with a bearer token is missing.' };
   }
-  // Defect `auth-scheme-case-sensitive` knows only the spelling `Bearer`.
-  const bearer = defects.has('auth-scheme-case-sensitive') ? /^\s*Bearer\s+(\S+)\s*$/ : /^\s*bearer\s+(\S+)\s*$/i;
+  // Defect `auth-scheme-case-sensitive` knows only the spelling `Bearer`; `auth-bearer-first-word`
+  // takes the first word after the scheme and ignores the rest; `auth-scheme-ending-in-bearer`
+  // takes any scheme whose name ends in `bearer` (`XBearer`).
+  const bearer = defects.has('auth-scheme-case-sensitive')
+    ? /^\s*Bearer\s+(\S+)\s*$/
+    : defects.has('auth-bearer-first-word')
+      ? /^\s*bearer\s+(\S+)/i
+      : defects.has('auth-scheme-ending-in-bearer')
+        ? /^\s*\S*bearer\s+(\S+)\s*$/i
+        : /^\s*bearer\s+(\S+)\s*$/i;
   const match = bearer.exec(header);
   if (match === null) {
     if (!/^\s*bearer\s/i.test(header) && defects.has('auth-other-scheme-invalid')) return { ok: false, code: 'auth.token_invalid', message: 'The credentials are invalid.' };

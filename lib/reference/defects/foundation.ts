@@ -57,6 +57,18 @@ export const foundationDefects: DefectSwitch[] = [
     description: 'A Bearer header with no token answers 400 instead of 401.',
   },
   {
+    name: 'auth-bearer-first-word',
+    breaks: ['auth/5.4/malformed-header'],
+    suites: ['auth'],
+    description: 'A Bearer header of several words is read by its first: `Bearer <valid token> x` is served.',
+  },
+  {
+    name: 'auth-scheme-ending-in-bearer',
+    breaks: ['auth/7/other-scheme'],
+    suites: ['auth'],
+    description: 'Any scheme whose name ends in `Bearer` is read as Bearer: `XBearer <valid token>` is served.',
+  },
+  {
     name: 'auth-scheme-case-sensitive',
     breaks: ['auth/5.2/scheme-case-insensitive'],
     suites: ['auth'],
