@@ -3,13 +3,14 @@ import { describe } from 'vitest';
 import { boundSpelling, queryEncoding, spellBound, type BoundSpelling } from '../lib/arbitraries/bound-spelling.ts';
 import { invalidInstantText } from '../lib/arbitraries/invalid-instant-text.ts';
 import { COMMON_YEAR_LEAP_DAYS, LEAP_DAY_WINDOWS } from '../lib/arbitraries/leap-days.ts';
+import { HISTORY_TILES, historyWindow } from '../lib/arbitraries/history-window.ts';
 import { rowWindow } from '../lib/arbitraries/row-window.ts';
 import { acceptedFinding, refusalFindings } from '../lib/checks/ledger-acceptance.ts';
 import { additivityFindings, WINDOW_ADDITIVE } from '../lib/checks/ledger-additivity.ts';
 import { acceptedFormFinding, DATE_ONLY_ACCEPTED, EQUAL_BOUNDS_EMPTY, equalBoundsFinding, OFFSET_INSTANT, OFFSETLESS_ACCEPTED, RFC3339_LENIENT, sameInstantFindings } from '../lib/checks/ledger-bound-forms.ts';
 import { DEFAULT_WINDOW, defaultWindowFindings } from '../lib/checks/ledger-default-window.ts';
 import { notEnoughRows, pagesFor, type LedgerSample } from '../lib/checks/ledger-discovery.ts';
-import { addSeconds, formatInstant, isUtcMidnight, utcDateOf, type Instant } from '../lib/checks/ledger-instant.ts';
+import { addSeconds, formatInstant, instantFromMs, isUtcMidnight, utcDateOf, type Instant } from '../lib/checks/ledger-instant.ts';
 import { boundInstants, knownDates, largestTie, rowsBetween, tiedGroupIndices, type KnownRows } from '../lib/checks/ledger-known-rows.ts';
 import { pageSchemaFailures } from '../lib/checks/ledger-page-schema.ts';
 import { walkExchanges, walkLedger, type LedgerQuery, type PageFetcher, type Walk } from '../lib/checks/ledger-walk.ts';
@@ -30,6 +31,27 @@ const INVALID_DATE = 'ledger/4.1/invalid-date-400';
  */
 function walkOf(fetch: PageFetcher, query: LedgerQuery, sample: LedgerSample, rows?: number): Promise<Walk> {
   return walkLedger(fetch, { ...query, limit: LEDGER_LIMIT_MAX }, { maxPages: rows === undefined ? 3 : pagesFor(sample, rows, LEDGER_LIMIT_MAX) });
+}
+
+/**
+ * Windows where discovery never reads (older than the last 30 days): the 30 days before the
+ * default window in tiles, then windows drawn over three years. Every row of a window's first page
+ * must lie inside it. A window refused is left to the rules of accepted bounds, not judged here.
+ */
+function historyWindowFindings(kit: TestKit, fetch: PageFetcher): Promise<Finding[]> {
+  // Keyed by the other id of the test than the property of rows seen, so that each replays alone.
+  return checkProperty(
+    TO_EXCLUSIVE,
+    historyWindow(),
+    async (w) => {
+      const to = instantFromMs(Date.now() - w.toDaysBack * 86_400_000);
+      const from = addSeconds(to, -w.hours * 3600);
+      const walk = await walkLedger(fetch, { from: formatInstant(from), to: formatInstant(to), limit: LEDGER_LIMIT_MAX }, { maxPages: 1 });
+      if (walk.end === 'refused') return [];
+      return [...windowFindings(walk, { from, to }, []), ...pageSchemaFailures(walkExchanges(walk), readPool(kit))];
+    },
+    { numRuns: 8, maxShrinkRequests: 12, independent: true, examples: HISTORY_TILES },
+  );
 }
 
 /**
@@ -96,13 +118,14 @@ async function knownRows(kit: TestKit, instants: number): Promise<KnownRows | Fi
 describe('§4.1 GET /credits/operations: window rules', () => {
   // > | from | ... | Inclusive lower bound of the window. |
   // > | to | ... | Exclusive upper bound of the window. |
-  requirementTest([FROM_INCLUSIVE, TO_EXCLUSIVE], 'windows whose from and to are timestamps of rows seen, written as returned', async (kit) => {
-    const known = await knownRows(kit, 3);
-    if (Array.isArray(known)) return known;
+  requirementTest([FROM_INCLUSIVE, TO_EXCLUSIVE], 'windows whose from and to are timestamps of rows seen, written as returned; and windows older than the last 30 days (their first page)', async (kit) => {
     const fetch = pagesOf(kit);
+    const history = await historyWindowFindings(kit, fetch);
+    const known = await knownRows(kit, 3);
+    if (Array.isArray(known)) return [...known, ...history];
     const sample = await ledgerSample(kit);
     const midnights = known.groups.flatMap((g, i) => (isUtcMidnight(g.instant) ? [i] : []));
-    return checkProperty(
+    const seen = await checkProperty(
       FROM_INCLUSIVE,
       rowWindow(known.groups.length, { maxSpan: 6, focus: [...tiedGroupIndices(known), ...midnights] }),
       async (w) => {
@@ -114,6 +137,7 @@ describe('§4.1 GET /credits/operations: window rules', () => {
       },
       { numRuns: 10, maxShrinkRequests: 20, independent: true },
     );
+    return [...seen, ...history];
   });
 
   // > | to | ... | Same accepted formats. Must be >= `from`. | Exclusive upper bound of the window. |

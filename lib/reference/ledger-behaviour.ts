@@ -59,6 +59,8 @@ export interface LedgerBehaviour {
   featureDateWindow500: boolean;
   /** With `feature` and no bounds, the listing is not narrowed to the default window. */
   featureUnboundedDefault: boolean;
+  /** A window that ends before the default window begins is read without its `to`. */
+  oldWindowToIgnored: boolean;
   // Rows and pages as written
   timestampPlusZero: boolean;
   /** Only in the listings of a workspace other than the first (`ws_1`). */
@@ -142,6 +144,7 @@ export function ledgerBehaviour(state: ReferenceState): LedgerBehaviour {
     featureWithWindowRefused: d('feature-window-400'),
     featureDateWindow500: d('feature-date-window-500'),
     featureUnboundedDefault: d('feature-unbounded-default'),
+    oldWindowToIgnored: d('old-window-to-ignored'),
     timestampPlusZero: d('timestamp-plus-zero-offset'),
     timestampPlusZeroElsewhere: d('other-workspace-offset-timestamps'),
     timestampSomeOffset: d('timestamp-some-offset'),

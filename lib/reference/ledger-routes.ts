@@ -230,7 +230,11 @@ function servePage(ctx: ExchangeContext, listing: Listing, p: LedgerParameters, 
   let size = b.extraRowPerPage ? limit + 1 : Math.min(limit, b.pageCap ?? limit);
   // Defect: without `limit`, the cursor moves on by twice the page (an older default), past rows never served.
   const stride = b.defaultLimitCursorSkips && !p.limitGiven ? 2 : 1;
-  const read = take(store.scan(scanOf(listing, b, store)), stride * size + 1, skip);
+  // Defect: a window that ends before the default window begins is read without its `to` (an
+  // older index of the rows, say, that only the recent days' reads ever exercised).
+  const oldTo = b.oldWindowToIgnored && listing.window.toMs !== null && listing.window.toMs < defaultWindow(ctx.state.now(), b).fromMs!;
+  const scanned = oldTo ? { ...listing, window: { ...listing.window, toMs: null } } : listing;
+  const read = take(store.scan(scanOf(scanned, b, store)), stride * size + 1, skip);
   // Variant: a non-final page may hold fewer rows than `limit`; the spec does not say it is full.
   if (b.shortPages && read.length > size) size = 1 + (read[0]!.at % size);
   const page = read.slice(0, size);

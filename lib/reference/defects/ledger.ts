@@ -55,6 +55,12 @@ export const ledgerDefects: DefectSwitch[] = [
   },
   // §4.1 window rules
   {
+    name: 'ledger-old-window-to-ignored',
+    breaks: ['ledger/4.1/to-exclusive'],
+    suites: [WINDOW],
+    description: 'A window that ends before the last 30 days is read without its `to`: newer rows are listed in it.',
+  },
+  {
     name: 'ledger-to-inclusive',
     breaks: ['ledger/4.1/to-exclusive', 'ledger/4.1/window-additive'],
     suites: [WINDOW],
