@@ -6,7 +6,7 @@
 //   no-backoff          waits exactly Retry-After however often the same request is refused
 //   reencode-cursor     pastes next_cursor into the query unencoded
 //   token-in-query      sends the token in the query too (access_token=)
-//   fixed-transient     retries a transient error every 100 ms, with no backoff
+//   fixed-transient     retries a transient error every 400 ms, with no backoff
 //   match-wording       retries a transient error only when its message says "retry"
 //   fast-poll           polls an async job every 100 ms
 //   no-slow-down        keeps its pace when X-RateLimit-Remaining runs low
@@ -33,6 +33,9 @@ if (!baseUrl || !token) {
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+// Defect fixed-transient's delay: well above how late a timer fires on a loaded machine, so
+// that a fixed delay never reads as a growing one.
+const FIXED_TRANSIENT_MS = 400;
 
 /** The URL of a route with its query; the cursor, like every value, percent-encoded by URLSearchParams. */
 function urlOf(path: string, query: Record<string, string>): string {
@@ -85,7 +88,7 @@ async function call<T>(method: string, path: string, query: Record<string, strin
     const wordingSaysRetry = /retry/i.test(envelope?.error?.message ?? '');
     if (category === 'transient' && failures < 3 && (defect !== 'match-wording' || wordingSaysRetry)) {
       // > `transient`: retry with backoff.
-      await sleep(defect === 'fixed-transient' ? 100 : 250 * 2 ** failures);
+      await sleep(defect === 'fixed-transient' ? FIXED_TRANSIENT_MS : 250 * 2 ** failures);
       failures += 1;
       continue;
     }
