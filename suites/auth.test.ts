@@ -115,7 +115,7 @@ describe('§5 Authentication', () => {
   // > | 401 | auth.token_missing | permanent | No bearer header. |
   requirementTest(
     'auth/7/other-scheme',
-    'the primary token under the schemes `Token` and `XBearer` and bare, and a Basic credential, with no Bearer header',
+    'the primary token under the schemes `Token` and `XBearer` (on GET /me and a message POST) and bare, and a Basic credential, with no Bearer header',
     async ({ sendAll, context }) => {
       const route = context.profile.messages.routes[0];
       const scheme = (name: string): MisplacedToken => ({ role: 'primary', as: 'scheme', name });
@@ -126,7 +126,9 @@ describe('§5 Authentication', () => {
         { path: ME_PATH, misplacedToken: scheme('') },
         { path: ME_PATH, authorization: 'Basic dXNlcjpwYXNzd29yZA==' },
       ];
-      if (route !== undefined) probes.push({ method: 'POST', path: route.path, json: route.body, misplacedToken: scheme('Token') });
+      if (route !== undefined) {
+        for (const name of ['Token', 'XBearer']) probes.push({ method: 'POST', path: route.path, json: route.body, misplacedToken: scheme(name) });
+      }
       const sent = await sendAll(probes);
       return sent.map((ex) => expectError('auth/7/other-scheme', ex, { status: 401, code: MISSING, category: 'permanent' }));
     },
