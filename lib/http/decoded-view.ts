@@ -21,6 +21,7 @@ export interface DecodedView {
 /** A text that could hold a character escaped: percent-encoded, a backslash escape, an HTML reference. */
 const ESCAPE_MARK = /[%\\&]/;
 const ASCII_ONLY = /^[\x00-\x7f]*$/;
+const UPPER_ASCII = /[A-Z]/;
 const MAX_CODE_POINT = 0x10ffff;
 /** Units turned into a string at a time (an argument list, kept well below the engine's limit). */
 const UNITS_PER_CHUNK = 8_192;
@@ -40,7 +41,8 @@ export function foldCase(ch: string): string {
 
 /** Each character folded (foldCase), the length kept. */
 export function foldText(text: string): string {
-  if (ASCII_ONLY.test(text)) return text.toLowerCase();
+  // A text with nothing to fold is its own view: a 2 MiB stream of control characters costs no copy.
+  if (ASCII_ONLY.test(text)) return UPPER_ASCII.test(text) ? text.toLowerCase() : text;
   let out = '';
   for (const ch of text) out += foldCase(ch);
   return out;
@@ -48,7 +50,7 @@ export function foldText(text: string): string {
 
 /** ASCII letters lowered, nothing else changed: the length is kept. */
 export function lowerAscii(text: string): string {
-  return text.replace(/[A-Z]+/g, (s) => s.toLowerCase());
+  return UPPER_ASCII.test(text) ? text.replace(/[A-Z]+/g, (s) => s.toLowerCase()) : text;
 }
 
 function hexDigit(code: number): number | undefined {

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { createVitest, Reporter, TestSpecification, Vitest } from 'vitest/node';
 import { Redactor } from '../http/redactor.ts';
 import { transportSecrets } from '../http/transport.ts';
@@ -36,7 +37,7 @@ async function loadVitest(): Promise<{ node: typeof import('vitest/node'); optio
   return { node, options: (reporters, context) => vitestOptions(reporters, context, SuiteSequencer) };
 }
 
-/** What a run of the suites is given to vitest: no config file, one worker, isolation off, the suite order, the module cache. */
+/** What a run of the suites is given to vitest: no config file, one worker, isolation off, the suite order, the module cache, the worker's heap growth. */
 function vitestOptions(reporters: Reporter[], context: RunContext, sequencer: Sequencer): VitestOptions {
   const cache = suiteModuleCache();
   return {
@@ -53,9 +54,13 @@ function vitestOptions(reporters: Reporter[], context: RunContext, sequencer: Se
     pool: 'threads',
     sequence: { sequencer },
     passWithNoTests: true,
+    setupFiles: [WORKER_HEAP],
     ...(cache === undefined ? {} : { experimental: cache }),
   };
 }
+
+/** Run in the worker before each suite file: how its heap grows (lib/suite/worker-heap.ts). */
+const WORKER_HEAP = join(PACKAGE_ROOT, 'lib', 'suite', 'worker-heap.ts');
 
 const VITE_OPTIONS = { logLevel: 'silent' as const, cacheDir: undefined };
 
