@@ -43,7 +43,7 @@ describe('§4.1 GET /credits/operations: the valid query space against a model',
   // > When neither bound is given, the window is the last 30 days.
   requirementTest(
     PARAMETER_COMBINATIONS,
-    'from and to in each accepted form (Z, ±hh:mm, without offset, YYYY-MM-DD) or neither, with and without feature and limit, each walked through its cursors against a model of the known rows',
+    'from and to in each accepted form (Z, ±hh:mm, without offset, YYYY-MM-DD), each alone, or neither, with and without feature and limit, each walked through its cursors against a model of the known rows',
     async (kit) => {
       const sample = await ledgerSample(kit);
       const why = notEnoughRows(sample, 3);

@@ -15,7 +15,7 @@ export interface LedgerQueryConstraints {
 /**
  * A valid GET /credits/operations query of the space: `from` and `to` each in any accepted form
  * (RFC 3339 with `Z`, with an offset, without one, or `YYYY-MM-DD`), making a window that is valid
- * in every reading, or neither bound (the default window, when the space holds it); with or
+ * in every reading, one of them alone, or neither (the default window, when the space holds it); with or
  * without a `feature` (a known one mostly, sometimes one no known row has, ASCII or at an edge
  * of the feature domain); with or without a `limit` (small ones often, for page boundaries). Keys
  * left out are absent, never undefined.
@@ -34,8 +34,17 @@ export function ledgerQuery(space: QuerySpace, constraints: LedgerQueryConstrain
         .map(([f, t]): ModelQuery => ({ from: f.text, to: t.text }));
     }),
   );
-  const window =
-    space.pairs.length === 0 ? fc.constant<ModelQuery>({}) : space.defaultWindow ? fc.oneof({ weight: 1, arbitrary: fc.constant<ModelQuery>({}) }, { weight: 4, arbitrary: bounded }) : bounded;
+  // One bound alone, the other side open: any instant of its form, on either side.
+  const oneBound = fc.constantFrom(...new Set(space.pairs.flat())).chain((form) =>
+    fc
+      .tuple(fc.integer({ min: 0, max: space.instants[form].length - 1 }), fc.boolean())
+      .chain(([i, asFrom]) => boundText(space.instants[form][i]!, { forms: [form] }).map((b): ModelQuery => (asFrom ? { from: b.text } : { to: b.text }))),
+  );
+  const windows = [
+    ...(space.defaultWindow ? [{ weight: 1, arbitrary: fc.constant<ModelQuery>({}) }] : []),
+    ...(space.pairs.length === 0 ? [] : [{ weight: 4, arbitrary: bounded }, { weight: 1, arbitrary: oneBound }]),
+  ];
+  const window = fc.oneof(...windows);
   const feature = fc.oneof(
     { weight: 2, arbitrary: fc.constant(undefined) },
     ...(space.features.length > 0 ? [{ weight: 3, arbitrary: fc.constantFrom(...space.features) }] : []),

@@ -73,11 +73,32 @@ export function queryModelOf(sample: LedgerSample): QueryModel {
   return { regions, clockOffsetMs: sample.clockOffsetMs };
 }
 
+/** Before and after every row a ledger can hold: the side a query leaves open. */
+const OPEN_BEFORE: Instant = { seconds: -1e13, fraction: '' };
+const OPEN_AFTER: Instant = { seconds: 1e13, fraction: '' };
+
+/**
+ * A window with one bound: the parameters are all optional (§4.1), so the query is valid, and each
+ * bound keeps its meaning (the inclusive lower, the exclusive upper bound of the window). How far
+ * the other side reaches (now, the last 30 days, all time) is not fixed: no row is required.
+ */
+function oneBoundWindow(query: LedgerQuery): ModelWindow | undefined {
+  const text = query.from ?? query.to;
+  const bound = text === undefined ? undefined : readBound(text);
+  if (bound === undefined) return undefined;
+  const exact = bound.form !== 'offsetless' && bound.form !== 'date';
+  const zones = exact ? '' : ` read in any zone: ${query.from === undefined ? `before ${formatInstant(bound.latest)}` : `from ${formatInstant(bound.earliest)}`}`;
+  if (query.from !== undefined) {
+    return { mayFrom: bound.earliest, mayTo: OPEN_AFTER, mustFrom: bound.latest, mustTo: bound.latest, text: `[${query.from}, …) with no to${zones}` };
+  }
+  return { mayFrom: OPEN_BEFORE, mayTo: bound.latest, mustFrom: bound.earliest, mustTo: bound.earliest, text: `[…, ${text}) with no from${zones}` };
+}
+
 /**
  * The window a query names, in every reading: both bounds as `readBound` reads them (a date or a
  * date-time without offset in any zone), or, without bounds, the last 30 days of a request the
- * server received between `atMs.startMs` and `atMs.endMs` (its clock). Undefined for a query the
- * model does not judge: one bound only (the spec gives no window), or a bound no form reads.
+ * server received between `atMs.startMs` and `atMs.endMs` (its clock); with one bound, that side
+ * only (oneBoundWindow). Undefined for a query with a bound no form reads.
  */
 export function modelWindow(query: LedgerQuery, atMs: { startMs: number; endMs: number }): ModelWindow | undefined {
   if (query.from === undefined && query.to === undefined) {
@@ -90,7 +111,7 @@ export function modelWindow(query: LedgerQuery, atMs: { startMs: number; endMs: 
       text: `the last 30 days (no from or to) at ${formatInstant(d.insideTo)}`,
     };
   }
-  if (query.from === undefined || query.to === undefined) return undefined;
+  if (query.from === undefined || query.to === undefined) return oneBoundWindow(query);
   const from = readBound(query.from);
   const to = readBound(query.to);
   if (from === undefined || to === undefined) return undefined;

@@ -112,8 +112,8 @@ const COVERING_REACH = 8;
 
 /**
  * One small window of the middle of the known rows for every pair of forms the space holds, and
- * the default window, each with and without a feature and a limit as a pairwise design spreads
- * them: every form on either side meets both states of each, and the two meet in all four ways.
+ * each bound alone in each form, and the default window, each with and without a feature and a
+ * limit as a pairwise design spreads them: every form on either side meets both states of each, and the two meet in all four ways.
  * The cells a random draw may miss, sent before it. A window holds rows in every reading when it
  * can (at least COVERING_ROWS of them); `limit` is 2 where given, to be fitted by the caller.
  */
@@ -139,6 +139,14 @@ export function coveringQueries(space: QuerySpace, model: QueryModel): ModelQuer
       out.push({ from: written(from, ff, 'from'), to: written(space.instants[tf][j]!, tf, 'to'), ...cell });
     }),
   );
+  // One bound alone in each form, the other side left open (all parameters are optional).
+  BOUND_FORMS.forEach((form, a) => {
+    const instants = space.instants[form];
+    const at = instants[Math.floor((instants.length - 1) / 2)];
+    if (at === undefined) return;
+    out.push({ from: written(at, form, 'from'), ...extras(a % 2 === 1, true) });
+    out.push({ to: written(at, form, 'to'), ...extras(a % 2 === 0, true) });
+  });
   if (space.defaultWindow) for (const [f, l] of [[false, false], [true, false], [false, true], [true, true]] as const) out.push(extras(f, l));
   return out;
 }

@@ -61,6 +61,8 @@ export interface LedgerBehaviour {
   featureUnboundedDefault: boolean;
   /** A window that ends before the default window begins is read without its `to`. */
   oldWindowToIgnored: boolean;
+  /** What a window with one bound gets: refused, its open side left open, or 30 days on that side. */
+  oneBound: 'refused' | 'open' | '30-days';
   // Rows and pages as written
   timestampPlusZero: boolean;
   /** Only in the listings of a workspace other than the first (`ws_1`). */
@@ -145,6 +147,7 @@ export function ledgerBehaviour(state: ReferenceState): LedgerBehaviour {
     featureDateWindow500: d('feature-date-window-500'),
     featureUnboundedDefault: d('feature-unbounded-default'),
     oldWindowToIgnored: d('old-window-to-ignored'),
+    oneBound: d('one-bound-refused') ? 'refused' : v('one-bound-30-days') ? '30-days' : 'open',
     timestampPlusZero: d('timestamp-plus-zero-offset'),
     timestampPlusZeroElsewhere: d('other-workspace-offset-timestamps'),
     timestampSomeOffset: d('timestamp-some-offset'),

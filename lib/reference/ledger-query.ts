@@ -153,6 +153,13 @@ export function parseLedgerParameters(rawQuery: string, b: LedgerBehaviour): Par
     if (fromMs !== null && toMs !== null && toMs === fromMs && b.equalBoundsRejected) {
       return { ok: false, error: { parameter: 'to', reason: 'to must be later than from' } };
     }
+    // > Query parameters (all optional): one bound alone is a valid query; the reference leaves
+    // the other side open.
+    if (forms.length === 1 && b.oneBound === 'refused') return { ok: false, error: { parameter: one.from === undefined ? 'to' : 'from', reason: 'from and to go together' } };
+    if (forms.length === 1 && b.oneBound === '30-days') {
+      if (fromMs !== null) toMs = fromMs + b.defaultWindowDays * DAY_MS;
+      else if (toMs !== null) fromMs = toMs - b.defaultWindowDays * DAY_MS;
+    }
     // With both bounds dropped (a defect), the request reads as one without bounds.
     if (fromMs !== null || toMs !== null || !forms.some((f) => ignored(f, b))) window = { fromMs, toMs, implicit: false };
   }

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { LedgerSample } from '../../lib/checks/ledger-discovery.ts';
-import { formatInstant, parseRfc3339, readBound } from '../../lib/checks/ledger-instant.ts';
+import { compareInstants, formatInstant, parseRfc3339, readBound } from '../../lib/checks/ledger-instant.ts';
 import { knownRowsOf } from '../../lib/checks/ledger-known-rows.ts';
 import { rowOf } from '../../lib/checks/ledger-page.ts';
 import { mayRowCount, modelFindings, modelWindow, mustRows, PARAMETER_COMBINATIONS, queryModelOf, type QueryModel } from '../../lib/checks/ledger-query-model.ts';
@@ -52,8 +52,19 @@ describe('modelWindow', () => {
     expect(formatInstant(w.mayTo)).toBe('2025-03-01T12:05:00Z');
   });
 
-  test('one bound only, or a bound no form reads, is not judged', () => {
-    expect(modelWindow({ from: '2025-02-20' }, clock)).toBeUndefined();
+  test('one bound alone keeps its side and requires no row; a bound no form reads is not judged', () => {
+    const from = modelWindow({ from: '2025-02-20T03:00:00Z' }, clock)!;
+    expect(compareInstants(from.mayFrom, readBound('2025-02-20T03:00:00Z')!.earliest)).toBe(0);
+    expect(from.mayTo.seconds).toBeGreaterThan(Date.UTC(9999, 0) / 1000);
+    expect(mustRows(model, from, undefined)).toEqual([]);
+    expect(mayRowCount(model, from, undefined)).toBeGreaterThan(0);
+    const to = modelWindow({ to: '2025-02-20' }, clock)!;
+    // A date alone read in any zone: rows up to 12 hours past its UTC midnight may be before it.
+    expect(compareInstants(to.mayTo, readBound('2025-02-20')!.latest)).toBe(0);
+    expect(to.mayFrom.seconds).toBeLessThan(0);
+    expect(mustRows(model, to, undefined)).toEqual([]);
+    expect(to.text).toContain('with no from');
+    expect(modelWindow({ from: 'soon' }, clock)).toBeUndefined();
     expect(modelWindow({ from: '2025-02-20', to: 'soon' }, clock)).toBeUndefined();
   });
 

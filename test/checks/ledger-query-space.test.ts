@@ -58,9 +58,11 @@ describe('coveringQueries', () => {
   const queries = coveringQueries(space, model);
   const formOf = (text: string | undefined) => (text === undefined ? 'none' : readBound(text)!.form);
 
-  test('one window per pair of forms and four default windows, each valid in every reading', () => {
-    expect(queries).toHaveLength(20);
-    const bounded = queries.filter((q) => q.from !== undefined);
+  test('one window per pair of forms, each bound alone in each form, and four default windows, each valid in every reading', () => {
+    expect(queries).toHaveLength(28);
+    const alone = queries.filter((q) => (q.from === undefined) !== (q.to === undefined));
+    expect(new Set(alone.map((q) => (q.from === undefined ? `to ${formOf(q.to)}` : `from ${formOf(q.from)}`))).size).toBe(8);
+    const bounded = queries.filter((q) => q.from !== undefined && q.to !== undefined);
     expect(new Set(bounded.map((q) => `${formOf(q.from)} ${formOf(q.to)}`)).size).toBe(16);
     for (const q of bounded) expect(validInEveryReading(q.from!, q.to!), `${q.from} ${q.to}`).toBe(true);
   });
@@ -74,7 +76,7 @@ describe('coveringQueries', () => {
   });
 
   test('a covering window holds rows of its feature in every reading, where the known rows allow', () => {
-    const bounded = queries.filter((q) => q.from !== undefined);
+    const bounded = queries.filter((q) => q.from !== undefined && q.to !== undefined);
     for (const q of bounded) {
       const f = readBound(q.from!)!;
       const t = readBound(q.to!)!;

@@ -272,6 +272,12 @@ export const ledgerDefects: DefectSwitch[] = [
     description: 'Throws when `feature` comes with a bound written `YYYY-MM-DD`, which answers 500.',
   },
   {
+    name: 'ledger-one-bound-refused',
+    breaks: ['ledger/4.1/parameter-combinations'],
+    suites: [MODEL],
+    description: 'Refuses a window with `from` alone or `to` alone (400), though every parameter is optional.',
+  },
+  {
     name: 'ledger-feature-unbounded-default',
     breaks: ['ledger/4.1/parameter-combinations'],
     suites: [MODEL],
@@ -402,6 +408,11 @@ export const ledgerVariants: VariantSwitch[] = [
     name: 'ledger-repeated-parameters-last',
     suites: [BOUNDS],
     description: 'A parameter given twice is read as its last value (the reference refuses it with 400).',
+  },
+  {
+    name: 'ledger-one-bound-30-days',
+    suites: [MODEL],
+    description: 'Gives a window with one bound 30 days on its open side (`to` alone: the 30 days before it) instead of leaving that side open.',
   },
   {
     name: 'ledger-feature-length-utf16',
