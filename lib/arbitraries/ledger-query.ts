@@ -15,10 +15,10 @@ export interface LedgerQueryConstraints {
 /**
  * A valid GET /credits/operations query of the space: `from` and `to` each in any accepted form
  * (RFC 3339 with `Z`, with an offset, without one, or `YYYY-MM-DD`), making a window that is valid
- * in every reading, one of them alone, or neither (the default window, when the space holds it); with or
- * without a `feature` (a known one mostly, sometimes one no known row has, ASCII or at an edge
- * of the feature domain); with or without a `limit` (small ones often, for page boundaries). Keys
- * left out are absent, never undefined.
+ * in every reading, one of them alone, or neither (the default window, when the space holds it);
+ * with or without a `feature` (a known one mostly, sometimes one no known row has, ASCII or at an
+ * edge of the feature domain); with or without a `limit` (small ones often, for page boundaries).
+ * Keys left out are absent, never undefined.
  */
 export function ledgerQuery(space: QuerySpace, constraints: LedgerQueryConstraints = {}): fc.Arbitrary<ModelQuery> {
   const reach = Math.max(1, constraints.maxReach ?? 6);

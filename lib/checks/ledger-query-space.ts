@@ -111,10 +111,10 @@ const COVERING_ROWS = 2;
 const COVERING_REACH = 8;
 
 /**
- * One small window of the middle of the known rows for every pair of forms the space holds, and
- * each bound alone in each form, and the default window, each with and without a feature and a
- * limit as a pairwise design spreads them: every form on either side meets both states of each, and the two meet in all four ways.
- * The cells a random draw may miss, sent before it. A window holds rows in every reading when it
+ * One small window of the middle of the known rows for every pair of forms the space holds, each
+ * bound alone in each form, and the default window, each with and without a feature and a limit as
+ * a pairwise design spreads them: every form on either side meets both states of each, and the two
+ * meet in all four ways. The cells a random draw may miss, sent before it. A window holds rows in every reading when it
  * can (at least COVERING_ROWS of them); `limit` is 2 where given, to be fitted by the caller.
  */
 export function coveringQueries(space: QuerySpace, model: QueryModel): ModelQuery[] {
