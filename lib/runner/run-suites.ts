@@ -6,6 +6,7 @@ import { PACKAGE_ROOT } from '../package-root.ts';
 import type { RunContext } from '../suite/run-context.ts';
 import { readWaits } from '../suite/worker-files.ts';
 import { FindingsCollector, type CollectedTest } from './findings-collector.ts';
+import type { KeptThread } from './kept-thread.ts';
 import type { Interrupts } from './interrupts.ts';
 import { ProgressReporter } from './progress-reporter.ts';
 import { RunControl } from './run-control.ts';
@@ -32,13 +33,13 @@ type Sequencer = NonNullable<NonNullable<VitestOptions>['sequence']>['sequencer'
  * Vitest and the suites' sequencer, loaded when suites are about to run: a command that ends
  * before (a usage error, verify, list) does not pay for loading them.
  */
-async function loadVitest(): Promise<{ node: typeof import('vitest/node'); options: (reporters: Reporter[], context: RunContext) => VitestOptions }> {
+async function loadVitest(): Promise<{ node: typeof import('vitest/node'); options: (reporters: Reporter[], context: RunContext, kept?: KeptThread) => VitestOptions }> {
   const [node, { SuiteSequencer }] = await Promise.all([import('vitest/node'), import('./suite-sequencer.ts')]);
-  return { node, options: (reporters, context) => vitestOptions(reporters, context, SuiteSequencer) };
+  return { node, options: (reporters, context, kept) => vitestOptions(reporters, context, SuiteSequencer, kept) };
 }
 
 /** What a run of the suites is given to vitest: no config file, one worker, isolation off, the suite order, the module cache, the worker's heap growth. */
-function vitestOptions(reporters: Reporter[], context: RunContext, sequencer: Sequencer): VitestOptions {
+function vitestOptions(reporters: Reporter[], context: RunContext, sequencer: Sequencer, kept?: KeptThread): VitestOptions {
   const cache = suiteModuleCache();
   return {
     config: false,
@@ -51,16 +52,18 @@ function vitestOptions(reporters: Reporter[], context: RunContext, sequencer: Se
     fileParallelism: false,
     isolate: false,
     maxWorkers: 1,
-    pool: 'threads',
+    pool: kept === undefined ? 'threads' : kept.pool,
     sequence: { sequencer },
     passWithNoTests: true,
-    setupFiles: [WORKER_HEAP],
+    setupFiles: kept === undefined ? [WORKER_HEAP] : [WORKER_HEAP, RUN_MODULES],
     ...(cache === undefined ? {} : { experimental: cache }),
   };
 }
 
 /** Run in the worker before each suite file: how its heap grows (lib/suite/worker-heap.ts). */
 const WORKER_HEAP = join(PACKAGE_ROOT, 'lib', 'suite', 'worker-heap.ts');
+/** Run in a kept thread before each suite file: fresh modules for each run (lib/suite/run-modules.ts). */
+const RUN_MODULES = join(PACKAGE_ROOT, 'lib', 'suite', 'run-modules.ts');
 
 const VITE_OPTIONS = { logLevel: 'silent' as const, cacheDir: undefined };
 
@@ -87,15 +90,19 @@ class RelayReporter implements Reporter {
 /**
  * One vitest instance for many runs in one process (calibration runs hundreds): each run provides
  * its own context and has its own reporters; the instance, its transformed suites and its worker
- * set-up are made once. The worker's modules are evaluated afresh for every run, as in a run of
- * its own.
+ * thread are made once (lib/runner/kept-thread.ts). The worker's modules are evaluated afresh for
+ * every run, as in a run of its own.
  */
 export class SharedSuiteRunner {
   readonly #relay = new RelayReporter();
+  #thread: KeptThread | undefined;
   #vitest: Promise<Vitest> | undefined;
 
   async run(context: RunContext, files: readonly string[], reporters: Reporter[], onVitest: (vitest: Vitest) => void): Promise<void> {
-    this.#vitest ??= loadVitest().then(({ node, options }) => node.createVitest('test', options([this.#relay], context), VITE_OPTIONS));
+    this.#vitest ??= Promise.all([loadVitest(), import('./kept-thread.ts')]).then(([{ node, options }, { KeptThread }]) => {
+      this.#thread = new KeptThread();
+      return node.createVitest('test', options([this.#relay], context, this.#thread), VITE_OPTIONS);
+    });
     const vitest = await this.#vitest;
     vitest.provide('asi', context);
     this.#relay.to = reporters;
@@ -111,7 +118,11 @@ export class SharedSuiteRunner {
   }
 
   async close(): Promise<void> {
-    if (this.#vitest !== undefined) await (await this.#vitest).close();
+    try {
+      if (this.#vitest !== undefined) await (await this.#vitest).close();
+    } finally {
+      await this.#thread?.close();
+    }
   }
 }
 
