@@ -1,4 +1,5 @@
-import { request, errors as undiciErrors, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { request, errors as undiciErrors } from './undici-parts.ts';
 import type { Exchange, RecordedRequest, RecordedResponse, RequestTransport } from '../model/exchange.ts';
 import { poolOfMethod, type Pool } from '../spec-constants.ts';
 import { Redactor, type Secret } from './redactor.ts';

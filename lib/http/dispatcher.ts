@@ -1,4 +1,5 @@
-import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { Agent, EnvHttpProxyAgent } from './undici-parts.ts';
 import type { TlsMaterial, TransportOptions } from './transport.ts';
 
 /** Connections to the target when nothing asks for more. */
