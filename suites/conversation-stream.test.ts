@@ -1,8 +1,8 @@
 import { describe } from 'vitest';
 import { messageBodyWith } from '../lib/arbitraries/message-text.ts';
 import { MESSAGE_WRITE_POOL } from '../lib/checks/conversation-rest.ts';
-import { SSE_BY_ACCEPT, SSE_BY_STREAM_FLAG, streamTurnFindings } from '../lib/checks/conversation-stream.ts';
-import { INCREMENTAL_DELIVERY } from '../lib/checks/sse-delivery.ts';
+import { carriesStream, SSE_BY_ACCEPT, SSE_BY_STREAM_FLAG, streamTurnFindings } from '../lib/checks/conversation-stream.ts';
+import { deliveryFindings, INCREMENTAL_DELIVERY } from '../lib/checks/sse-delivery.ts';
 import { FRAMING } from '../lib/checks/sse-framing-lint.ts';
 import { GRAMMAR_REQUIREMENTS } from '../lib/checks/sse-grammar.ts';
 import { requirementTest } from '../lib/suite/requirement-test.ts';
@@ -29,7 +29,7 @@ describe('§6 Events: the message stream', () => {
         stream: true,
       })),
     );
-    return sent.flatMap((ex) => streamTurnFindings(ex, { choice: 'accept', pool: context.profile.limits, delivery: true }));
+    return [...sent.flatMap((ex) => streamTurnFindings(ex, { choice: 'accept', pool: context.profile.limits, delivery: true })), ...deliveryFindings(sent.filter(carriesStream))];
   });
 
   // > SSE streaming: chosen by sending the header `Accept: text/event-stream` or the body field `stream: true`. See Events.
@@ -37,6 +37,6 @@ describe('§6 Events: the message stream', () => {
     const { routes } = context.profile.messages;
     if (routes.length === 0) return notRun('the profile lists no messages.routes');
     const sent = await sendAll(routes.slice(0, MAX_ROUTES).map((route) => ({ method: 'POST', path: route.path, token: 'primary', json: messageBodyWith(route.body, '', true), stream: true })));
-    return sent.flatMap((ex) => streamTurnFindings(ex, { choice: 'stream-flag', pool: context.profile.limits, delivery: true }));
+    return [...sent.flatMap((ex) => streamTurnFindings(ex, { choice: 'stream-flag', pool: context.profile.limits, delivery: true })), ...deliveryFindings(sent.filter(carriesStream))];
   });
 });

@@ -2,7 +2,6 @@ import type { Exchange } from '../model/exchange.ts';
 import { fail, inconclusive, pass, type Finding } from '../model/finding.ts';
 import { mediaType, writePoolFinding, type WritePool } from './conversation-rest.ts';
 import { describeResponse } from './json-body.ts';
-import { deliveryFinding } from './sse-delivery.ts';
 import { framingFinding } from './sse-framing-lint.ts';
 import { GRAMMAR_REQUIREMENTS, sseGrammarFindings, type GrammarRequirement } from './sse-grammar.ts';
 import { judged } from './judged.ts';
@@ -28,7 +27,7 @@ export const streamChosenFinding = judged('conversation-stream/streamChosenFindi
 });
 
 /** True when there is a stream to hold to the grammar: an event-stream type, or events parsed anyway. */
-function carriesStream(exchange: Exchange): boolean {
+export function carriesStream(exchange: Exchange): boolean {
   const res = exchange.response;
   if (res === undefined || res.status < 200 || res.status > 299) return false;
   return mediaType(exchange) === 'text/event-stream' || (res.events?.length ?? 0) > 0;
@@ -39,7 +38,10 @@ export interface StreamTurnOptions {
   pool: WritePool;
   /** Grammar requirements to report; all by default. */
   grammar?: readonly GrammarRequirement[];
-  /** Also judge delivery timing and framing (once per stream test, not inside properties). */
+  /**
+   * Also note framing (once per stream test, not inside properties); delivery timing is judged
+   * over the test's streams together (deliveryFindings), or here when none carries a stream.
+   */
   delivery?: boolean;
 }
 
@@ -58,6 +60,6 @@ export const streamTurnFindings = judged('conversation-stream/streamTurnFindings
     return findings;
   }
   findings.push(...sseGrammarFindings(exchange, grammar));
-  if (options.delivery === true) findings.push(deliveryFinding(exchange), framingFinding(exchange));
+  if (options.delivery === true) findings.push(framingFinding(exchange));
   return findings;
 });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { BURST_SPAN_MS, MIN_TURN_MS, deliveryFinding, judgeDelivery } from '../../lib/checks/sse-delivery.ts';
+import { BURST_SPAN_MS, MIN_TURN_MS, deliveryFinding, deliveryFindings, judgeDelivery } from '../../lib/checks/sse-delivery.ts';
 import type { SseEventRecord } from '../../lib/model/exchange.ts';
 import { eventsExchange } from './sse-fixtures.ts';
 
@@ -50,5 +50,25 @@ describe('deliveryFinding (SHOULD)', () => {
     const f = deliveryFinding(eventsExchange(timed(50, 100, 150)));
     expect(f.verdict).toBe('pass');
     expect(f.note).toMatch(/3 events over 100 ms/);
+  });
+});
+
+describe('deliveryFindings: the streams of one test together', () => {
+  const burst = (seq: number) => ({ ...eventsExchange(timed(550, 550, 551), { chunkTimes: [550] }), seq });
+  const streamed = (seq: number) => ({ ...eventsExchange(timed(250, 260, 270)), seq });
+
+  test('a buffering server bursts on every stream: each fails', () => {
+    expect(deliveryFindings([burst(1), burst(2)]).map((f) => f.verdict)).toEqual(['fail', 'fail']);
+  });
+
+  test('a lone burst beside a stream that arrived incrementally is not judged alone, and says why', () => {
+    const [lone, other] = deliveryFindings([burst(1), streamed(2)]);
+    expect(lone?.verdict).toBe('pass');
+    expect(lone?.note).toMatch(/all 3 events arrived within 1 ms.*not judged alone: #2 of the same test arrived incrementally/);
+    expect(other?.verdict).toBe('pass');
+  });
+
+  test('one stream alone is judged as before', () => {
+    expect(deliveryFindings([burst(1)]).map((f) => f.verdict)).toEqual(['fail']);
   });
 });

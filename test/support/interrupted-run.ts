@@ -54,7 +54,10 @@ export interface Ended {
 
 export interface Launched {
   child: ChildProcess;
-  /** Sends the signals, `gapMs` apart, to the process alone or to its whole process group. */
+  /**
+   * Sends the signals, `gapMs` apart, to the process alone or to its whole process group; each
+   * after the harness has said it got the ones before.
+   */
   signal(signals: NodeJS.Signals[], to: 'process' | 'group', gapMs?: number): void;
   ended: Promise<Ended>;
 }
@@ -83,7 +86,24 @@ export function launch(command: string, args: string[], options: { cwd: string; 
     ended,
     signal(signals, to, gapMs = 50) {
       signalledAt = Date.now();
-      signals.forEach((s, i) => setTimeout(() => process.kill(to === 'group' ? -child.pid! : child.pid!, s), i * gapMs));
+      const pid = to === 'group' ? -child.pid! : child.pid!;
+      void (async () => {
+        for (const [i, s] of signals.entries()) {
+          if (i > 0) {
+            await new Promise((r) => setTimeout(r, gapMs));
+            // Two signals of one kind pending at once are one to the kernel: on a loaded machine
+            // the harness may not run for 50 ms. Each waits until the one before it was said.
+            const before = signals.slice(0, i);
+            const said = (): boolean => before.every((b) => stderr.split(b).length - 1 >= before.filter((x) => x === b).length);
+            await until(said, 30_000, `the harness saying it got ${before.join(' and ')}`).catch(() => undefined);
+          }
+          try {
+            process.kill(pid, s);
+          } catch {
+            // Ended already: what it said shows what it got.
+          }
+        }
+      })();
     },
   };
 }
