@@ -4,7 +4,7 @@ import type * as Undici from 'undici';
 /**
  * The parts of undici the harness uses, loaded without the rest. undici's entry loads every
  * dispatcher, fetch, WebSocket, the mocks and the caches: about 140 CPU ms in each new worker
- * thread and 90 ms in the main one, paid by every run twice. These four files cost a third of
+ * thread and 90 ms in the main one, paid by every run twice. The few files below cost a third of
  * that. The version is pinned (package.json), and test/http/undici-parts.test.ts holds these
  * exports to the entry's own.
  */
