@@ -1,5 +1,5 @@
 import { jobPollPath } from '../checks/conversation-job.ts';
-import { integerHeader, receivedAtMs } from '../checks/pool-headers.ts';
+import { headersAtMs, integerHeader, receivedAtMs } from '../checks/pool-headers.ts';
 import { rowsLeftByRefused, spanMs, type LedgerCount, type RefusedBatch, type RefusedTrial } from '../checks/rate-limit-ledger.ts';
 import { isRefusal, isServed } from '../checks/rate-limit-refusal.ts';
 import { sleepUntil, type SendOptions } from '../http/client.ts';
@@ -56,19 +56,22 @@ const HEAL_MARGIN_MS = 250;
  */
 export const STAGED_GAP_MS = 2 * (RETURN_GRAIN_MS + EDGE_MS) + 400;
 
-/** Waits out the staged gap after the last early point's answer. */
+/**
+ * Waits out the staged gap after the last early point's answer headers: the point was counted by
+ * then (the model's interval ends there), however long a streamed body runs on after.
+ */
 async function stagedGap(lastEarly: Exchange): Promise<void> {
-  await sleepUntil(receivedAtMs(lastEarly) + STAGED_GAP_MS);
+  await sleepUntil(headersAtMs(lastEarly) + STAGED_GAP_MS);
 }
 
 /**
  * The first refill of a staged spend, on a rolling window: from `atMs` (a window, a grain and the
- * edges after the last early point was answered) the early points are surely back, and the
+ * edges after the last early point's answer headers) the early points are surely back, and the
  * burst's surely not until a window less a grain after the staged pause, so the pool serves as
  * many requests as the early points and refuses the next. `count` is one more than the early points.
  */
 export function firstRefillOf(run: Pick<PoolRun, 'early'>, windowMs: number): { atMs: number; count: number } {
-  return { atMs: Math.max(...run.early.map(receivedAtMs)) + windowMs + RETURN_GRAIN_MS + 2 * EDGE_MS, count: run.early.length + 1 };
+  return { atMs: Math.max(...run.early.map(headersAtMs)) + windowMs + RETURN_GRAIN_MS + 2 * EDGE_MS, count: run.early.length + 1 };
 }
 
 /** Message routes the write pool is probed on (as the conversation suites do). */
