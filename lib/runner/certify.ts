@@ -224,6 +224,7 @@ export async function certify(options: CertifyOptions): Promise<CertifyResult> {
       transcriptFile,
       firstSeq: sequence.upcoming,
       replayPaths: options.replayPaths,
+      suites: options.files.map(suiteName),
       selection: { only: selection.only, skip: selection.skip },
       missingTokens: target.missingTokens,
       ...(options.httpLimits === undefined ? {} : { httpLimits: options.httpLimits }),

@@ -8,7 +8,7 @@ import { exchangePlan, type ExchangePlan, type Phase, type PlannedRow } from '..
 import type { SendOptions } from '../http/client.ts';
 import type { Exchange } from '../model/exchange.ts';
 import type { ResolvedProfile } from '../profile/resolved-profile.ts';
-import { ME_PATH, SLOW_DOWN_FRACTION, type Pool } from '../spec-constants.ts';
+import { ME_PATH, poolOfMethod, SLOW_DOWN_FRACTION, type Pool } from '../spec-constants.ts';
 import { retryAfterDueAtMs } from './rate-limit-probes.ts';
 import type { Session } from './session.ts';
 import { sendAll } from './side-by-side.ts';
@@ -85,8 +85,9 @@ export function matrixRequest(cell: Cell, phase: Phase, profile: ResolvedProfile
     out.json = { ...message.body, ...stream };
     out.stream = form?.stream === true || /event-stream/.test(accept ?? '');
   }
-  // A pool spent or low on purpose is asked as it stands: the budget service would wait for it to heal.
-  if (phase === 'spent' || phase === 'low' || phase === 'low-read') out.unpaced = true;
+  // A pool spent, low or just refilled on purpose is asked as it stands: the budget service would
+  // wait for it to heal, or spread the last points of a pool under 10% over its window (§8.1).
+  if (phase === 'spent' || phase === 'low' || phase === 'low-read' || phase === 'refilled') out.unpaced = true;
   return out;
 }
 
@@ -144,6 +145,13 @@ export function matrixContext(s: Session): CoverageContext {
 
 let planned: ExchangePlan | undefined;
 let idsMade: Promise<{ ids: MatrixIds; exchanges: Exchange[] }> | undefined;
+let otherEarly: Promise<OtherWorkspaceEarly> | undefined;
+
+/** The other workspace's job, and the write points spent beside it at the run's start. */
+interface OtherWorkspaceEarly {
+  job: { id?: string; exchange: Exchange };
+  spent: Exchange[];
+}
 
 /** The run's plan, made once from its seed (both matrix suites read it). */
 export function matrixPlan(s: Session): ExchangePlan {
@@ -151,12 +159,34 @@ export function matrixPlan(s: Session): ExchangePlan {
   return planned;
 }
 
+/**
+ * The other workspace's job, and as many more write points (PUT /me, where the spec shows no
+ * operation) as its rows of a pool just refilled need, made once. Started at the run's start
+ * beside the rate-limit campaign (suites/ratelimit-exhaust.test.ts), these are the points its
+ * write pool, spent a few seconds later by this module's rows, gives back first: a window after
+ * the start, before the secondary token's pools have healed, so its refilled rows wait for
+ * nothing. A workspace of its own, so nothing the campaign counts sees them.
+ */
+export function otherWorkspaceEarlyWrites(s: Session): Promise<OtherWorkspaceEarly> {
+  otherEarly ??= (async () => {
+    const role = 'other_workspace';
+    const job = await createJob(s, role);
+    const refilledWrites = matrixPlan(s).rows.filter((r) => r.phase === 'refilled' && roleFor(r.cell, r.phase) === role && poolOfMethod(r.cell.method) === 'write').length;
+    const charged = poolOfMethod(job.exchange.request.method) === 'write' ? 1 : 0;
+    const more = Math.max(0, refilledWrites - charged);
+    const spent = more === 0 ? [] : await sendAll(s.client, new Array<SendOptions>(more).fill(spender(role, 'write')), more);
+    return { job, spent };
+  })();
+  return otherEarly;
+}
+
 /** The ids the rows' paths use, made once: a job of each workspace (one write each), and ids and tokens never issued. */
 export function matrixIds(s: Session): Promise<{ ids: MatrixIds; exchanges: Exchange[] }> {
   idsMade ??= (async () => {
     const shape = s.client.tokenShape('primary') ?? { prefix: 'asi', hexLength: 32 };
     const seed = s.context.seed;
-    const [main, other] = await Promise.all([createJob(s, 'primary'), s.client.hasToken('other_workspace') ? createJob(s, 'other_workspace') : undefined]);
+    const [main, early] = await Promise.all([createJob(s, 'primary'), s.client.hasToken('other_workspace') ? otherWorkspaceEarlyWrites(s) : undefined]);
+    const other = early?.job;
     const ids: MatrixIds = {
       jobs: { ...(main.id === undefined ? {} : { main: main.id }), ...(other?.id === undefined ? {} : { other: other.id }) },
       neverAgent: `never-${seededHex(seed, 'agent', 12)}`,
@@ -164,7 +194,7 @@ export function matrixIds(s: Session): Promise<{ ids: MatrixIds; exchanges: Exch
       unknownToken: `${shape.prefix}_live_${seededHex(seed, 'token', shape.hexLength)}`,
       malformedToken: `${shape.prefix}_live_${'z'.repeat(shape.hexLength)}`,
     };
-    return { ids, exchanges: [main.exchange, ...(other === undefined ? [] : [other.exchange])] };
+    return { ids, exchanges: [main.exchange, ...(early === undefined ? [] : [early.job.exchange, ...early.spent])] };
   })();
   return idsMade;
 }
@@ -177,12 +207,16 @@ export function withUnknownTwins(rows: readonly PlannedRow[]): PlannedRow[] {
   return rows.flatMap((r) => [r, { cell: { ...r.cell, token: 'unknown', pool: 'no pool' }, phase: r.phase }]);
 }
 
-/** Sends the rows of one phase side by side; rows of a token the profile lacks are left out. */
+/**
+ * Sends the rows of one phase side by side, event streams first (the longest: they overlap the
+ * rest); rows of a token the profile lacks are left out.
+ */
 export function sendRows(s: Session, rows: readonly PlannedRow[], ids: MatrixIds): Promise<Exchange[]> {
   const requests = rows.flatMap((r) => {
     const role = roleFor(r.cell, r.phase);
     return role !== undefined && !s.client.hasToken(role) ? [] : [matrixRequest(r.cell, r.phase, s.context.profile, ids)];
   });
+  requests.sort((a, b) => Number(b.stream === true) - Number(a.stream === true));
   return s.sendAll(requests).then((sent) => {
     matrixExchanges.push(...sent);
     return sent;

@@ -21,6 +21,8 @@ export interface RunContext {
   httpLimits?: Partial<HttpLimits>;
   /** Why a token role has no token (`tokens.revoked: ASI_TOKEN_REVOKED is set but empty`), for not-run verdicts. */
   missingTokens?: Record<string, string>;
+  /** The suites this run runs, by name: an early suite may start work that a later one needs. */
+  suites?: string[];
   /** --only and --skip: which tests register (lib/catalogue/selection.ts). */
   selection?: { only: string[]; skip: string[] };
   /** Extra headers, TLS material, proxy; secrets among them ride along like the tokens. */
