@@ -41,16 +41,31 @@ export function renderReport(format: ReportFormat, report: Report, transcriptFil
   }
 }
 
+/**
+ * Characters of pieces written at once: a write per piece waits on the file system thousands of
+ * times for a big HAR (one piece per exchange), and the pieces are small.
+ */
+const WRITE_CHUNK_CHARS = 1 << 20;
+
 /** Writes `pieces` to `path` one at a time, each checked by `guard` before it goes to disk. */
 export async function writePieces(path: string, pieces: Iterable<string> | AsyncIterable<string>, guard: SecretGuard, markup = false): Promise<void> {
   const file = await open(path, 'w');
   try {
+    let held: string[] = [];
+    let heldChars = 0;
     for await (const piece of pieces) {
       // Reports travel: the folders of the machine that wrote them stay behind.
       const text = hideLocalPaths(piece, process.cwd(), markup);
       guard.check(text);
-      await file.write(text);
+      held.push(text);
+      heldChars += text.length;
+      if (heldChars >= WRITE_CHUNK_CHARS) {
+        await file.write(held.join(''));
+        held = [];
+        heldChars = 0;
+      }
     }
+    if (held.length > 0) await file.write(held.join(''));
   } finally {
     await file.close();
   }

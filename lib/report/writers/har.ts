@@ -186,7 +186,7 @@ export async function* transcriptHarPieces(report: Report, transcriptFile: strin
     const transcript = await open(transcriptFile, 'r');
     try {
       for (const [i, p] of planned.entries()) {
-        yield `${i === 0 ? '' : ','}${jsonText(entry(await exchangeAt(transcript, p.place), p.leftOut))}`;
+        yield `${i === 0 ? '' : ','}${jsonText(entry(exchangeAt(transcript, p.place), p.leftOut))}`;
       }
     } finally {
       await transcript.close();

@@ -1,4 +1,4 @@
-import { appendFileSync, createReadStream } from 'node:fs';
+import { appendFileSync, createReadStream, readSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { once } from 'node:events';
 import type { Exchange } from '../../model/exchange.ts';
@@ -34,7 +34,7 @@ export function isExchange(value: unknown): value is Exchange {
 }
 
 /** The exchange a line holds, or undefined when it holds none (a run cut off mid-write leaves a partial last line). */
-function exchangeOf(line: string): Exchange | undefined {
+export function exchangeOfLine(line: string): Exchange | undefined {
   try {
     const value: unknown = JSON.parse(line);
     return isExchange(value) ? value : undefined;
@@ -87,18 +87,22 @@ export async function eachExchange(file: string, visit: (exchange: Exchange, pla
   let unreadable = 0;
   for await (const { text, place } of linesOf(file)) {
     if (text.trim() === '' || (mentioning !== undefined && !text.includes(mentioning))) continue;
-    const exchange = exchangeOf(text);
+    const exchange = exchangeOfLine(text);
     if (exchange === undefined) unreadable += 1;
     else visit(exchange, place);
   }
   return unreadable;
 }
 
-/** The exchange on the line at `place` of an open transcript, as eachExchange reported it. */
-export async function exchangeAt(transcript: FileHandle, place: LinePlace): Promise<Exchange> {
+/**
+ * The exchange on the line at `place` of an open transcript, as eachExchange reported it. Read
+ * synchronously: the line was just read once and sits in the page cache, and a read through the
+ * thread pool for each exchange kept the HAR's writer waiting most of its time.
+ */
+export function exchangeAt(transcript: FileHandle, place: LinePlace): Exchange {
   const bytes = Buffer.alloc(place.length);
-  const { bytesRead } = await transcript.read(bytes, 0, place.length, place.offset);
-  const exchange = exchangeOf(bytes.toString('utf8', 0, bytesRead));
+  const bytesRead = readSync(transcript.fd, bytes, 0, place.length, place.offset);
+  const exchange = exchangeOfLine(bytes.toString('utf8', 0, bytesRead));
   if (exchange === undefined) throw new Error(`the transcript changed while it was read: no exchange at byte ${place.offset}`);
   return exchange;
 }
