@@ -20,17 +20,17 @@ import { Observer } from '../report/observed.ts';
 import { redactReport } from '../report/redact-report.ts';
 import type { Report, RequestCount, RunMetadata } from '../report/report-model.ts';
 import { writeReports, type ReportFormat } from '../report/write-reports.ts';
-import { appendExchange, eachExchange } from '../report/writers/transcript.ts';
+import { appendExchange } from '../report/writers/transcript.ts';
 import { RecordJudge } from '../invariants/judge-record.ts';
 import { CoverageTally, coverageContextOf } from '../coverage/coverage.ts';
 import { gateCoverage } from '../report/coverage-gate.ts';
-import { SERVED_DESCRIPTION_MENTION, ServedDescriptionFinder } from '../checks/openapi-served-description.ts';
 import type { RunContext } from '../suite/run-context.ts';
 import { pacerStatsFile, targetDownFile, waitsFile } from '../suite/worker-files.ts';
 import { judgementsFile } from '../judgement/judgement-line.ts';
 import { recordRunWideJudgement } from '../judgement/run-wide-judgement.ts';
 import type { Interrupts } from './interrupts.ts';
 import { LastSent, preflightStage, type PreflightEnd } from './run-stop.ts';
+import { RecordFollower } from './record-follower.ts';
 import { runSuites, type SharedSuiteRunner } from './run-suites.ts';
 import { invariantTest } from './invariant-test.ts';
 import { FULL_SELECTION, isPartial, notChosenBecause, type Selection } from '../catalogue/selection.ts';
@@ -90,38 +90,43 @@ export function newRunId(now = new Date()): string {
   return `${now.toISOString().replace(/[:.]/g, '-').replace(/-\d{3}Z$/, 'Z')}-${randomBytes(2).toString('hex')}`;
 }
 
-interface TranscriptFacts {
-  requests: RequestCount[];
-  coverage: CoverageTally;
-  observer: Observer;
-  lastSent: LastSent;
-}
-
 /**
- * Requests per token role and pool, what the target showed of its codes and fields, the run-wide
- * rules' judgement of every exchange, and the last exchanges sent: one pass over the transcript.
+ * Requests per token role and pool, what the target showed of its codes and fields, and the last
+ * exchanges sent, gathered one exchange at a time as the record is read.
  */
-async function readTranscriptFacts(transcriptFile: string, target: ResolvedTarget, judge: RecordJudge): Promise<TranscriptFacts> {
-  const counts = new Map<string, number>();
+class TranscriptFacts {
+  readonly #counts = new Map<string, number>();
   // The coverage reads the record in the order it was sent (the transcript holds it in the order answered), as verify and the HAR do.
-  const sent: Exchange[] = [];
-  const observer = new Observer(target.profile);
-  const lastSent = new LastSent();
-  await eachExchange(transcriptFile, (ex: Exchange) => {
+  readonly #sent: Exchange[] = [];
+  readonly observer: Observer;
+  readonly lastSent = new LastSent();
+  readonly #target: ResolvedTarget;
+
+  constructor(target: ResolvedTarget) {
+    this.#target = target;
+    this.observer = new Observer(target.profile);
+  }
+
+  add(ex: Exchange): void {
     const key = `${ex.request.tokenRole ?? 'none'}\u0000${ex.pool ?? (ex.request.tokenRole === undefined ? '-' : 'other')}`;
-    counts.set(key, (counts.get(key) ?? 0) + 1);
-    observer.add(ex);
-    judge.add(ex);
-    lastSent.add(ex);
-    sent.push(ex);
-  });
-  const coverage = new CoverageTally(coverageContextOf(target.profile, Object.keys(target.tokens)));
-  for (const ex of sent.sort((a, b) => a.seq - b.seq)) coverage.add(ex);
-  const requests = [...counts].map(([k, n]) => {
-    const [role, pool] = k.split('\u0000') as [string, string];
-    return { role, pool, requests: n };
-  });
-  return { requests, coverage, observer, lastSent };
+    this.#counts.set(key, (this.#counts.get(key) ?? 0) + 1);
+    this.observer.add(ex);
+    this.lastSent.add(ex);
+    this.#sent.push(ex);
+  }
+
+  requests(): RequestCount[] {
+    return [...this.#counts].map(([k, n]) => {
+      const [role, pool] = k.split('\u0000') as [string, string];
+      return { role, pool, requests: n };
+    });
+  }
+
+  coverage(): CoverageTally {
+    const coverage = new CoverageTally(coverageContextOf(this.#target.profile, Object.keys(this.#target.tokens)));
+    for (const ex of [...this.#sent].sort((a, b) => a.seq - b.seq)) coverage.add(ex);
+    return coverage;
+  }
 }
 
 function pacingOf(transcriptFile: string): { pacingWaitMs?: number } {
@@ -202,6 +207,16 @@ export async function certify(options: CertifyOptions): Promise<CertifyResult> {
   const sequence = new ExchangeSequence();
   const startedAt = new Date();
   let files: string[] | undefined;
+  const { limits, baseUrl, messages } = target.profile;
+  // The record is read and judged while the run goes on (its waits absorb the work), not after it.
+  const facts = new TranscriptFacts(target);
+  const record = new RecordFollower(
+    transcriptFile,
+    baseUrl,
+    (servedDescription) => new RecordJudge({ baseUrl, messages, limits, servedDescription }, (id) => notChosenBecause(id, selection) === undefined),
+    (ex) => facts.add(ex),
+  );
+  record.start();
   try {
     let ended: PreflightEnd | undefined;
     if (!options.embedded) {
@@ -243,13 +258,11 @@ export async function certify(options: CertifyOptions): Promise<CertifyResult> {
         : { tests: [], runErrors: [], cutShort: ended.cutShort };
     const finishedAt = new Date();
     const suites = ended === undefined ? options.files.map(suiteName) : [];
-    const { limits, baseUrl, messages } = target.profile;
-    // The served description is an input of the run-wide rules: found in the record before they judge it.
-    const served = new ServedDescriptionFinder(baseUrl);
-    await eachExchange(transcriptFile, (ex) => served.add(ex), SERVED_DESCRIPTION_MENTION);
-    const recordContext = { baseUrl, messages, limits, servedDescription: served.result() };
-    const judge = new RecordJudge(recordContext, (id) => notChosenBecause(id, selection) === undefined);
-    const { requests, coverage, observer, lastSent } = await readTranscriptFacts(transcriptFile, target, judge);
+    const { judge, served } = await record.finish();
+    const recordContext = { baseUrl, messages, limits, servedDescription: served };
+    const { observer, lastSent } = facts;
+    const requests = facts.requests();
+    const coverage = facts.coverage();
     const runWide = judge.findings();
     const stopped: StopInput | undefined = ended?.stop ?? (cutShort === undefined ? undefined : { at: 'suites', reason: cutShort, exchanges: lastSent.exchanges() });
     const secrets = [...Object.values(target.tokens), ...transportSecrets(options.transport)];
@@ -290,6 +303,7 @@ export async function certify(options: CertifyOptions): Promise<CertifyResult> {
     const bundle = await writeBundle(report, { runDir: dir, transcriptFile, written: files, secrets: secrets.map((t) => t.value), request: options.bundle });
     return { ...result, bundle };
   } finally {
+    record.stop();
     for (const f of [transcriptFile, judgementsFile(transcriptFile), pacerStatsFile(transcriptFile), targetDownFile(transcriptFile), waitsFile(transcriptFile), ...faultWorkingFiles(transcriptFile)]) rmSync(f, { force: true });
     // And any other working file named after the transcript: a worker stopped by an interrupt
     // between writing a claim aside and removing it leaves that one behind.
