@@ -198,6 +198,7 @@ const HELP = `Usage: npm run bench -- [options]
   --sizes      the size table only (1k, 100k, 1M rows at 0 ms)
   --costs      the costs of the hot paths only (printed first on a full run)
   --seed N     another seed than ${DEFAULT_SEED}
+  --keep       keep every run's reports (by default only a run that is not conformant keeps them)
   --help       this text
 `;
 
@@ -247,7 +248,7 @@ async function main() {
       const v = await verifyBundle(r.bundlePath, spec.limits === undefined);
       r.verifyMs = v.ms;
       if (v.code !== 0) r.notPassed = [...(r.notPassed ?? []), `verify exit ${v.code}: ${v.output.trim().split('\n').slice(-3).join(' / ')}`];
-      if (r.outcome === 'conformant' && v.code === 0) rmSync(r.out, { recursive: true, force: true });
+      if (r.outcome === 'conformant' && v.code === 0 && !args.includes('--keep')) rmSync(r.out, { recursive: true, force: true });
       else r.kept ??= r.out;
     }
     results.push({ spec, r });
