@@ -42,6 +42,8 @@ export class RecordFollower<J extends ExchangeSink> {
   #timer: NodeJS.Timeout | undefined;
   #turn: Promise<void> = Promise.resolve();
   #finished = false;
+  /** What went wrong in a look during the run: thrown by finish, where the run's end can report it. */
+  #failed: { error: unknown } | undefined;
 
   constructor(file: string, baseUrl: string, judgeWith: (served: ServedDescription) => J, visit: (exchange: Exchange) => void) {
     this.#file = file;
@@ -53,7 +55,12 @@ export class RecordFollower<J extends ExchangeSink> {
   /** Starts looking at the file every FOLLOW_EVERY_MS; a timer that keeps no process alive. */
   start(): void {
     this.#timer = setInterval(() => {
-      this.#turn = this.#turn.then(() => this.#follow());
+      this.#turn = this.#turn
+        .then(() => this.#follow())
+        .catch((error: unknown) => {
+          this.#failed ??= { error };
+          this.stop();
+        });
     }, FOLLOW_EVERY_MS);
     this.#timer.unref();
   }
@@ -68,6 +75,7 @@ export class RecordFollower<J extends ExchangeSink> {
   async finish(): Promise<{ judge: J; served: ServedDescription }> {
     clearInterval(this.#timer);
     await this.#turn;
+    if (this.#failed !== undefined) throw this.#failed.error;
     this.#finished = true;
     this.#read(true);
     for (const line of this.#lines.splice(0)) this.#handle(line);

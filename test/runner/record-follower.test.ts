@@ -96,6 +96,17 @@ describe('RecordFollower: the record read and judged while the run appends to it
     expect(judge.seqs).toEqual([1]);
   });
 
+  test('what goes wrong in a look during the run is thrown by finish, never left unhandled', async () => {
+    const file = transcript();
+    const record = new RecordFollower(file, BASE, (served) => new SeenJudge(served), () => {
+      throw new Error('a visitor that breaks');
+    });
+    record.start();
+    appendFileSync(file, line(ex(1, '/me')));
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    await expect(record.finish()).rejects.toThrow('a visitor that breaks');
+  });
+
   test('a transcript not yet written, or never, is an empty record; stop leaves no timer', async () => {
     const file = transcript();
     const { record } = follower(file);
