@@ -47,7 +47,7 @@ export function renderReport(format: ReportFormat, report: Report, transcriptFil
  */
 const WRITE_CHUNK_CHARS = 1 << 20;
 
-/** Writes `pieces` to `path` one at a time, each checked by `guard` before it goes to disk. */
+/** Writes `pieces` to `path`, each checked by `guard` before it goes to disk (WRITE_CHUNK_CHARS of them at a time). */
 export async function writePieces(path: string, pieces: Iterable<string> | AsyncIterable<string>, guard: SecretGuard, markup = false): Promise<void> {
   const file = await open(path, 'w');
   try {

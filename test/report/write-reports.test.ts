@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { SecretInReportError } from '../../lib/errors.ts';
 import type { Report } from '../../lib/report/report-model.ts';
-import { REPORT_FILE_NAMES, REPORT_FORMATS, writeReports } from '../../lib/report/write-reports.ts';
+import { SecretGuard } from '../../lib/report/secret-guard.ts';
+import { REPORT_FILE_NAMES, REPORT_FORMATS, writePieces, writeReports } from '../../lib/report/write-reports.ts';
 import { TOKEN_VALUE, getExchange, sampleReport, sampleTranscript, transcriptJsonl } from './report-fixtures.ts';
 
 let work: string;
@@ -94,5 +95,21 @@ describe('writeReports', () => {
     const error = await writeReports(leaky(secret), { dir: work, formats: [format], transcriptFile, secrets: [secret] }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SecretInReportError);
     expect((error as Error).message).toBe(`${REPORT_FILE_NAMES[format]} would contain secret #1 (${form}); no report was written`);
+  });
+});
+
+describe('writePieces', () => {
+  test('pieces held and written a megabyte at a time: the file is every piece in order, across the boundary', async () => {
+    const pieces = Array.from({ length: 3_000 }, (_, i) => `${String(i).padStart(5, '0')}:${'é'.repeat(400)}\n`);
+    const path = join(work, 'pieces.txt');
+    await writePieces(path, pieces, new SecretGuard('pieces.txt', [TOKEN_VALUE]));
+    expect(await readFile(path, 'utf8')).toBe(pieces.join(''));
+  });
+
+  test('a piece with a secret stops the file before any later piece is written', async () => {
+    const path = join(work, 'leak.txt');
+    const pieces = ['a'.repeat(2_000_000), `token=${TOKEN_VALUE}`, 'later'];
+    await expect(writePieces(path, pieces, new SecretGuard('leak.txt', [TOKEN_VALUE]))).rejects.toThrow(SecretInReportError);
+    expect(await readFile(path, 'utf8')).not.toContain('later');
   });
 });
