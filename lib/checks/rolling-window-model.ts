@@ -42,8 +42,16 @@ export interface PoolModelInput {
   /** Every request of the token to the pool, answered or not; answers name theirs by seq. */
   requests: readonly ModelRequest[];
   answers: readonly ModelAnswer[];
-  /** Harness ms the record's first request left: points spent before it (another client, an earlier run) are back one window later. */
+  /** Harness ms the record's first request left (where the run's instants are counted from). */
   recordStartMs: number;
+  /**
+   * Harness ms the record's first request of this token to this pool left (the record's first
+   * request when not given): points spent before it, by another client or an earlier run, are
+   * unknown and back one window later. The harness spent none of them, however late its first
+   * request to the pool comes (a run whose start a loaded machine holds up, a pool first asked at
+   * the end).
+   */
+  firstSentMs?: number;
 }
 
 /**
@@ -89,7 +97,8 @@ interface Prepared {
   windowMs: number;
   requests: ModelRequest[];
   bySeq: Map<number, ModelRequest>;
-  recordStartMs: number;
+  /** From when points spent before the record's requests to this pool (another client's) may be in use: firstSentMs. */
+  priorFromMs: number;
   /** Sends of every request, and arrivals of their headers, each sorted. */
   sends: number[];
   arrivals: number[];
@@ -152,7 +161,7 @@ function inUseAt(model: Prepared, c: number, self: ModelRequest, priorMost: numb
     }
   }
   // Points spent before the record are all back one window after it began.
-  const prior = c < model.recordStartMs + w + RETURN_GRAIN_MS + EDGE_MS ? priorMost : 0;
+  const prior = c < model.priorFromMs + w + RETURN_GRAIN_MS + EDGE_MS ? priorMost : 0;
   if (prior > 0) {
     upper += prior;
     firstBackMs = Math.min(firstBackMs, c);
@@ -225,7 +234,8 @@ function prepare(input: PoolModelInput): Prepared {
   const arrivalsSoFar: number[] = [];
   let high = Number.NEGATIVE_INFINITY;
   for (const r of requests) arrivalsSoFar.push((high = Math.max(high, r.headersMs)));
-  const edges = new Set<number>([input.recordStartMs + w + RETURN_GRAIN_MS + EDGE_MS]);
+  const priorFromMs = input.firstSentMs ?? input.recordStartMs;
+  const edges = new Set<number>([priorFromMs + w + RETURN_GRAIN_MS + EDGE_MS]);
   for (const p of requests) {
     for (const t of [p.sendMs - EDGE_MS, p.headersMs + EDGE_MS, p.sendMs + w - RETURN_GRAIN_MS - EDGE_MS, p.headersMs + w + RETURN_GRAIN_MS + EDGE_MS]) if (Number.isFinite(t)) edges.add(t);
   }
@@ -234,7 +244,7 @@ function prepare(input: PoolModelInput): Prepared {
     windowMs: w,
     requests,
     bySeq: new Map(requests.map((r) => [r.seq, r])),
-    recordStartMs: input.recordStartMs,
+    priorFromMs,
     sends: sorted(requests.map((r) => r.sendMs)),
     arrivals: sorted(requests.map((r) => r.headersMs)),
     oneSends: sorted(ones.map((r) => r.sendMs)),

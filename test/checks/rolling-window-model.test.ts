@@ -188,6 +188,16 @@ describe('judgePoolModel: admissible traces of a rolling window pass', () => {
     expect(problemsOf({ ...withPrior, recordStartMs: input.recordStartMs })).toEqual([]);
   });
 
+  test("another client's points spent until the run's first request to the pool, two windows after the record began (a start held up): nothing to say", () => {
+    const limiter = rolling();
+    // Three points spent by another client in the 10 s before the run's first request to the pool.
+    for (let i = 0; i < 3; i++) limiter.decide(T0 - 10_000 + i * 3_000);
+    const input = { ...trace(staged(), limiter), recordStartMs: T0 - 2 * W };
+    expect(problemsOf({ ...input, firstSentMs: T0 })).toEqual([]);
+    // Judged from the record's start alone, they read as the run's own points miscounted.
+    expect(problemsOf(input)).not.toEqual([]);
+  });
+
   test('a request that got no answer may have been counted at any time after its send', () => {
     const input = trace(staged(), rolling());
     const lost: ModelRequest = { seq: 999, sendMs: T0 + 5_000, headersMs: Number.POSITIVE_INFINITY, spend: 'maybe' };

@@ -148,7 +148,17 @@ class RollingWindowModel implements RecordModel {
     }
     for (const [key, track] of this.#tracks) {
       const pool = key.split('\u0000')[1] as Pool;
-      const input = { limit: this.#context.limits[pool], windowMs: this.#context.limits.windowS * 1000, requests: track.requests, answers: track.answers, recordStartMs: this.#recordStartMs };
+      // Another client's points are unknown until the run's own first request to the pool: a run
+      // whose start is held up (a loaded machine) may meet them long after its first request.
+      const firstSentMs = track.requests.reduce((least, r) => Math.min(least, r.sendMs), Number.POSITIVE_INFINITY);
+      const input = {
+        limit: this.#context.limits[pool],
+        windowMs: this.#context.limits.windowS * 1000,
+        requests: track.requests,
+        answers: track.answers,
+        recordStartMs: this.#recordStartMs,
+        ...(Number.isFinite(firstSentMs) ? { firstSentMs } : {}),
+      };
       for (const verdict of judgePoolModel(input)) {
         const at = track.judged.get(verdict.seq);
         if (at === undefined) continue;
