@@ -12,7 +12,7 @@ import {
 } from '../lib/checks/rate-limit-refusal.ts';
 import { inconclusive, notRun, type Finding } from '../lib/model/finding.ts';
 import { campaignBudgetMs, type Campaign, type PoolRun } from '../lib/suite/rate-limit-campaign.ts';
-import { otherWorkspaceEarlyWrites } from '../lib/suite/exchange-matrix.ts';
+import { startOtherWorkspaceEarlyWrites } from '../lib/suite/exchange-matrix.ts';
 import { campaign, isCampaign } from '../lib/suite/rate-limit-state.ts';
 import { session } from '../lib/suite/session.ts';
 import { requirementTest, type TestKit } from '../lib/suite/requirement-test.ts';
@@ -25,7 +25,7 @@ const TIMEOUT = campaignBudgetMs(inject('asi').profile.limits.windowS * 1000);
 
 // The other workspace's first write points go beside the campaign when this run sends the
 // exchange matrix's rows of pools just refilled: they come back before the secondary token's.
-if (inject('asi').suites?.includes('exchange-matrix-refilled') === true) otherWorkspaceEarlyWrites(session()).catch(() => undefined);
+startOtherWorkspaceEarlyWrites(session());
 
 /** The campaign, or not-run findings for the test's ids when it could not run. */
 async function withCampaign(kit: TestKit, body: (c: Campaign) => Finding[]): Promise<Finding[]> {

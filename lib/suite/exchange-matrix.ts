@@ -180,6 +180,15 @@ export function otherWorkspaceEarlyWrites(s: Session): Promise<OtherWorkspaceEar
   return otherEarly;
 }
 
+/**
+ * Starts otherWorkspaceEarlyWrites at the run's start, when the run sends the rows of pools just
+ * refilled and the profile has the other workspace's token; it settles on its own.
+ */
+export function startOtherWorkspaceEarlyWrites(s: Session): void {
+  if (!s.client.hasToken('other_workspace') || s.context.suites?.includes('exchange-matrix-refilled') !== true) return;
+  otherWorkspaceEarlyWrites(s).catch(() => undefined);
+}
+
 /** The ids the rows' paths use, made once: a job of each workspace (one write each), and ids and tokens never issued. */
 export function matrixIds(s: Session): Promise<{ ids: MatrixIds; exchanges: Exchange[] }> {
   idsMade ??= (async () => {

@@ -69,10 +69,10 @@ describe('RecordFollower: the record read and judged while the run appends to it
     const fetch = line(ex(3, '/openapi.json', JSON.stringify(DOCUMENT)));
     // A line the worker is still writing is left for the next look.
     appendFileSync(file, `\n${fetch.slice(0, 40)}`);
-    await vi.waitFor(() => expect(visited).toEqual([2, 1]), { timeout: 10_000 });
+    await vi.waitFor(() => expect(visited).toEqual([2, 1]), { timeout: 60_000 });
     expect(made).toEqual([]);
     appendFileSync(file, fetch.slice(40) + line(ex(4, '/me')));
-    await vi.waitFor(() => expect(made).toHaveLength(1), { timeout: 10_000 });
+    await vi.waitFor(() => expect(made).toHaveLength(1), { timeout: 60_000 });
     expect(made[0]!.served).toMatchObject({ available: true, seq: 3 });
     appendFileSync(file, `not json\n${line(ex(6, '/me'))}${JSON.stringify(ex(5, '/me'))}`);
     const { judge, served } = await record.finish();
