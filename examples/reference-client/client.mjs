@@ -29,6 +29,9 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 // Defect fixed-transient's delay: well above how late a timer fires on a loaded machine, so
 // that a fixed delay never reads as a growing one.
 const FIXED_TRANSIENT_MS = 400;
+// The backoff's first wait, doubling: a retry held up half a second on a loaded machine still
+// reads as a wait that grows.
+const TRANSIENT_FIRST_MS = 500;
 /** The URL of a route with its query; the cursor, like every value, percent-encoded by URLSearchParams. */
 function urlOf(path, query) {
     const url = new URL(`${baseUrl}${path}`);
@@ -85,7 +88,7 @@ async function call(method, path, query = {}, payload) {
         const wordingSaysRetry = /retry/i.test(envelope?.error?.message ?? '');
         if (category === 'transient' && failures < 3 && (defect !== 'match-wording' || wordingSaysRetry)) {
             // > `transient`: retry with backoff.
-            await sleep(defect === 'fixed-transient' ? FIXED_TRANSIENT_MS : 250 * 2 ** failures);
+            await sleep(defect === 'fixed-transient' ? FIXED_TRANSIENT_MS : TRANSIENT_FIRST_MS * 2 ** failures);
             failures += 1;
             continue;
         }

@@ -36,6 +36,9 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 // Defect fixed-transient's delay: well above how late a timer fires on a loaded machine, so
 // that a fixed delay never reads as a growing one.
 const FIXED_TRANSIENT_MS = 400;
+// The backoff's first wait, doubling: a retry held up half a second on a loaded machine still
+// reads as a wait that grows.
+const TRANSIENT_FIRST_MS = 500;
 
 /** The URL of a route with its query; the cursor, like every value, percent-encoded by URLSearchParams. */
 function urlOf(path: string, query: Record<string, string>): string {
@@ -88,7 +91,7 @@ async function call<T>(method: string, path: string, query: Record<string, strin
     const wordingSaysRetry = /retry/i.test(envelope?.error?.message ?? '');
     if (category === 'transient' && failures < 3 && (defect !== 'match-wording' || wordingSaysRetry)) {
       // > `transient`: retry with backoff.
-      await sleep(defect === 'fixed-transient' ? FIXED_TRANSIENT_MS : 250 * 2 ** failures);
+      await sleep(defect === 'fixed-transient' ? FIXED_TRANSIENT_MS : TRANSIENT_FIRST_MS * 2 ** failures);
       failures += 1;
       continue;
     }
