@@ -273,21 +273,44 @@ function prepare(input: PoolModelInput): Prepared {
 }
 
 /**
- * The instants of an answer's interval worth trying: its ends, every instant within it where a
- * bound can change (a send, a headers' arrival, a possible return), and one between each two.
+ * The instants of an answer's interval worth trying, in order: its ends, every instant within it
+ * where a bound can change (a send, a headers' arrival, a possible return), and one between each
+ * two. Drawn one at a time: most answers hold at one of the first, and a burst's interval holds
+ * hundreds of edges.
  */
-function instants(model: Prepared, r: ModelRequest, shiftMs = 0): number[] {
+function* instants(model: Prepared, r: ModelRequest, shiftMs = 0): Generator<number> {
   const from = r.sendMs;
   const to = Number.isFinite(r.headersMs) ? r.headersMs : r.sendMs;
-  const inside = (shift: number): number[] => model.edges.slice(countUpTo(model.edges, from + shift), countUpTo(model.edges, to + shift, true)).map((t) => t - shift);
-  const points = [...new Set([from, to, ...inside(0), ...(shiftMs > 0 ? inside(shiftMs) : [])])].sort((a, b) => a - b);
-  const out: number[] = [];
-  points.forEach((t, i) => {
-    out.push(t);
-    const next = points[i + 1];
-    if (next !== undefined) out.push((t + next) / 2);
-  });
-  return out;
+  const ends = [Math.min(from, to), Math.max(from, to)];
+  // The edges strictly inside the interval, and those inside it one shift later, moved back by it.
+  const runs = [0, ...(shiftMs > 0 ? [shiftMs] : [])].map((shift) => ({ shift, at: countUpTo(model.edges, from + shift), end: countUpTo(model.edges, to + shift, true) }));
+  let endAt = 0;
+  let last: number | undefined;
+  /** The next of the sorted distinct points (the ends and both runs, merged), or undefined. */
+  const nextPoint = (): number | undefined => {
+    for (;;) {
+      let best = endAt < ends.length ? ends[endAt]! : Number.POSITIVE_INFINITY;
+      let source = -1;
+      runs.forEach((run, k) => {
+        if (run.at < run.end && model.edges[run.at]! - run.shift < best) {
+          best = model.edges[run.at]! - run.shift;
+          source = k;
+        }
+      });
+      if (best === Number.POSITIVE_INFINITY) return undefined;
+      if (source === -1) endAt += 1;
+      else runs[source]!.at += 1;
+      if (best !== last) return (last = best);
+    }
+  };
+  let point = nextPoint();
+  if (point === undefined) return;
+  yield point;
+  for (let next = nextPoint(); next !== undefined; next = nextPoint()) {
+    yield (point + next) / 2;
+    yield next;
+    point = next;
+  }
 }
 
 function seconds(ms: number): string {
@@ -364,15 +387,19 @@ export function judgePoolModel(input: PoolModelInput): AnswerVerdict[] {
     }
     if (checks.length === 0) continue;
     const problems: AnswerVerdict['problems'] = [];
-    const cs = instants(model, r, a.retryAfterS === undefined ? 0 : a.retryAfterS * 1000 + ROUNDING_MS);
+    const shiftMs = a.retryAfterS === undefined ? 0 : a.retryAfterS * 1000 + ROUNDING_MS;
     const useAt = (c: number): { c: number; use: InUse } => ({ c, use: inUseAt(model, c, r, priorMostAt(model, c)) });
     // Most answers hold together at an early instant: the rest of the interval is looked at only when none does.
-    const together = cs.some((c) => {
+    let together = false;
+    for (const c of instants(model, r, shiftMs)) {
       const { use } = useAt(c);
-      return checks.every((k) => k.holds(c, use));
-    });
+      if (checks.every((k) => k.holds(c, use))) {
+        together = true;
+        break;
+      }
+    }
     if (!together) {
-      const uses = cs.map(useAt);
+      const uses = [...instants(model, r, shiftMs)].map(useAt);
       const range = {
         lower: [Math.min(...uses.map((u) => u.use.lower)), Math.max(...uses.map((u) => u.use.lower))] as [number, number],
         upper: [Math.min(...uses.map((u) => u.use.upper)), Math.max(...uses.map((u) => u.use.upper))] as [number, number],
