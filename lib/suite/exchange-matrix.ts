@@ -101,9 +101,13 @@ export async function createJob(s: Session, role: string): Promise<{ id?: string
   return id.ok ? { id: id.id, exchange } : { exchange };
 }
 
-/** The request that spends a point of a pool without touching any data: HEAD /me, or PUT on /me, where the spec shows no operation. */
+/**
+ * The request that spends a point of a pool without touching any data: GET /me, or PUT on /me,
+ * where the spec shows no operation. Not HEAD: undici closes the connection after every HEAD (in
+ * case a server sends a body), so a spend of thousands would open a connection for each.
+ */
 function spender(role: string, pool: Pool): SendOptions {
-  return { method: pool === 'read' ? 'HEAD' : 'PUT', path: ME_PATH, token: role, unpaced: true };
+  return { method: pool === 'read' ? 'GET' : 'PUT', path: ME_PATH, token: role, unpaced: true };
 }
 
 /**
