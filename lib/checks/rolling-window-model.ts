@@ -418,8 +418,7 @@ export function judgePoolModel(input: PoolModelInput): AnswerVerdict[] {
  * Whether any point can have come back by the end of an answer's interval: before then only the
  * counting is judged, whatever the window.
  */
-export function pointsMayBeBack(input: Pick<PoolModelInput, 'windowMs' | 'recordStartMs' | 'requests'>, seq: number): boolean {
-  const r = input.requests.find((x) => x.seq === seq);
+export function pointsMayBeBack(input: Pick<PoolModelInput, 'windowMs' | 'recordStartMs'>, r: ModelRequest | undefined): boolean {
   if (r === undefined) return true;
   const end = Number.isFinite(r.headersMs) ? r.headersMs : r.sendMs;
   return end + EDGE_MS >= input.recordStartMs + input.windowMs - RETURN_GRAIN_MS;

@@ -159,10 +159,12 @@ class RollingWindowModel implements RecordModel {
         recordStartMs: this.#recordStartMs,
         ...(Number.isFinite(firstSentMs) ? { firstSentMs } : {}),
       };
+      const bySeq = new Map<number, ModelRequest>();
+      for (const r of track.requests) if (!bySeq.has(r.seq)) bySeq.set(r.seq, r);
       for (const verdict of judgePoolModel(input)) {
         const at = track.judged.get(verdict.seq);
         if (at === undefined) continue;
-        const back = pointsMayBeBack(input, verdict.seq);
+        const back = pointsMayBeBack(input, bySeq.get(verdict.seq));
         const byRequirement = new Map<string, string[]>([[WINDOW, []]]);
         if (!back) byRequirement.set(ONE_POINT, []);
         // A refusal while the pool surely had points contradicts the model whenever it comes: every
