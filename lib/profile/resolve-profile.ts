@@ -1,7 +1,7 @@
 import { ProfileError, MissingTokenError } from '../errors.ts';
 import type { Secret } from '../http/redactor.ts';
 import { READ_LIMIT, WINDOW_SECONDS, WRITE_LIMIT } from '../spec-constants.ts';
-import { DEFAULT_MAX_IN_FLIGHT } from '../suite/spend-in-flight.ts';
+import { defaultMaxInFlight } from '../suite/spend-in-flight.ts';
 import { TOKEN_ROLES, type ProfileFile, type TokenSource } from './profile-file.ts';
 import { describeSecret, looksLikeToken, MIN_SECRET_LENGTH } from './secret-text.ts';
 import type { FaultName, MessageRoute, ResolvedProfile } from './resolved-profile.ts';
@@ -92,7 +92,7 @@ export function resolveProfile(file: string, raw: ProfileFile, env: NodeJS.Proce
         : { async: { body: raw.messages.async.body, jobIdPointer: raw.messages.async.job_id, poll: raw.messages.async.poll } }),
     },
     limits,
-    pacing: { maxInFlight: raw.pacing?.max_in_flight ?? DEFAULT_MAX_IN_FLIGHT },
+    pacing: { maxInFlight: raw.pacing?.max_in_flight ?? defaultMaxInFlight(limits) },
     certifying,
     faults,
     ...(raw.implementation === undefined ? {} : { implementation: { ...raw.implementation } }),

@@ -18,11 +18,22 @@ export function sideBySide(maxInFlight: number): number {
  * in the order given; each call answers with its own task's promise.
  */
 export function inLanes(inFlight: number): <R>(task: () => Promise<R>) => Promise<R> {
-  const waiting: Array<() => void> = [];
+  // A queue read from `head` on: a pool's spend queues thousands, and shifting an array that long
+  // moves every entry each time.
+  const waiting: Array<(() => void) | undefined> = [];
+  let head = 0;
   let running = 0;
   const next = (): void => {
     running -= 1;
-    waiting.shift()?.();
+    const start = waiting[head];
+    if (start === undefined) return;
+    waiting[head] = undefined;
+    head += 1;
+    if (head === waiting.length) {
+      waiting.length = 0;
+      head = 0;
+    }
+    start();
   };
   return <R>(task: () => Promise<R>): Promise<R> =>
     new Promise<R>((resolve, reject) => {

@@ -36,9 +36,13 @@ describe('profiles', () => {
     expect(notices.join()).toContain('not a certification');
   });
 
-  test('pacing.max_in_flight: 256 unless the profile sets it; anything but an integer from 1 to 1024 names the key', () => {
+  test('pacing.max_in_flight: 256 (more for a big pool) unless the profile sets it; anything but an integer from 1 to 1024 names the key', () => {
     const base = { base_url: 'http://h/v1', tokens: { primary: { value: 'tok_live_0001' } } };
     expect(resolveProfile('x', base, {}).profile.pacing).toEqual({ maxInFlight: 256 });
+    // A bigger pool gets more by default (spent in about six round trips), up to 1024; a cap the profile sets holds.
+    expect(resolveProfile('x', { ...base, limits: { read: 6000 } }, {}).profile.pacing).toEqual({ maxInFlight: 1000 });
+    expect(resolveProfile('x', { ...base, limits: { read: 60_000 } }, {}).profile.pacing).toEqual({ maxInFlight: 1024 });
+    expect(resolveProfile('x', { ...base, limits: { read: 6000 }, pacing: { max_in_flight: 300 } }, {}).profile.pacing).toEqual({ maxInFlight: 300 });
     expect(resolveProfile('x', { ...base, pacing: { max_in_flight: 4 } }, {}).profile.pacing).toEqual({ maxInFlight: 4 });
     const dir = mkdtempSync(join(tmpdir(), 'asi-pacing-'));
     for (const bad of ['0', '1025', '"many"']) {
