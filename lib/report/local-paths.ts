@@ -8,6 +8,10 @@ import { PACKAGE_ROOT } from '../package-root.ts';
  * so that the package inside a home folder reads `<asi-conformance>`, not `~/...`.
  */
 function standIns(cwd: string): Array<{ path: string; as: string }> {
+  // Asked for every piece of every report: the folders are worked out once per working folder
+  // (the temporary and home folders read from the environment each time cost 50 ms a run).
+  const known = standInsByCwd.get(cwd);
+  if (known !== undefined) return known;
   const list = [
     { path: PACKAGE_ROOT.replace(/[\\/]+$/, ''), as: '<asi-conformance>' },
     { path: process.execPath, as: 'node' },
@@ -16,8 +20,12 @@ function standIns(cwd: string): Array<{ path: string; as: string }> {
     { path: homedir().replace(/[\\/]+$/, ''), as: '~' },
   ];
   // The root folder would match every path there is.
-  return list.filter((x) => x.path.split(sep).some((s) => s !== '')).sort((a, b) => b.path.length - a.path.length);
+  const found = list.filter((x) => x.path.split(sep).some((s) => s !== '')).sort((a, b) => b.path.length - a.path.length);
+  standInsByCwd.set(cwd, found);
+  return found;
 }
+
+const standInsByCwd = new Map<string, Array<{ path: string; as: string }>>();
 
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
+import { harnessIdentity } from '../certification/harness-identity.ts';
 import { writeBundle, type BundleRequest, type WrittenBundle } from '../certification/write-bundle.ts';
 import { contractDigest } from '../contract/contract-document.ts';
 import type { HarnessError } from '../errors.ts';
@@ -91,20 +92,23 @@ export function newRunId(now = new Date()): string {
 }
 
 /**
- * Requests per token role and pool, what the target showed of its codes and fields, and the last
- * exchanges sent, gathered one exchange at a time as the record is read.
+ * Requests per token role and pool, what the target showed of its codes and fields, the last
+ * exchanges sent and the coverage, gathered one exchange at a time as the record is read.
  */
 class TranscriptFacts {
   readonly #counts = new Map<string, number>();
-  // The coverage reads the record in the order it was sent (the transcript holds it in the order answered), as verify and the HAR do.
-  readonly #sent: Exchange[] = [];
   readonly observer: Observer;
   readonly lastSent = new LastSent();
-  readonly #target: ResolvedTarget;
+  // The coverage reads the record in the order it was sent (the transcript holds it in the order
+  // answered), as verify and the HAR do: an exchange waits here until every one numbered before it
+  // has come, so that the tally is done while the run waits, not after it.
+  readonly #coverage: CoverageTally;
+  readonly #waiting = new Map<number, Exchange>();
+  #nextSeq = 1;
 
   constructor(target: ResolvedTarget) {
-    this.#target = target;
     this.observer = new Observer(target.profile);
+    this.#coverage = new CoverageTally(coverageContextOf(target.profile, Object.keys(target.tokens)));
   }
 
   add(ex: Exchange): void {
@@ -112,7 +116,12 @@ class TranscriptFacts {
     this.#counts.set(key, (this.#counts.get(key) ?? 0) + 1);
     this.observer.add(ex);
     this.lastSent.add(ex);
-    this.#sent.push(ex);
+    this.#waiting.set(ex.seq, ex);
+    for (let next = this.#waiting.get(this.#nextSeq); next !== undefined; next = this.#waiting.get(this.#nextSeq)) {
+      this.#waiting.delete(this.#nextSeq);
+      this.#coverage.add(next);
+      this.#nextSeq += 1;
+    }
   }
 
   requests(): RequestCount[] {
@@ -122,10 +131,11 @@ class TranscriptFacts {
     });
   }
 
+  /** The coverage of the whole record: what still waits (after a number never recorded) is tallied in order. */
   coverage(): CoverageTally {
-    const coverage = new CoverageTally(coverageContextOf(this.#target.profile, Object.keys(this.#target.tokens)));
-    for (const ex of [...this.#sent].sort((a, b) => a.seq - b.seq)) coverage.add(ex);
-    return coverage;
+    for (const ex of [...this.#waiting.values()].sort((a, b) => a.seq - b.seq)) this.#coverage.add(ex);
+    this.#waiting.clear();
+    return this.#coverage;
   }
 }
 
@@ -190,6 +200,9 @@ function runMetadata(options: CertifyOptions, run: { runId: string; startedAt: D
   };
 }
 
+/** After the start of a run, when the harness's identity is worked out for its bundle: past the start's own work. */
+const IDENTITY_AFTER_MS = 5_000;
+
 /**
  * One certification run: preflight, suites against the target, then the report and its files.
  * A run the preflight ends writes its reports too, every requirement not run and the preflight's
@@ -217,6 +230,9 @@ export async function certify(options: CertifyOptions): Promise<CertifyResult> {
     (ex) => facts.add(ex),
   );
   record.start();
+  // The bundle names the harness by a digest of every file of its package (about 50 ms of reading
+  // and hashing): worked out while the run goes on, not after its last answer.
+  const identityEarly = options.bundle === undefined ? undefined : setTimeout(() => harnessIdentity(), IDENTITY_AFTER_MS).unref();
   try {
     let ended: PreflightEnd | undefined;
     if (!options.embedded) {
@@ -303,6 +319,7 @@ export async function certify(options: CertifyOptions): Promise<CertifyResult> {
     const bundle = await writeBundle(report, { runDir: dir, transcriptFile, written: files, secrets: secrets.map((t) => t.value), request: options.bundle });
     return { ...result, bundle };
   } finally {
+    clearTimeout(identityEarly);
     record.stop();
     for (const f of [transcriptFile, judgementsFile(transcriptFile), pacerStatsFile(transcriptFile), targetDownFile(transcriptFile), waitsFile(transcriptFile), ...faultWorkingFiles(transcriptFile)]) rmSync(f, { force: true });
     // And any other working file named after the transcript: a worker stopped by an interrupt
