@@ -84,6 +84,12 @@ async function* archiveBytes(entries: readonly TarSource[], mtimeS: number): Asy
 }
 
 /**
+ * zlib's level 3: a run's files are repetitive JSON, and on the 45 MB of a run of 18,000 exchanges
+ * level 6 took 210 ms for an archive 20% smaller (1.39 against 1.73 MB); level 3 took 90 ms.
+ */
+const GZIP_LEVEL = 3;
+
+/**
  * Writes `entries` as a gzip'd ustar archive to `out`, one file at a time (a large record is
  * never held whole), and returns the SHA-256 of the bytes written, hex.
  */
@@ -95,6 +101,6 @@ export async function writeTarGz(out: string, entries: readonly TarSource[], mti
       done(null, chunk);
     },
   });
-  await pipeline(Readable.from(archiveBytes(entries, Math.max(0, Math.floor(mtimeS)))), createGzip({ level: 6 }), tee, createWriteStream(out));
+  await pipeline(Readable.from(archiveBytes(entries, Math.max(0, Math.floor(mtimeS)))), createGzip({ level: GZIP_LEVEL }), tee, createWriteStream(out));
   return hash.digest('hex');
 }
