@@ -1,6 +1,6 @@
-import { SLOW_DOWN_FRACTION, WRITE_METHODS } from '../spec-constants.ts';
+import { READ_METHODS, SLOW_DOWN_FRACTION, WRITE_METHODS } from '../spec-constants.ts';
 import { STREAM_FIELD_FORMS } from './accept-forms.ts';
-import { coveringArray, rowHolding, tupleKey, tupleOf, type Allowed } from './covering-array.ts';
+import { coveringArray, placeableTuples, rowHolding, tupleKey, tupleOf, type Allowed, type Dimension, type Tuple } from './covering-array.ts';
 import { coverageAllowed, coverageDimensions, drivenTriples, TRIPLE_DIMENSIONS } from './coverage.ts';
 import { seededRandom } from '../seeded-random.ts';
 import type { Cell, CoverageContext } from './exchange-dimensions.ts';
@@ -44,7 +44,7 @@ export function exchangePlan(context: CoverageContext, seed: number): ExchangePl
   const dimensions = coverageDimensions(context);
   const array = coveringArray(dimensions, planned, seed);
   const rows = fitLowWrites(
-    [...array.rows, ...tripleRows(context, array.rows, planned, seed)].map((row) => {
+    [...array.rows, ...tripleRows(context, array.rows, planned, seed), ...ownerRows(context, array.rows, planned, seed)].map((row) => {
       const cell = row as Cell;
       return { cell, phase: phaseOf(cell) };
     }),
@@ -62,16 +62,50 @@ export function exchangePlan(context: CoverageContext, seed: number): ExchangePl
 function tripleRows(context: CoverageContext, pairRows: ReadonlyArray<Record<string, string>>, allowed: Allowed, seed: number): Array<Record<string, string>> {
   const dimensions = coverageDimensions(context);
   const over = TRIPLE_DIMENSIONS.map((name) => dimensions.find((d) => d.name === name)!);
+  return rowsForMissing(drivenTriples(context), over, pairRows, dimensions, allowed, seededRandom(seed ^ 0x7e3));
+}
+
+/** A row for each tuple over `over` that no row of `pairRows` holds: its other values chosen by `random`. */
+function rowsForMissing(
+  tuples: readonly Tuple[],
+  over: readonly Dimension[],
+  pairRows: ReadonlyArray<Record<string, string>>,
+  dimensions: readonly Dimension[],
+  allowed: Allowed,
+  random: () => number,
+): Array<Record<string, string>> {
   const held = new Set(pairRows.flatMap((r) => {
     const t = tupleOf(r, over);
     return t === undefined ? [] : [tupleKey(t)];
   }));
-  const random = seededRandom(seed ^ 0x7e3);
-  return drivenTriples(context).flatMap((t) => {
+  return tuples.flatMap((t) => {
     if (held.has(tupleKey(t))) return [];
     const row = rowHolding(t, dimensions, allowed, random);
     return row === undefined ? [] : [row];
   });
+}
+
+/**
+ * Every id owner with every read method on every route with an id in its path, with a valid
+ * token's fresh pool (the primary's reads): the server looks the id up only once the token and the
+ * pool let the request through, and pairs alone reach each owner with each method only as the
+ * seed falls (HEAD on a job id never issued was reached on some seeds, not others). A point each
+ * of the primary's read pool, for the triples the pairs' rows do not already hold.
+ */
+function ownerRows(context: CoverageContext, pairRows: ReadonlyArray<Record<string, string>>, allowed: Allowed, seed: number): Array<Record<string, string>> {
+  const dimensions = coverageDimensions(context);
+  const named = (name: string, keep: (v: string) => boolean): Dimension => {
+    const d = dimensions.find((x) => x.name === name)!;
+    return { ...d, values: d.values.filter(keep) };
+  };
+  const over = [
+    named('route', () => true),
+    named('method', (v) => (READ_METHODS as readonly string[]).includes(v)),
+    named('owner', (v) => v !== 'no id'),
+    named('token', (v) => v === 'valid'),
+    named('pool', (v) => v === 'fresh'),
+  ];
+  return rowsForMissing(placeableTuples(over, dimensions, allowed), over, pairRows, dimensions, allowed, seededRandom(seed ^ 0x0a1));
 }
 
 function phaseOf(cell: Cell): Phase {

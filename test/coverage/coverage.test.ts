@@ -145,6 +145,23 @@ describe('coverage', () => {
     expect(c.triples!.uncovered[0]).toMatch(/^route \/me × method GET × token none$/);
   });
 
+  test("every id owner with every read method on every route with an id, on a valid token's fresh pool, whatever the seed", () => {
+    for (const seed of [1, 2, 3, 20261122]) {
+      const plan = exchangePlan(CONTEXT, seed);
+      const held = new Set(plan.rows.filter((r) => r.cell.token === 'valid' && r.cell.pool === 'fresh').map((r) => `${r.cell.route} ${r.cell.method} ${r.cell.owner}`));
+      expect(held.has('/message-jobs/{job_id} HEAD never issued')).toBe(true);
+      const allowed = coverageAllowed(CONTEXT);
+      for (const route of ['/deal-agents/{agent_id}/messages', '/company-agents/{agent_id}/messages', '/message-jobs/{job_id}']) {
+        for (const method of ['GET', 'HEAD']) {
+          for (const owner of ['own', "another workspace's", 'never issued']) {
+            const reachable = plan.rows.some((r) => allowed({ ...r.cell, route, method, owner, token: 'valid', pool: 'fresh' }));
+            if (reachable) expect(held.has(`${route} ${method} ${owner}`), `${route} ${method} ${owner}, seed ${seed}`).toBe(true);
+          }
+        }
+      }
+    }
+  });
+
   test('the uncovered pairs are named with why; values the profile lacks are unavailable, not uncovered', () => {
     const context = { ...CONTEXT, roles: ['primary'] };
     const c = coverageOf([ex('GET', '/me', 200, { role: 'primary', remaining: 9 })], context, { suites: ['auth'] });
