@@ -55,7 +55,7 @@ function vitestOptions(reporters: Reporter[], context: RunContext, sequencer: Se
     pool: kept === undefined ? 'threads' : kept.pool,
     sequence: { sequencer },
     passWithNoTests: true,
-    setupFiles: kept === undefined ? [WORKER_HEAP, WARM_MODULES] : [WORKER_HEAP, RUN_MODULES, WARM_MODULES],
+    setupFiles: kept === undefined ? [WORKER_HEAP] : [WORKER_HEAP, RUN_MODULES],
     ...(cache === undefined ? {} : { experimental: cache }),
   };
 }
@@ -64,8 +64,6 @@ function vitestOptions(reporters: Reporter[], context: RunContext, sequencer: Se
 const WORKER_HEAP = join(PACKAGE_ROOT, 'lib', 'suite', 'worker-heap.ts');
 /** Run in a kept thread before each suite file: fresh modules for each run (lib/suite/run-modules.ts). */
 const RUN_MODULES = join(PACKAGE_ROOT, 'lib', 'suite', 'run-modules.ts');
-/** Run in the worker before each file: at a run's first, the modules its suites import asked for at once (lib/suite/warm-modules.ts). */
-const WARM_MODULES = join(PACKAGE_ROOT, 'lib', 'suite', 'warm-modules.ts');
 
 const VITE_OPTIONS = { logLevel: 'silent' as const, cacheDir: undefined };
 
