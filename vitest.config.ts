@@ -33,6 +33,7 @@ class LongestFirst extends BaseSequencer {
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    globalSetup: ['test/support/temp-root.ts'],
     // Safety nets, far above the worst case measured under load: a test that runs the CLI four
     // times took more than 30 s beside two CPU burners. A hung CLI is stopped sooner by runCli's
     // own limit (test/support/cli.ts).

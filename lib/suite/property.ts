@@ -5,7 +5,6 @@ import { trimFinding } from '../model/evidence-trim.ts';
 import { drawnInputs, ProbedAhead, type DrawParameters } from './property-lookahead.ts';
 import { runningTestIds } from './requirement-test.ts';
 import { session } from './session.ts';
-import { sideBySide } from './side-by-side.ts';
 
 export interface PropertyOptions<T = unknown> {
   numRuns: number;
@@ -60,7 +59,7 @@ export async function checkProperty<T>(
   // A replayed path starts mid-run: drawing ahead would draw from the start.
   const ahead =
     options.independent === true && path === undefined
-      ? new ProbedAhead(await drawnInputs(arbitrary, parameters), trimmedProbe(probe), sideBySide(s.context.profile.pacing.maxInFlight))
+      ? new ProbedAhead(await drawnInputs(arbitrary, parameters), trimmedProbe(probe), s.sideBySide())
       : undefined;
   const property = fc.asyncProperty(arbitrary, async (input) => {
     // Once shrinking has spent its budget, skip further candidates instead of sending requests.

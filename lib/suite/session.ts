@@ -10,7 +10,7 @@ import { judgementsFile } from '../judgement/judgement-line.ts';
 import { pacerStatsFile, targetDownFile } from './worker-files.ts';
 import { startJudgementLog } from './judgement-log.ts';
 import type { RunContext } from './run-context.ts';
-import { sendAll, sideBySide } from './side-by-side.ts';
+import { RoundTripFloor, sendAll, sideBySide } from './side-by-side.ts';
 import { waitingFor } from './wait-notices.ts';
 
 /**
@@ -25,6 +25,8 @@ export interface Session {
   requestCount(): number;
   /** Independent requests sent side by side (lib/suite/side-by-side.ts); their exchanges in the order given. */
   sendAll(requests: readonly SendOptions[]): Promise<Exchange[]>;
+  /** How many independent requests go side by side now: more once the target is seen to be far. */
+  sideBySide(): number;
 }
 
 let current: Session | undefined;
@@ -61,6 +63,7 @@ export function session(): Session {
     onWaited: () => writeFileSync(pacerStatsFile(context.transcriptFile), JSON.stringify(pacer.stats())),
   });
   let count = 0;
+  const roundTrips = new RoundTripFloor();
   const client = new HttpClient({
     baseUrl: context.baseUrl,
     tokens: context.tokens,
@@ -72,6 +75,7 @@ export function session(): Session {
     sequence: new ExchangeSequence(context.firstSeq ?? 1),
     onExchange(exchange) {
       count += 1;
+      roundTrips.note(exchange);
       appendExchange(context.transcriptFile, exchange, transcriptBudget(exchange, context.baseUrl));
     },
     // The main process watches for this file and cuts the run short (lib/runner/run-control.ts).
@@ -79,7 +83,7 @@ export function session(): Session {
     faultsOn: () => [...faultsOn],
   });
   startJudgementLog(judgementsFile(context.transcriptFile));
-  const inFlight = sideBySide(context.profile.pacing.maxInFlight);
-  current = { context, client, pacer, requestCount: () => count, sendAll: (requests) => sendAll(client, requests, inFlight) };
+  const inFlight = (): number => sideBySide(context.profile.pacing.maxInFlight, roundTrips.ms());
+  current = { context, client, pacer, requestCount: () => count, sendAll: (requests) => sendAll(client, requests, inFlight()), sideBySide: inFlight };
   return current;
 }

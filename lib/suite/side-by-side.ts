@@ -2,15 +2,55 @@ import type { HttpClient, SendOptions } from '../http/client.ts';
 import type { Exchange } from '../model/exchange.ts';
 
 /**
- * Independent requests of one test (a route list, the inputs of a property) in flight at once: a
- * far target's round trips overlap instead of adding up, and a target is never sent more at once
- * than a browser opens connections to one host.
+ * Independent requests of one test (a route list, the inputs of a property, the exchange matrix's
+ * rows) in flight at once at a nearby target: their round trips overlap instead of adding up, and
+ * such a target is never sent more at once than a browser opens connections to one host.
  */
 export const PROBES_IN_FLIGHT = 6;
 
-/** Requests side by side within the profile's pacing.max_in_flight. */
-export function sideBySide(maxInFlight: number): number {
-  return Math.max(1, Math.min(PROBES_IN_FLIGHT, maxInFlight));
+/** A round trip up to this long is a nearby target's: PROBES_IN_FLIGHT side by side. */
+export const NEAR_ROUND_TRIP_MS = 25;
+
+/**
+ * The most side by side at a far target. A longer round trip gets more lanes in proportion, so that
+ * the run's independent requests go about as fast as a nearby target's six, up to this many: 200 ms
+ * away, the matrix's 300 rows took 21 s six at a time.
+ */
+export const FAR_PROBES_IN_FLIGHT = 32;
+
+/**
+ * Requests side by side within the profile's pacing.max_in_flight: PROBES_IN_FLIGHT, more for a
+ * round trip longer than NEAR_ROUND_TRIP_MS (up to FAR_PROBES_IN_FLIGHT).
+ */
+export function sideBySide(maxInFlight: number, roundTripMs = 0): number {
+  const lanes = Math.min(FAR_PROBES_IN_FLIGHT, Math.max(PROBES_IN_FLIGHT, Math.ceil((PROBES_IN_FLIGHT * roundTripMs) / NEAR_ROUND_TRIP_MS)));
+  return Math.max(1, Math.min(lanes, maxInFlight));
+}
+
+/** Round trips the target's floor is read from. */
+const ROUND_TRIPS_KEPT = 32;
+
+/**
+ * The target's round trip as the run sees it: the shortest time to the headers among the last
+ * ROUND_TRIPS_KEPT answers. Waiting only ever lengthens a round trip (a spend's hundreds in flight,
+ * a loaded machine, a slow route), so the shortest is the nearest to the path's own; a target
+ * whose answers vary widely counts as near, and keeps PROBES_IN_FLIGHT.
+ */
+export class RoundTripFloor {
+  readonly #kept: number[] = [];
+  #next = 0;
+
+  note(exchange: Exchange): void {
+    const ms = exchange.response === undefined ? undefined : (exchange.timings.headersMs ?? exchange.timings.totalMs);
+    if (ms === undefined) return;
+    this.#kept[this.#next] = ms;
+    this.#next = (this.#next + 1) % ROUND_TRIPS_KEPT;
+  }
+
+  /** The shortest kept round trip, 0 before any answer. */
+  ms(): number {
+    return this.#kept.length === 0 ? 0 : Math.min(...this.#kept);
+  }
 }
 
 /**

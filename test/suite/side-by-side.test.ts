@@ -2,7 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { HttpClient } from '../../lib/http/client.ts';
-import { inLanes, PROBES_IN_FLIGHT, sendAll, sideBySide } from '../../lib/suite/side-by-side.ts';
+import type { Exchange } from '../../lib/model/exchange.ts';
+import { FAR_PROBES_IN_FLIGHT, inLanes, NEAR_ROUND_TRIP_MS, PROBES_IN_FLIGHT, RoundTripFloor, sendAll, sideBySide } from '../../lib/suite/side-by-side.ts';
 
 let server: Server;
 let client: HttpClient;
@@ -73,6 +74,26 @@ test('the profile lowers the requests side by side, never to none', () => {
   expect(sideBySide(64)).toBe(PROBES_IN_FLIGHT);
   expect(sideBySide(2)).toBe(2);
   expect(sideBySide(0)).toBe(1);
+});
+
+test('a far target gets more side by side, in proportion to its round trip, within the cap and the profile', () => {
+  expect(sideBySide(256, 0)).toBe(PROBES_IN_FLIGHT);
+  expect(sideBySide(256, NEAR_ROUND_TRIP_MS)).toBe(PROBES_IN_FLIGHT);
+  expect(sideBySide(256, 2 * NEAR_ROUND_TRIP_MS)).toBe(2 * PROBES_IN_FLIGHT);
+  expect(sideBySide(256, 200)).toBe(FAR_PROBES_IN_FLIGHT);
+  expect(sideBySide(10, 200)).toBe(10);
+});
+
+test("the round trip is the shortest of the last answers': queueing only lengthens one, an unanswered request says nothing", () => {
+  const answered = (headersMs: number): Exchange => ({ seq: 1, startedAt: '', request: { method: 'GET', url: '', headers: {} }, response: { status: 200, headers: {}, body: '' }, timings: { totalMs: headersMs + 5, headersMs } });
+  const floor = new RoundTripFloor();
+  expect(floor.ms()).toBe(0);
+  for (const ms of [210, 540, 205, 900]) floor.note(answered(ms));
+  floor.note({ ...answered(0), response: undefined, timings: { totalMs: 0 } });
+  expect(floor.ms()).toBe(205);
+  // The oldest answers leave: a target that moved near is seen near again.
+  for (let i = 0; i < 40; i++) floor.note(answered(2));
+  expect(floor.ms()).toBe(2);
 });
 
 test('a task that throws before it returns a promise rejects its own call and frees its lane', async () => {
