@@ -85,7 +85,7 @@ test('a far target gets more side by side, in proportion to its round trip, with
 });
 
 test("the round trip is the shortest of the last answers': queueing only lengthens one, an unanswered request says nothing", () => {
-  const answered = (headersMs: number): Exchange => ({ seq: 1, startedAt: '', request: { method: 'GET', url: '', headers: {} }, response: { status: 200, headers: {}, body: '' }, timings: { totalMs: headersMs + 5, headersMs } });
+  const answered = (headersMs: number): Exchange => ({ seq: 1, startedAt: '', request: { method: 'GET', url: '', headers: {} }, response: { status: 200, headers: {}, body: '', bodyBytes: 0, truncated: false }, timings: { totalMs: headersMs + 5, headersMs } });
   const floor = new RoundTripFloor();
   expect(floor.ms()).toBe(0);
   for (const ms of [210, 540, 205, 900]) floor.note(answered(ms));
