@@ -119,7 +119,10 @@ export interface ReadRun extends PoolRun {
 
 export interface WriteRun extends PoolRun {
   route: MessageRoute;
-  /** The first POST once the read pool of the same token was spent (the look at the write pool came before). */
+  /**
+   * The first POST once the read pool of the same token was spent: the write pool's last point by
+   * its own count (the burst spent the rest beside the read pool's spend, WriteAhead).
+   */
   afterReadSpent: Exchange;
   /** The POSTs after the first two (whose brackets measured rows per message), counted in the ledger before and after. */
   batch: RefusedBatch;
@@ -374,7 +377,7 @@ function messageForms(profile: ResolvedProfile, except: SendOptions): SendOption
     .map((r) => ({ ...probeRequest(r), token: EXHAUSTED_ROLE, unpaced: true }));
 }
 
-/** The write pool's first look: the first of its forms (the sequence goes on with the rest once the read pool is spent). */
+/** The write pool's first look: the first of its forms (the sequence goes on with the rest, earlyWrites). */
 function writeLookOf(routes: readonly MessageRoute[]): SendOptions | undefined {
   if (routes.length === 0) return undefined;
   const { others, streamed } = writeForms(routes);
@@ -430,22 +433,45 @@ async function earlyWrites(s: Session, routes: readonly MessageRoute[], looks: L
   return { brackets, early, after, primaryBefore };
 }
 
+/** Most of the write pool's burst, sent beside the read pool's spend, and the pace of the whole burst. */
+interface WriteAhead {
+  sent: Exchange[];
+  pace: BurstPace;
+}
+
 /**
- * The rest of the write pool, once the read pool of the same token is spent and the staged pause
- * after the early points is over: a plain POST (the first once the read pool refused), then the
- * burst with message POSTs; the job mode only once the pool refuses, since a job may record its
- * row when it ends.
+ * Most of the write pool's burst, sent beside the read pool's spend once the staged pause after the
+ * early points is over: all but one of the points the last early answer said were left (none when
+ * it said no number). A big read pool or a far target takes seconds to spend, and a write burst
+ * that waited for it would push back the return of its points, and the run's end, as much (6,000
+ * reads 200 ms away: 4 s). The point left is for the POST sent once the read pool refused.
  */
-async function runWrites(s: Session, limits: Limits, routes: readonly MessageRoute[], looks: Looks, writes: EarlyWrites): Promise<WriteRun> {
+async function writeAhead(s: Session, limits: Limits, routes: readonly MessageRoute[], writes: EarlyWrites): Promise<WriteAhead> {
+  const { post } = writeForms(routes);
+  const last = writes.early[writes.early.length - 1]!;
+  await stagedGap(last);
+  const pace = paceOf(s, 'write', writes.early, limits.write, 1 + EXTRA_REFUSED_POSTS, WRITE_IN_FLIGHT_FLOOR);
+  const left = integerHeader(last, 'x-ratelimit-remaining');
+  const count = left === undefined ? 0 : Math.max(0, Math.min(limits.write, left) - 1);
+  if (count === 0) return { sent: [], pace };
+  const what = `the write pool of the ${EXHAUSTED_ROLE} token to be spent but one point (${count} requests, ${pace.inFlight} in flight)`;
+  const sent = await waitingFor(s.context.transcriptFile, what, Date.now() + (count * pace.roundTripMs) / pace.inFlight, sendMany(s, count, pace.inFlight, post));
+  return { sent, pace };
+}
+
+/**
+ * The rest of the write pool, once the read pool of the same token is spent: a plain POST (the
+ * first once the read pool refused, on the point WriteAhead left), then message POSTs beyond the
+ * pool; the job mode only once the pool refuses, since a job may record its row when it ends.
+ */
+async function runWrites(s: Session, limits: Limits, routes: readonly MessageRoute[], looks: Looks, writes: EarlyWrites, ahead: WriteAhead): Promise<WriteRun> {
   const route = routes[0]!;
   const { post } = writeForms(routes);
   const { brackets, early, after, primaryBefore } = writes;
   const bracket = smallerBracket(brackets.first.rows, brackets.second.rows);
-  await stagedGap(early[early.length - 1]!);
   const afterReadSpent = await s.client.send(post);
-  const sequence = [...early, afterReadSpent];
-  const pace = paceOf(s, 'write', sequence, limits.write, EXTRA_REFUSED_POSTS, WRITE_IN_FLIGHT_FLOOR);
-  const burst = await exhaust(s, limits.write, afterReadSpent, EXTRA_REFUSED_POSTS, pace, post);
+  const { pace } = ahead;
+  const burst = [...ahead.sent, afterReadSpent, ...(await exhaust(s, limits.write, afterReadSpent, EXTRA_REFUSED_POSTS, pace, post))];
   // A refused POST has done no work in any form (§8.1 rule 5): every route in every form the
   // profile declares, the burst's own form aside. All at once: each is refused whatever the order,
   // and a far target answers them in one round trip.
@@ -453,7 +479,7 @@ async function runWrites(s: Session, limits: Limits, routes: readonly MessageRou
   const routeRefusals = await sendAll(s.client, everyForm, pace.inFlight);
   const primaryAfter = await s.client.send({ ...post, token: 'primary' });
   // Every POST between the counts, the primary token's among them: their served rows are expected.
-  const posts = [primaryBefore, afterReadSpent, ...burst, ...routeRefusals, primaryAfter];
+  const posts = [primaryBefore, ...burst, ...routeRefusals, primaryAfter];
   const servedRows = posts.filter(isServed).length * (bracket ?? 0);
   const afterBatch = after.ok ? await countLedgerRowsSettled(s.client, after.rows + servedRows) : await countLedgerRows(s.client);
   const rowsPerMessage = rowsPerMessageOf(bracket, posts, after, afterBatch);
@@ -465,11 +491,11 @@ async function runWrites(s: Session, limits: Limits, routes: readonly MessageRou
   return {
     pool: 'write',
     route,
-    sequence,
+    sequence: early,
     early,
     burst,
     routeRefusals,
-    charged: [...sequence, ...burst, ...routeRefusals],
+    charged: [...early, ...burst, ...routeRefusals],
     ...(refusal === undefined ? {} : { refusal }),
     primaryBefore,
     primaryAfter,
@@ -502,7 +528,13 @@ export async function runCampaign(s: Session): Promise<CampaignOutcome> {
   // Settled here too, so that a read spend that throws leaves no rejection unhandled.
   brackets?.catch(() => undefined);
   early?.catch(() => undefined);
+  // Most of the write pool's burst goes beside the read pool's spend, once its own pause is over.
+  const ahead = early?.then((writes) => writeAhead(s, limits, routes, writes));
+  ahead?.catch(() => undefined);
   const read = await runReads(s, limits, looks, early ?? Promise.resolve());
-  const write = early === undefined ? { skipped: 'the profile configures no message route (messages.routes) to spend the write pool with' } : await runWrites(s, limits, routes, looks, await early);
+  const write =
+    early === undefined || ahead === undefined
+      ? { skipped: 'the profile configures no message route (messages.routes) to spend the write pool with' }
+      : await runWrites(s, limits, routes, looks, await early, await ahead);
   return { limits, read, write };
 }
