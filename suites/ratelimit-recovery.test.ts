@@ -7,6 +7,7 @@ import { resetRefillFinding, retryAfterTrueFinding, type Probe } from '../lib/ch
 import { sleepUntil } from '../lib/http/client.ts';
 import type { Exchange } from '../lib/model/exchange.ts';
 import { inconclusive, notRun, type Finding } from '../lib/model/finding.ts';
+import { startRefilledRowsBesideReads } from '../lib/suite/exchange-matrix.ts';
 import { campaignBudgetMs, type Campaign } from '../lib/suite/rate-limit-campaign.ts';
 import { finalRead, finalReadAtMs, healsAfterRefusalAtMs, latestWriteRefusal, replayDueAtMs, replayRefusedPosts, retryAfterDueAtMs, type ReplayRun } from '../lib/suite/rate-limit-probes.ts';
 import { campaign, isCampaign, readProbes, readRefill, readRefillTimed, writeRefill, writeRefillIfDone } from '../lib/suite/rate-limit-state.ts';
@@ -36,7 +37,11 @@ function writeReplay(s: Session, c: Campaign): Promise<ReplayRun | { skipped: st
     // ledger see only its own, and its first POST is timed against the refill's 429.
     const refill = await writeRefill();
     await sleepUntil(retryAfterDueAtMs(latestWriteRefusal(write, refill), windowMs));
-    return replayRefusedPosts(s, write, windowMs, refill);
+    const replayed = await replayRefusedPosts(s, write, windowMs, refill);
+    // The write pool serves again and the replay's counts are done: the matrix's rows of pools just
+    // refilled that spend no read point go now, beside the read pool's last probe.
+    startRefilledRowsBesideReads(s);
+    return replayed;
   })();
   return replaying;
 }

@@ -6,9 +6,11 @@
  * (the limiter-store drill) sit before it. The exchange matrix sends its rows of spent pools right
  * after the exhaustion (the secondary token's are spent then), brings the other workspace's read
  * pool low once the ledger suites have read with it, and sends the rows of pools just refilled
- * after the recovery, last; the other workspace's first write points go beside the exhaustion,
- * so that its write pool, which the matrix spends, is back by then. All files share one worker, one
- * client and one budget service (lib/suite/session.ts), so the order is also the pacing order.
+ * last (those that spend no read point of the secondary token go once the recovery has replayed
+ * the refused POSTs, beside its last probe of the read pool); the other workspace's first write
+ * points go beside the exhaustion, so that its write pool, which the matrix spends, is back by
+ * then. All files share one worker, one client and one budget service (lib/suite/session.ts), so
+ * the order is also the pacing order.
  */
 export const SUITE_ORDER = [
   'ratelimit-exhaust',

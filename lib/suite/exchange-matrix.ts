@@ -5,11 +5,12 @@ import { isRefusal } from '../checks/rate-limit-refusal.ts';
 import { ACCEPT_FORM_LIST } from '../coverage/accept-forms.ts';
 import type { Cell, CoverageContext } from '../coverage/exchange-dimensions.ts';
 import { exchangePlan, type ExchangePlan, type Phase, type PlannedRow } from '../coverage/exchange-plan.ts';
-import type { SendOptions } from '../http/client.ts';
 import type { Exchange } from '../model/exchange.ts';
 import type { ResolvedProfile } from '../profile/resolved-profile.ts';
 import { ME_PATH, poolOfMethod, SLOW_DOWN_FRACTION, type Pool } from '../spec-constants.ts';
+import { sleepUntil, type SendOptions } from '../http/client.ts';
 import { retryAfterDueAtMs } from './rate-limit-probes.ts';
+import { waitingFor } from './wait-notices.ts';
 import type { Session } from './session.ts';
 import { sendAll } from './side-by-side.ts';
 import { medianRoundTripMs, spendInFlight } from './spend-in-flight.ts';
@@ -234,6 +235,55 @@ export function sendRows(s: Session, rows: readonly PlannedRow[], ids: MatrixIds
     matrixExchanges.push(...sent);
     return sent;
   });
+}
+
+/**
+ * A row of pools just refilled that charges no read point of the secondary token: its write pool's
+ * rows, and the other workspace's. The rate-limit recovery's last timed probe judges the read
+ * pool's Reset by the first request after it; these need not wait for it.
+ */
+function besideReadProbes(row: PlannedRow): boolean {
+  const role = roleFor(row.cell, row.phase);
+  return role === 'other_workspace' || (role === 'secondary' && poolOfMethod(row.cell.method) === 'write');
+}
+
+/** The rows of pools just refilled, each with its unknown twin: those that may go beside the read pool's last probe, and the rest. */
+export function refilledRows(s: Session): { beside: PlannedRow[]; after: PlannedRow[] } {
+  const rows = matrixPlan(s).rows.filter((r) => r.phase === 'refilled');
+  return { beside: withUnknownTwins(rows.filter(besideReadProbes)), after: withUnknownTwins(rows.filter((r) => !besideReadProbes(r))) };
+}
+
+let refilledBeside: Promise<Exchange[]> | undefined;
+
+/**
+ * The rows of pools just refilled that charge no read point of the secondary token, sent once: the
+ * secondary token's as soon as the rate-limit recovery has replayed the refused POSTs (its write
+ * pool serves again and the replay's counts of the ledger are done), the other workspace's once its
+ * pools are back. They go beside the read pool's last timed probe, which waits for the pool's Reset
+ * (a whole second after its points are back): the event stream among them no longer comes after it.
+ */
+export function refilledRowsBesideReads(s: Session): Promise<Exchange[]> {
+  refilledBeside ??= (async () => {
+    const { beside } = refilledRows(s);
+    const { ids } = await matrixIds(s);
+    const otherRows = async (): Promise<Exchange[]> => {
+      const dueMs = otherWorkspaceRefilledAtMs(s.context.profile.limits.windowS * 1000);
+      await waitingFor(s.context.transcriptFile, "the other workspace's pools to refill", dueMs, sleepUntil(dueMs));
+      return sendRows(s, beside.filter((r) => roleFor(r.cell, r.phase) === 'other_workspace'), ids);
+    };
+    const [secondary, other] = await Promise.all([sendRows(s, beside.filter((r) => roleFor(r.cell, r.phase) !== 'other_workspace'), ids), otherRows()]);
+    return [...secondary, ...other];
+  })();
+  return refilledBeside;
+}
+
+/**
+ * Starts refilledRowsBesideReads once the recovery has replayed the refused POSTs, when the run
+ * sends the rows of pools just refilled; it settles on its own, and that suite awaits it.
+ */
+export function startRefilledRowsBesideReads(s: Session): void {
+  if (s.context.suites?.includes('exchange-matrix-refilled') !== true) return;
+  refilledRowsBesideReads(s).catch(() => undefined);
 }
 
 /** After the instant a spent pool promised a point back, before its refilled rows go: a few more points are back by then. */
