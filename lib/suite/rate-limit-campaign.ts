@@ -444,7 +444,7 @@ interface WriteAhead {
  * early points is over: all but one of the points the last early answer said were left (none when
  * it said no number). A big read pool or a far target takes seconds to spend, and a write burst
  * that waited for it would push back the return of its points, and the run's end, as much (6,000
- * reads 200 ms away: 4 s). The point left is for the POST sent once the read pool refused.
+ * reads 200 ms away: 3.5 s). The point left is for the POST sent once the read pool refused.
  */
 async function writeAhead(s: Session, limits: Limits, routes: readonly MessageRoute[], writes: EarlyWrites): Promise<WriteAhead> {
   const { post } = writeForms(routes);

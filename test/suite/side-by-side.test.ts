@@ -80,6 +80,10 @@ test('a far target gets more side by side, in proportion to its round trip, with
   expect(sideBySide(256, 0)).toBe(PROBES_IN_FLIGHT);
   expect(sideBySide(256, NEAR_ROUND_TRIP_MS)).toBe(PROBES_IN_FLIGHT);
   expect(sideBySide(256, 2 * NEAR_ROUND_TRIP_MS)).toBe(2 * PROBES_IN_FLIGHT);
+  // The user guide's figures (docs/guide/certifying.md): 12 at 50 ms, the cap from 130 ms.
+  expect(sideBySide(256, 50)).toBe(12);
+  expect(sideBySide(256, 125)).toBe(30);
+  expect(sideBySide(256, 130)).toBe(FAR_PROBES_IN_FLIGHT);
   expect(sideBySide(256, 200)).toBe(FAR_PROBES_IN_FLIGHT);
   expect(sideBySide(10, 200)).toBe(10);
 });
