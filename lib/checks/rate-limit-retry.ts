@@ -1,6 +1,7 @@
 import type { Exchange } from '../model/exchange.ts';
 import { fail, inconclusive, pass, type Finding } from '../model/finding.ts';
-import { integerHeader, receivedAtMs, sentAtMs } from './pool-headers.ts';
+import { headersAtMs, integerHeader, receivedAtMs, sentAtMs } from './pool-headers.ts';
+import { CLOCK_MARGIN_MS, clockFloorMs } from './server-clock.ts';
 import { exchangeLabel } from './rate-limit-headers.ts';
 import { isRefusal, isServed, retryAfterSeconds } from './rate-limit-refusal.ts';
 import { judged } from './judged.ts';
@@ -26,13 +27,21 @@ export function retryAfterElapsesAtMs(refusal: Exchange): number | undefined {
  * Harness ms by which the target's clock has surely passed the 429's X-RateLimit-Reset. The
  * target's clock is placed by its Date header (second resolution): when it read D, the harness
  * clock stood between send and receive, so the harness reaches Reset by `Reset − D + received`.
- * Without a Date header the two clocks are taken to agree within a second.
+ * With `clockWitness`, the run's answer that placed the target's clock most tightly (ClockWitness
+ * in lib/checks/server-clock.ts), the earlier of that and `Reset − its floor` and a margin: a
+ * Date read just after the target's second turned places Reset within a round trip, where the
+ * 429's own Date may leave up to a second more. Without a Date header the two clocks are taken to
+ * agree within a second.
  */
-export function resetPassesAtMs(refusal: Exchange): number | undefined {
+export function resetPassesAtMs(refusal: Exchange, clockWitness?: Exchange): number | undefined {
   const reset = integerHeader(refusal, 'x-ratelimit-reset');
   if (reset === undefined) return undefined;
-  const date = Date.parse(refusal.response?.headers['date'] ?? '');
-  return Number.isNaN(date) ? reset * 1000 + 1000 : reset * 1000 - date + receivedAtMs(refusal);
+  const own = clockFloorMs(refusal);
+  if (own === undefined) return reset * 1000 + 1000;
+  // The 429's own Date, and the harness clock once its whole answer was in, as before.
+  const byOwn = reset * 1000 - (own + headersAtMs(refusal)) + receivedAtMs(refusal);
+  const floor = clockFloorMs(clockWitness);
+  return floor === undefined ? byOwn : Math.min(byOwn, reset * 1000 - floor + CLOCK_MARGIN_MS);
 }
 
 /**
@@ -79,11 +88,12 @@ export const retryAfterTrueFinding = judged('rate-limit-retry/retryAfterTrueFind
 /**
  * §8.1 "X-RateLimit-Reset … when the bucket refills": whichever reading of "refills" a target
  * takes (its first point back, or all of them), the first request sent once the Reset instant of
- * a 429 has passed is served.
+ * a 429 has passed is served. The instant is placed by the 429's Date, or by `clockWitness` when
+ * that places it earlier (resetPassesAtMs).
  */
-export const resetRefillFinding = judged('rate-limit-retry/resetRefillFinding', function resetRefillFinding(requirement: string, probes: readonly Probe[]): Finding {
+export const resetRefillFinding = judged('rate-limit-retry/resetRefillFinding', function resetRefillFinding(requirement: string, probes: readonly Probe[], clockWitness?: Exchange): Finding {
   for (const { exchange, basis, first } of probes) {
-    const at = resetPassesAtMs(basis);
+    const at = resetPassesAtMs(basis, clockWitness ?? undefined);
     if (at === undefined || !first || !(isServed(exchange) || isRefusal(exchange)) || sentAtMs(exchange) < at) continue;
     if (isServed(exchange)) return pass(requirement, [basis, exchange]);
     const reset = basis.response?.headers['x-ratelimit-reset'];

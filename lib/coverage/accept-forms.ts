@@ -51,6 +51,19 @@ export const ACCEPT_FORMS: readonly string[] = ACCEPT_FORM_LIST.map((f) => f.nam
 /** The forms that set the message POST's `stream` field (on a message POST only). */
 export const STREAM_FIELD_FORMS: ReadonlySet<string> = new Set(ACCEPT_FORM_LIST.filter((f) => f.stream !== undefined).map((f) => f.name));
 
+/**
+ * Whether a form asks a message POST for an event stream: `stream: true`, or an Accept header that
+ * names `text/event-stream` (a server may still choose JSON for a list; the client is ready for either).
+ */
+export function asksForStream(form: AcceptForm | undefined): boolean {
+  return form?.stream === true || /event-stream/.test(form?.accept ?? '');
+}
+
+/** The form of that name, if the matrix has one. */
+export function acceptFormNamed(name: string): AcceptForm | undefined {
+  return ACCEPT_FORM_LIST.find((f) => f.name === name);
+}
+
 /** What kind of media range list an Accept header is: one range, or one with a q-value, several, a parameter. */
 function shapeOf(accept: string): 'one' | 'q-value' | 'list' | 'parameter' {
   if (/;\s*q=/.test(accept)) return 'q-value';

@@ -1,9 +1,9 @@
 import { READ_METHODS, SLOW_DOWN_FRACTION, WRITE_METHODS } from '../spec-constants.ts';
-import { STREAM_FIELD_FORMS } from './accept-forms.ts';
+import { acceptFormNamed, asksForStream, STREAM_FIELD_FORMS } from './accept-forms.ts';
 import { coveringArray, placeableTuples, rowHolding, tupleKey, tupleOf, type Allowed, type Dimension, type Tuple } from './covering-array.ts';
 import { coverageAllowed, coverageDimensions, drivenTriples, TRIPLE_DIMENSIONS } from './coverage.ts';
 import { seededRandom } from '../seeded-random.ts';
-import type { Cell, CoverageContext } from './exchange-dimensions.ts';
+import { isMessageRoute, type Cell, type CoverageContext } from './exchange-dimensions.ts';
 
 /** When a planned row is sent: the pool state it needs decides the phase of the run. */
 export type Phase = 'fresh' | 'spent' | 'low' | 'low-read' | 'refilled';
@@ -28,6 +28,7 @@ export interface ExchangePlan {
  */
 export function exchangePlan(context: CoverageContext, seed: number): ExchangePlan {
   const allowed = coverageAllowed(context);
+  const others = context.roles.includes('other_workspace');
   const planned: Allowed = (r) => {
     if (!allowed(r)) return false;
     const write = r['method'] === undefined ? undefined : (WRITE_METHODS as readonly string[]).includes(r['method']);
@@ -36,6 +37,10 @@ export function exchangePlan(context: CoverageContext, seed: number): ExchangePl
       if (r['pool'] === 'low') return false;
       if (r['pool'] === 'fresh' && write === true) return false;
     }
+    // A valid token's pool just refilled is the secondary's, at the very end of the run: an event
+    // stream there would be the run's last answer. The other workspace's pool is refilled earlier,
+    // while the recovery waits, so its rows hold those pairs.
+    if (others && r['token'] === 'valid' && r['pool'] === 'just refilled' && r['method'] === 'POST' && r['route'] !== undefined && isMessageRoute(r['route'], context) && r['accept'] !== undefined && asksForStream(acceptFormNamed(r['accept']))) return false;
     // The other workspace's read pool is only brought low (its ledger reads come before, and the next run's after it);
     // its write pool is spent, and refilled by the run's end.
     if (r['token'] === "another workspace's" && (r['pool'] === 'spent' || r['pool'] === 'just refilled') && write === false) return false;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { jobIdOf, jobPollPath } from '../checks/conversation-job.ts';
 import { integerHeader } from '../checks/pool-headers.ts';
 import { isRefusal } from '../checks/rate-limit-refusal.ts';
-import { ACCEPT_FORM_LIST } from '../coverage/accept-forms.ts';
+import { ACCEPT_FORM_LIST, asksForStream } from '../coverage/accept-forms.ts';
 import type { Cell, CoverageContext } from '../coverage/exchange-dimensions.ts';
 import { exchangePlan, type ExchangePlan, type Phase, type PlannedRow } from '../coverage/exchange-plan.ts';
 import type { Exchange } from '../model/exchange.ts';
@@ -84,7 +84,7 @@ export function matrixRequest(cell: Cell, phase: Phase, profile: ResolvedProfile
   if (message !== undefined && cell.method === 'POST') {
     const stream = form?.stream === undefined ? {} : { stream: form.stream };
     out.json = { ...message.body, ...stream };
-    out.stream = form?.stream === true || /event-stream/.test(accept ?? '');
+    out.stream = asksForStream(form);
   }
   // A pool spent, low or just refilled on purpose is asked as it stands: the budget service would
   // wait for it to heal, or spread the last points of a pool under 10% over its window (§8.1).
@@ -190,7 +190,7 @@ export function otherWorkspaceEarlyWrites(s: Session): Promise<OtherWorkspaceEar
  * refilled and the profile has the other workspace's token; it settles on its own.
  */
 export function startOtherWorkspaceEarlyWrites(s: Session): void {
-  if (!s.client.hasToken('other_workspace') || s.context.suites?.includes('exchange-matrix-refilled') !== true) return;
+  if (!s.client.hasToken('other_workspace') || !sendsRefilledRows(s)) return;
   otherWorkspaceEarlyWrites(s).catch(() => undefined);
 }
 
@@ -254,24 +254,52 @@ export function refilledRows(s: Session): { beside: PlannedRow[]; after: Planned
 }
 
 let refilledBeside: Promise<Exchange[]> | undefined;
+let otherRefilled: Promise<Exchange[]> | undefined;
+
+/** Whether the run sends the rows of pools just refilled. */
+function sendsRefilledRows(s: Session): boolean {
+  return s.context.suites?.includes('exchange-matrix-refilled') === true;
+}
+
+/**
+ * The other workspace's rows of pools just refilled, sent once its write pool, spent at the run's
+ * start, has points again (by its 429's Retry-After and a margin): about a window into the run,
+ * while the rate-limit recovery still waits for the secondary token's pools, so that none of them
+ * (an event stream among them, exchangePlan) adds to the run's end.
+ */
+function otherWorkspaceRefilledRows(s: Session): Promise<Exchange[]> {
+  otherRefilled ??= (async () => {
+    const rows = refilledRows(s).beside.filter((r) => roleFor(r.cell, r.phase) === 'other_workspace');
+    const { ids } = await matrixIds(s);
+    const dueMs = otherWorkspaceRefilledAtMs(s.context.profile.limits.windowS * 1000);
+    await waitingFor(s.context.transcriptFile, "the other workspace's pools to refill", dueMs, sleepUntil(dueMs));
+    return sendRows(s, rows, ids);
+  })();
+  return otherRefilled;
+}
+
+/**
+ * Starts otherWorkspaceRefilledRows when the run sends the rows of pools just refilled: called as
+ * the rate-limit recovery begins, once the ledger suites, which read the other workspace's ledger,
+ * are done. It settles on its own, and the refilled rows' suite awaits it.
+ */
+export function startOtherWorkspaceRefilledRows(s: Session): void {
+  if (!sendsRefilledRows(s)) return;
+  otherWorkspaceRefilledRows(s).catch(() => undefined);
+}
 
 /**
  * The rows of pools just refilled that charge no read point of the secondary token, sent once: the
  * secondary token's as soon as the rate-limit recovery has replayed the refused POSTs (its write
  * pool serves again and the replay's counts of the ledger are done), the other workspace's once its
- * pools are back. They go beside the read pool's last timed probe, which waits for the pool's Reset
- * (a whole second after its points are back): the event stream among them no longer comes after it.
+ * pools are back (otherWorkspaceRefilledRows, started earlier). They go beside the read pool's last
+ * timed probe, which waits for the pool's Reset (a whole second after its points are back).
  */
 export function refilledRowsBesideReads(s: Session): Promise<Exchange[]> {
   refilledBeside ??= (async () => {
     const { beside } = refilledRows(s);
     const { ids } = await matrixIds(s);
-    const otherRows = async (): Promise<Exchange[]> => {
-      const dueMs = otherWorkspaceRefilledAtMs(s.context.profile.limits.windowS * 1000);
-      await waitingFor(s.context.transcriptFile, "the other workspace's pools to refill", dueMs, sleepUntil(dueMs));
-      return sendRows(s, beside.filter((r) => roleFor(r.cell, r.phase) === 'other_workspace'), ids);
-    };
-    const [secondary, other] = await Promise.all([sendRows(s, beside.filter((r) => roleFor(r.cell, r.phase) !== 'other_workspace'), ids), otherRows()]);
+    const [secondary, other] = await Promise.all([sendRows(s, beside.filter((r) => roleFor(r.cell, r.phase) !== 'other_workspace'), ids), otherWorkspaceRefilledRows(s)]);
     return [...secondary, ...other];
   })();
   return refilledBeside;
@@ -282,7 +310,7 @@ export function refilledRowsBesideReads(s: Session): Promise<Exchange[]> {
  * sends the rows of pools just refilled; it settles on its own, and that suite awaits it.
  */
 export function startRefilledRowsBesideReads(s: Session): void {
-  if (s.context.suites?.includes('exchange-matrix-refilled') !== true) return;
+  if (!sendsRefilledRows(s)) return;
   refilledRowsBesideReads(s).catch(() => undefined);
 }
 

@@ -44,8 +44,8 @@ async function answerOf(s: Session, request: SendOptions): Promise<Exchange> {
 }
 
 /** A Reset instant only counts when it is a plausible Unix time in seconds near now (else its own check fails). */
-function plausibleResetAt(refusal: Exchange, windowMs: number): number | undefined {
-  const at = resetPassesAtMs(refusal);
+function plausibleResetAt(refusal: Exchange, windowMs: number, clockWitness?: Exchange): number | undefined {
+  const at = resetPassesAtMs(refusal, clockWitness);
   const now = receivedAtMs(refusal);
   return at !== undefined && at > now - 5_000 && at < now + windowMs + 5_000 ? at : undefined;
 }
@@ -69,9 +69,9 @@ function promisedAtMs(refusal: Exchange, windowMs: number, atMs: number): number
  * a staged spend), so one request judges both (without Retry-After, a window after the 429). A
  * Reset well before Retry-After has a probe of its own.
  */
-function servesAgainAtMs(refusal: Exchange, windowMs: number): number {
+function servesAgainAtMs(refusal: Exchange, windowMs: number, clockWitness?: Exchange): number {
   const retryAt = retryAtMs(refusal, windowMs);
-  const resetAt = plausibleResetAt(refusal, windowMs);
+  const resetAt = plausibleResetAt(refusal, windowMs, clockWitness);
   return resetAt !== undefined && resetAt + SAME_INSTANT_MS >= retryAt ? Math.max(resetAt, retryAt) : retryAt;
 }
 
@@ -167,7 +167,9 @@ export async function probeReadRefusal(s: Session, refusal: Exchange, windowMs: 
     if (basis === refusal && Date.now() <= planned + HELD_SLACK_MS) await send();
   }
   const retryAt = (): number => retryAtMs(basis, windowMs);
-  const resetAt = plausibleResetAt(basis, windowMs);
+  // Reset placed by the run's best reading of the target's clock (lib/checks/server-clock.ts), as
+  // the recovery suite judges it: up to a second sooner than by the 429's own Date.
+  const resetAt = plausibleResetAt(basis, windowMs, s.clockWitness());
   if (resetAt !== undefined && resetAt + SAME_INSTANT_MS < retryAt()) {
     await waitFor(() => resetAt + AFTER_MARGIN_MS);
     await send();
@@ -176,7 +178,7 @@ export async function probeReadRefusal(s: Session, refusal: Exchange, windowMs: 
       return probes;
     }
   }
-  await waitFor(() => servesAgainAtMs(basis, windowMs) + AFTER_MARGIN_MS);
+  await waitFor(() => servesAgainAtMs(basis, windowMs, s.clockWitness()) + AFTER_MARGIN_MS);
   await send();
   await runRefill();
   return probes;
@@ -237,9 +239,9 @@ export function finalReadAtMs(spent: readonly Exchange[], windowMs: number): num
 }
 
 /** Harness ms at which a pool has surely served again, from its latest 429 (now, without one). */
-export function healsAfterRefusalAtMs(refusal: Exchange | undefined, windowMs: number): number {
+export function healsAfterRefusalAtMs(refusal: Exchange | undefined, windowMs: number, clockWitness?: Exchange): number {
   if (refusal === undefined) return Date.now();
-  return promisedAtMs(refusal, windowMs, servesAgainAtMs(refusal, windowMs));
+  return promisedAtMs(refusal, windowMs, servesAgainAtMs(refusal, windowMs, clockWitness));
 }
 
 /**

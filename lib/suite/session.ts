@@ -4,6 +4,7 @@ import { ExchangeSequence, HttpClient, sleep, type SendOptions } from '../http/c
 import { Pacer, windowPacing } from '../http/pacer.ts';
 import type { Exchange } from '../model/exchange.ts';
 import { holdsServedDescription } from '../checks/openapi-served-description.ts';
+import { ClockWitness } from '../checks/server-clock.ts';
 import { appendExchange } from '../report/writers/transcript.ts';
 import { TRANSCRIPT_BUDGET, type RecordBudget } from '../model/evidence-trim.ts';
 import { judgementsFile } from '../judgement/judgement-line.ts';
@@ -27,6 +28,8 @@ export interface Session {
   sendAll(requests: readonly SendOptions[]): Promise<Exchange[]>;
   /** How many independent requests go side by side now: more once the target is seen to be far. */
   sideBySide(): number;
+  /** The answer so far whose Date header places the target's clock most tightly (lib/checks/server-clock.ts). */
+  clockWitness(): Exchange | undefined;
 }
 
 let current: Session | undefined;
@@ -64,6 +67,7 @@ export function session(): Session {
   });
   let count = 0;
   const roundTrips = new RoundTripFloor();
+  const clock = new ClockWitness();
   const client = new HttpClient({
     baseUrl: context.baseUrl,
     tokens: context.tokens,
@@ -76,6 +80,7 @@ export function session(): Session {
     onExchange(exchange) {
       count += 1;
       roundTrips.note(exchange);
+      clock.note(exchange);
       appendExchange(context.transcriptFile, exchange, transcriptBudget(exchange, context.baseUrl));
     },
     // The main process watches for this file and cuts the run short (lib/runner/run-control.ts).
@@ -84,6 +89,6 @@ export function session(): Session {
   });
   startJudgementLog(judgementsFile(context.transcriptFile));
   const inFlight = (): number => sideBySide(context.profile.pacing.maxInFlight, roundTrips.ms());
-  current = { context, client, pacer, requestCount: () => count, sendAll: (requests) => sendAll(client, requests, inFlight()), sideBySide: inFlight };
+  current = { context, client, pacer, requestCount: () => count, sendAll: (requests) => sendAll(client, requests, inFlight()), sideBySide: inFlight, clockWitness: () => clock.witness() };
   return current;
 }

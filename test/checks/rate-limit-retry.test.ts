@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { resetPassesAtMs, resetRefillFinding, retryAfterElapsesAtMs, retryAfterTrueFinding, type Probe } from '../../lib/checks/rate-limit-retry.ts';
+import { ClockWitness } from '../../lib/checks/server-clock.ts';
 import { exchange, refused, served, T0 } from './rate-limit-fixtures.ts';
 
 const RA = 'ratelimit/8.1/retry-after-true';
@@ -104,5 +105,47 @@ describe('resetRefillFinding and the clock of the Date header', () => {
 
   test('no request after the Reset instant: inconclusive', () => {
     expect(resetRefillFinding(RESET, [probe(refused(8_000, '2'), refusal())]).verdict).toBe('inconclusive');
+  });
+});
+
+describe('the target\'s clock read off the whole run (lib/checks/server-clock.ts)', () => {
+  // The target's clock is 300 ms behind the harness's. A 429 answered at T0 + 5 ms is dated
+  // T0 - 1 s (its second had not turned yet), and says Reset R: by its own Date, R passes on the
+  // harness clock 1,005 ms after R, where it really passes 300 ms after R.
+  const R = (T0 + 10_000) / 1000;
+  const dated = (at: number, date: number, status = 200): ReturnType<typeof exchange> => exchange(status, { at, headers: { date: new Date(date).toUTCString() } });
+  const late = (): ReturnType<typeof refused> => refused(0, '10', { headers: { 'x-ratelimit-reset': String(R), date: new Date(T0 - 1000).toUTCString() } });
+  // Sent just after the target's second turned (T0 + 300 ms on the harness clock), answered 5 ms later.
+  const witness = (): ReturnType<typeof exchange> => dated(300, T0);
+
+  test('an answer read just after the target\'s second turned places Reset within its round trip and the margin', () => {
+    expect(resetPassesAtMs(late())).toBe(R * 1000 + 1005);
+    expect(resetPassesAtMs(late(), witness())).toBe(R * 1000 + 305 + 100);
+    // A witness that places the clock less tightly than the 429's own Date leaves the instant as it was.
+    expect(resetPassesAtMs(late(), dated(900, T0 - 1000))).toBe(R * 1000 + 1005);
+  });
+
+  test('a refusal after the Reset the witness places fails; judged by the 429\'s Date alone, it was not judged', () => {
+    const probeAt = 10_500;
+    expect(resetRefillFinding(RESET, [probe(refused(probeAt, '10'), late())]).verdict).toBe('inconclusive');
+    expect(resetRefillFinding(RESET, [probe(refused(probeAt, '10'), late())], witness()).verdict).toBe('fail');
+    expect(resetRefillFinding(RESET, [probe(served(5, probeAt), late())], witness()).verdict).toBe('pass');
+  });
+
+  test('the witness is the answer that bounds the clock most tightly; Dates that disagree give none', () => {
+    const clock = new ClockWitness();
+    expect(clock.witness()).toBeUndefined();
+    const loose = dated(900, T0);
+    clock.note(loose);
+    clock.note(exchange(200, { at: 950 }));
+    expect(clock.witness()).toBe(loose);
+    const tight = witness();
+    clock.note(tight);
+    clock.note(dated(1_200, T0));
+    expect(clock.witness()).toBe(tight);
+    // An answer sent at T0 + 2 s and dated T0 says the clock is at least 1 s behind; the witness
+    // says at most 305 ms: two clocks, so neither is trusted to place an instant.
+    clock.note(dated(2_000, T0));
+    expect(clock.witness()).toBeUndefined();
   });
 });
