@@ -7,7 +7,8 @@ import { requirementTest } from '../lib/suite/requirement-test.ts';
  * The exchange matrix's rows of pools just refilled: in the rate-limit recovery, the secondary
  * token's pools serve again after their 429s (its write pool's rows go once the refused POSTs are
  * replayed, beside the read pool's last timed probe); the other workspace's, spent by
- * exchange-matrix at the run's start, come back about as the run ends.
+ * exchange-matrix at the run's start, come back a window in, and its rows go then, while the
+ * recovery still waits (they are awaited here).
  */
 describe('The exchange matrix: pools just refilled', () => {
   // > Every endpoint except the unauthenticated routes requires the header `Authorization: Bearer <API_TOKEN>`.

@@ -293,7 +293,7 @@ export function startOtherWorkspaceRefilledRows(s: Session): void {
  * secondary token's as soon as the rate-limit recovery has replayed the refused POSTs (its write
  * pool serves again and the replay's counts of the ledger are done), the other workspace's once its
  * pools are back (otherWorkspaceRefilledRows, started earlier). They go beside the read pool's last
- * timed probe, which waits for the pool's Reset (a whole second after its points are back).
+ * timed probe, which waits for the pool's Retry-After and Reset to pass.
  */
 export function refilledRowsBesideReads(s: Session): Promise<Exchange[]> {
   refilledBeside ??= (async () => {
