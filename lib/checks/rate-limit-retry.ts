@@ -28,7 +28,8 @@ export function retryAfterElapsesAtMs(refusal: Exchange): number | undefined {
  * target's clock is placed by its Date header (second resolution): when it read D, the harness
  * clock stood between send and receive, so the harness reaches Reset by `Reset − D + received`.
  * With `clockWitness`, the run's answer that placed the target's clock most tightly (ClockWitness
- * in lib/checks/server-clock.ts), the earlier of that and `Reset − its floor` and a margin: a
+ * in lib/checks/server-clock.ts), the earlier of that and `Reset − its floor`, its round trip and
+ * a margin: a
  * Date read just after the target's second turned places Reset within a round trip, where the
  * 429's own Date may leave up to a second more. Without a Date header the two clocks are taken to
  * agree within a second.
@@ -41,7 +42,11 @@ export function resetPassesAtMs(refusal: Exchange, clockWitness?: Exchange): num
   // The 429's own Date, and the harness clock once its whole answer was in, as before.
   const byOwn = reset * 1000 - (own + headersAtMs(refusal)) + receivedAtMs(refusal);
   const floor = clockFloorMs(clockWitness);
-  return floor === undefined ? byOwn : Math.min(byOwn, reset * 1000 - floor + CLOCK_MARGIN_MS);
+  if (floor === undefined || clockWitness === undefined) return byOwn;
+  // The witness's own round trip too: another machine of the target, whose clock its answers
+  // could not show apart from the witness's (ClockWitness), is off by no more than that and the margin.
+  const roundTrip = headersAtMs(clockWitness) - sentAtMs(clockWitness);
+  return Math.min(byOwn, reset * 1000 - floor + roundTrip + CLOCK_MARGIN_MS);
 }
 
 /**

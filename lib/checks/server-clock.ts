@@ -2,8 +2,10 @@ import type { Exchange } from '../model/exchange.ts';
 import { headersAtMs, sentAtMs } from './pool-headers.ts';
 
 /**
- * Margin added to an instant placed by the target's clock: the Date headers of one server may come
- * from machines whose clocks differ by a few milliseconds.
+ * Margin added to an instant placed by the target's clock (with the witness's round trip): the
+ * Date headers of one server may come from machines whose clocks differ by a few milliseconds.
+ * Dates that disagree by more are seen as such (ClockWitness) once the run has answers from each
+ * machine near the turn of a second.
  */
 export const CLOCK_MARGIN_MS = 100;
 
