@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { ACCEPT_FORM_LIST, ACCEPT_FORMS } from '../../lib/coverage/accept-forms.ts';
+import { ACCEPT_FORM_LIST, ACCEPT_FORMS, acceptFormNamed, asksForStream } from '../../lib/coverage/accept-forms.ts';
 import { coverageAllowed, coverageOf, drivenTriples } from '../../lib/coverage/coverage.ts';
 import { acceptFormOf, CellReader, tokenKindOf, type CoverageContext } from '../../lib/coverage/exchange-dimensions.ts';
 import { exchangePlan, fitLowWrites, type PlannedRow } from '../../lib/coverage/exchange-plan.ts';
@@ -160,6 +160,22 @@ describe('coverage', () => {
         }
       }
     }
+  });
+
+  test("a valid token's pool just refilled (the run's very end) asks no message route for an event stream when the other workspace's rows can hold those pairs", () => {
+    const streamed = (r: PlannedRow): boolean => r.cell.method === 'POST' && r.cell.route.includes('/messages') && asksForStream(acceptFormNamed(r.cell.accept));
+    const refilledStreams = (rows: readonly PlannedRow[], token: string): PlannedRow[] => rows.filter((r) => r.cell.token === token && r.cell.pool === 'just refilled' && streamed(r));
+    const streamForms = ACCEPT_FORM_LIST.filter((f) => asksForStream(f)).map((f) => f.name);
+    for (const seed of [1, 2, 3, 20261122]) {
+      const { rows } = exchangePlan(CONTEXT, seed);
+      expect(refilledStreams(rows, 'valid'), `seed ${seed}`).toEqual([]);
+      // The pairs of that pool state with each stream form are still held: by the other workspace's rows.
+      for (const form of streamForms) expect(rows.some((r) => r.cell.pool === 'just refilled' && r.cell.accept === form), `${form}, seed ${seed}`).toBe(true);
+      expect(refilledStreams(rows, "another workspace's").length, `seed ${seed}`).toBeGreaterThan(0);
+    }
+    // Without the other workspace's token, a valid token's rows hold them.
+    const alone = exchangePlan({ ...CONTEXT, roles: ['primary', 'secondary'] }, 3);
+    expect(refilledStreams(alone.rows, 'valid').length).toBeGreaterThan(0);
   });
 
   test('the uncovered pairs are named with why; values the profile lacks are unavailable, not uncovered', () => {
