@@ -29,10 +29,9 @@ export function retryAfterElapsesAtMs(refusal: Exchange): number | undefined {
  * clock stood between send and receive, so the harness reaches Reset by `Reset − D + received`.
  * With `clockWitness`, the run's answer that placed the target's clock most tightly (ClockWitness
  * in lib/checks/server-clock.ts), the earlier of that and `Reset − its floor`, its round trip and
- * a margin: a
- * Date read just after the target's second turned places Reset within a round trip, where the
- * 429's own Date may leave up to a second more. Without a Date header the two clocks are taken to
- * agree within a second.
+ * a margin: a Date read just after the target's second turned places Reset within a round trip,
+ * where the 429's own Date may leave up to a second more. Without a Date header the two clocks are
+ * taken to agree within a second.
  */
 export function resetPassesAtMs(refusal: Exchange, clockWitness?: Exchange): number | undefined {
   const reset = integerHeader(refusal, 'x-ratelimit-reset');
@@ -98,6 +97,7 @@ export const retryAfterTrueFinding = judged('rate-limit-retry/retryAfterTrueFind
  */
 export const resetRefillFinding = judged('rate-limit-retry/resetRefillFinding', function resetRefillFinding(requirement: string, probes: readonly Probe[], clockWitness?: Exchange): Finding {
   for (const { exchange, basis, first } of probes) {
+    // A judgement derived again from its JSON line gives an absent witness as null.
     const at = resetPassesAtMs(basis, clockWitness ?? undefined);
     if (at === undefined || !first || !(isServed(exchange) || isRefusal(exchange)) || sentAtMs(exchange) < at) continue;
     if (isServed(exchange)) return pass(requirement, [basis, exchange]);

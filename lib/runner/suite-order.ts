@@ -9,7 +9,8 @@
  * last (those that spend no read point of the secondary token go once the recovery has replayed
  * the refused POSTs, beside its last probe of the read pool); the other workspace's first write
  * points go beside the exhaustion, so that its write pool, which the matrix spends, is back a
- * window later, and its refilled rows go then, started as the recovery begins. All files share one worker, one client and one budget service (lib/suite/session.ts), so
+ * window later, and its refilled rows go then, started as the recovery begins. All files share
+ * one worker, one client and one budget service (lib/suite/session.ts), so
  * the order is also the pacing order.
  */
 export const SUITE_ORDER = [
