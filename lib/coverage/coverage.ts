@@ -164,6 +164,8 @@ export class CoverageTally {
   readonly #cells = new Set<string>();
   readonly #triples = new Set<string>();
   readonly #tripleDimensions: Dimension[];
+  /** What the constraints allow, which no exchange changes: worked out with the first exchange, while a run waits on its target, not after its last. */
+  #placeable?: { pairs: Pair[]; triples: Tuple[] };
   #exchanges = 0;
 
   constructor(context: CoverageContext) {
@@ -173,7 +175,13 @@ export class CoverageTally {
     this.#tripleDimensions = TRIPLE_DIMENSIONS.map((name) => this.#dimensions.find((d) => d.name === name)!);
   }
 
+  #allowed(): { pairs: Pair[]; triples: Tuple[] } {
+    this.#placeable ??= { pairs: placeablePairs(this.#dimensions, coverageAllowed(this.#context)), triples: drivenTriples(this.#context) };
+    return this.#placeable;
+  }
+
   add(exchange: Exchange): void {
+    this.#allowed();
     const cell = this.#reader.read(exchange);
     if (cell === undefined) return;
     this.#exchanges += 1;
@@ -185,13 +193,13 @@ export class CoverageTally {
   }
 
   #triplesResult(): Coverage['triples'] {
-    const driven = drivenTriples(this.#context);
+    const driven = this.#allowed().triples;
     const missing = driven.filter((t) => !this.#triples.has(tupleKey(t)));
     return { over: `${TRIPLE_DIMENSIONS.join(' × ')} (token kinds that hold no pool, routes that need a token)`, total: driven.length, covered: driven.length - missing.length, uncovered: missing.map(tripleLabel) };
   }
 
   result(run: CoverageRun): Coverage {
-    const allowed = placeablePairs(this.#dimensions, coverageAllowed(this.#context));
+    const allowed = this.#allowed().pairs;
     const uncovered = allowed.filter((p) => !this.#pairs.has(pairKey(p)));
     return {
       exchanges: this.#exchanges,
