@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { hideLocalPaths } from './local-paths.ts';
 import type { Report } from './report-model.ts';
 import { SecretGuard } from './secret-guard.ts';
-import { transcriptHarPieces } from './writers/har.ts';
+import { transcriptHarPieces, type HarEntryLog } from './writers/har.ts';
 import type { CertificatePanel } from './writers/certificate-panel.ts';
 import { reportHtml } from './writers/html.ts';
 import { reportJsonPieces } from './writers/json.ts';
@@ -23,10 +23,12 @@ export interface WriteReportsOptions {
   secrets?: readonly string[];
   /** The certification bundle, for report.html's certificate panel. */
   certificate?: CertificatePanel;
+  /** The HAR's entries, made while the run read its record: transcript.har is then written from them. */
+  harEntries?: HarEntryLog;
 }
 
 /** A format's text: whole for the reports built from the Report, in pieces for the HAR (of any size). */
-export function renderReport(format: ReportFormat, report: Report, transcriptFile: string, certificate?: CertificatePanel): Iterable<string> | AsyncIterable<string> {
+export function renderReport(format: ReportFormat, report: Report, transcriptFile: string, certificate?: CertificatePanel, harEntries?: HarEntryLog): Iterable<string> | AsyncIterable<string> {
   switch (format) {
     case 'json':
       return reportJsonPieces(report);
@@ -37,7 +39,7 @@ export function renderReport(format: ReportFormat, report: Report, transcriptFil
     case 'html':
       return [reportHtml(report, certificate)];
     case 'har':
-      return transcriptHarPieces(report, transcriptFile);
+      return transcriptHarPieces(report, transcriptFile, harEntries === undefined ? {} : { entries: harEntries });
   }
 }
 
@@ -99,7 +101,7 @@ export async function writeReports(report: Report, options: WriteReportsOptions)
       const name = REPORT_FILE_NAMES[format];
       const file = { working: join(options.dir, `.${name}.partial`), path: join(options.dir, name) };
       files.push(file);
-      await writePieces(file.working, renderReport(format, report, options.transcriptFile, options.certificate), new SecretGuard(name, options.secrets ?? []), isMarkup(format));
+      await writePieces(file.working, renderReport(format, report, options.transcriptFile, options.certificate, options.harEntries), new SecretGuard(name, options.secrets ?? []), isMarkup(format));
     }
   } catch (error) {
     await Promise.all(files.map((f) => rm(f.working, { force: true })));

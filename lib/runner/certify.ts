@@ -24,6 +24,7 @@ import { writeReports, type ReportFormat } from '../report/write-reports.ts';
 import { appendExchange } from '../report/writers/transcript.ts';
 import { RecordJudge } from '../invariants/judge-record.ts';
 import { CoverageTally, coverageContextOf } from '../coverage/coverage.ts';
+import { HarEntryLog } from '../report/writers/har.ts';
 import { gateCoverage } from '../report/coverage-gate.ts';
 import type { RunContext } from '../suite/run-context.ts';
 import { pacerStatsFile, targetDownFile, waitsFile } from '../suite/worker-files.ts';
@@ -221,13 +222,18 @@ export async function certify(options: CertifyOptions): Promise<CertifyResult> {
   const startedAt = new Date();
   let files: string[] | undefined;
   const { limits, baseUrl, messages } = target.profile;
-  // The record is read and judged while the run goes on (its waits absorb the work), not after it.
+  // The record is read and judged while the run goes on (its waits absorb the work), not after it;
+  // the HAR's entries are made then too.
   const facts = new TranscriptFacts(target);
+  const harEntries = options.formats.includes('har') ? new HarEntryLog(`${transcriptFile}.har-entries`) : undefined;
   const record = new RecordFollower(
     transcriptFile,
     baseUrl,
     (servedDescription) => new RecordJudge({ baseUrl, messages, limits, servedDescription }, (id) => notChosenBecause(id, selection) === undefined),
-    (ex) => facts.add(ex),
+    (ex) => {
+      facts.add(ex);
+      harEntries?.add(ex);
+    },
   );
   record.start();
   // The bundle names the harness by a digest of every file of its package (about 50 ms of reading
@@ -275,6 +281,7 @@ export async function certify(options: CertifyOptions): Promise<CertifyResult> {
     const finishedAt = new Date();
     const suites = ended === undefined ? options.files.map(suiteName) : [];
     const { judge, served } = await record.finish();
+    if (harEntries !== undefined) harEntries.unreadableLines = record.unreadableLines;
     const recordContext = { baseUrl, messages, limits, servedDescription: served };
     const { observer, lastSent } = facts;
     const requests = facts.requests();
@@ -312,6 +319,7 @@ export async function certify(options: CertifyOptions): Promise<CertifyResult> {
       formats: options.formats,
       transcriptFile,
       secrets: secrets.map((t) => t.value),
+      ...(harEntries === undefined ? {} : { harEntries }),
     });
     const result: CertifyResult = { report, dir, files, ...(ended?.error === undefined ? {} : { stoppedBy: ended.error }) };
     if (options.bundle === undefined) return result;
@@ -321,6 +329,8 @@ export async function certify(options: CertifyOptions): Promise<CertifyResult> {
   } finally {
     clearTimeout(identityEarly);
     record.stop();
+    // Its working file goes with the others named after the transcript, below.
+    harEntries?.close();
     for (const f of [transcriptFile, judgementsFile(transcriptFile), pacerStatsFile(transcriptFile), targetDownFile(transcriptFile), waitsFile(transcriptFile), ...faultWorkingFiles(transcriptFile)]) rmSync(f, { force: true });
     // And any other working file named after the transcript: a worker stopped by an interrupt
     // between writing a claim aside and removing it leaves that one behind.

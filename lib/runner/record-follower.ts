@@ -44,6 +44,8 @@ export class RecordFollower<J extends ExchangeSink> {
   #finished = false;
   /** What went wrong in a look during the run: thrown by finish, where the run's end can report it. */
   #failed: { error: unknown } | undefined;
+  /** Lines read that held no exchange (a run cut off mid-write leaves a partial last one), as eachExchange counts them. */
+  #unreadable = 0;
 
   constructor(file: string, baseUrl: string, judgeWith: (served: ServedDescription) => J, visit: (exchange: Exchange) => void) {
     this.#file = file;
@@ -69,6 +71,11 @@ export class RecordFollower<J extends ExchangeSink> {
   stop(): void {
     clearInterval(this.#timer);
     this.#finished = true;
+  }
+
+  /** Lines read so far that held no exchange. */
+  get unreadableLines(): number {
+    return this.#unreadable;
   }
 
   /** Reads the rest of the file and returns the judge, with the served description it was made with. */
@@ -133,7 +140,10 @@ export class RecordFollower<J extends ExchangeSink> {
   #handle(line: string): void {
     if (line.trim() === '') return;
     const exchange = exchangeOfLine(line);
-    if (exchange === undefined) return;
+    if (exchange === undefined) {
+      this.#unreadable += 1;
+      return;
+    }
     this.#visit(exchange);
     if (this.#judge !== undefined) {
       this.#judge.add(exchange);

@@ -1,3 +1,4 @@
+import { closeSync, openSync, readSync, writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { STATUS_CODES } from 'node:http';
 import { jsonStringBytes } from '../../model/json-bytes.ts';
@@ -157,31 +158,102 @@ interface PlannedEntry {
   leftOut: boolean;
 }
 
-/**
- * transcript.har: every exchange of the run, in order, as HAR 1.2 with `_asi` fields. Yielded in
- * pieces (the head, one entry each, the tail) that join into one JSON document, so that a file
- * of any size is written holding one exchange at a time. A first pass over the transcript
- * settles the order (by sequence number; lines are appended as responses complete) and which
- * exchanges keep their content (in the order lines were written, within `contentBytes`).
- */
-export async function* transcriptHarPieces(report: Report, transcriptFile: string, options: HarOptions = {}): AsyncGenerator<string> {
-  const budget = options.contentBytes ?? HAR_CONTENT_BYTES;
-  const planned: PlannedEntry[] = [];
-  let kept = 0;
-  const unreadableLines = await eachExchange(transcriptFile, (exchange, place) => {
-    const bytes = contentBytes(exchange);
-    const leftOut = kept + bytes > budget;
-    if (!leftOut) kept += bytes;
-    planned.push({ seq: exchange.seq, place, leftOut });
-  });
-  planned.sort((a, b) => a.seq - b.seq);
+/** Which exchanges keep their content: in the order lines were written, while `budget` bytes of content last. */
+class ContentBudget {
+  #kept = 0;
+  constructor(private readonly budget: number) {}
 
+  /** Whether `exchange`, the next as written, is left without its content. */
+  leavesOut(exchange: Exchange): boolean {
+    const bytes = contentBytes(exchange);
+    const leftOut = this.#kept + bytes > this.budget;
+    if (!leftOut) this.#kept += bytes;
+    return leftOut;
+  }
+}
+
+/**
+ * The HAR's entries, made as the run's record is read while the run waits on its target
+ * (lib/runner/record-follower.ts), in the order its lines were written: each entry's text goes to
+ * `file`, a working file of the run, and only its place is kept. At the end transcript.har puts
+ * them in order, where reading every exchange of the transcript twice and writing each out took
+ * most of the time from the run's last answer to its reports. The same exchanges in the same
+ * order make the same entries as transcriptHarPieces without them (a self-test holds them equal).
+ */
+export class HarEntryLog {
+  readonly #fd: number;
+  readonly #budget: ContentBudget;
+  readonly #planned: Array<{ seq: number; place: LinePlace; leftOut: boolean }> = [];
+  #offset = 0;
+  /** Lines of the record that held no exchange, as its reader counted them (the HAR's comment says how many). */
+  unreadableLines = 0;
+
+  constructor(readonly file: string, options: HarOptions = {}) {
+    this.#fd = openSync(file, 'w+');
+    this.#budget = new ContentBudget(options.contentBytes ?? HAR_CONTENT_BYTES);
+  }
+
+  /** The next exchange of the record, as its lines were written. */
+  add(exchange: Exchange): void {
+    const leftOut = this.#budget.leavesOut(exchange);
+    const bytes = Buffer.from(jsonText(entry(exchange, leftOut)));
+    writeSync(this.#fd, bytes);
+    this.#planned.push({ seq: exchange.seq, place: { offset: this.#offset, length: bytes.length }, leftOut });
+    this.#offset += bytes.length;
+  }
+
+  /** The entries by sequence number, and the text of each as it is read. */
+  ordered(): { planned: PlannedEntry[]; textAt(place: LinePlace): string } {
+    const planned = [...this.#planned].sort((a, b) => a.seq - b.seq);
+    return {
+      planned,
+      textAt: (place) => {
+        const bytes = Buffer.alloc(place.length);
+        const read = readSync(this.#fd, bytes, 0, place.length, place.offset);
+        return bytes.toString('utf8', 0, read);
+      },
+    };
+  }
+
+  close(): void {
+    closeSync(this.#fd);
+  }
+}
+
+/** The head of transcript.har, up to its entries. */
+function harHead(report: Report, planned: readonly PlannedEntry[], unreadableLines: number): string {
   const comment = [`run ${report.meta.runId} against ${report.meta.target.baseUrl}`];
   if (unreadableLines > 0) comment.push(`${unreadableLines} transcript lines could not be read`);
   const leftOut = planned.filter((p) => p.leftOut).length;
   if (leftOut > 0) comment.push(`${leftOut} exchanges without their content (${LEFT_OUT})`);
   const log = { version: '1.2', creator: { name: report.meta.tool.name, version: report.meta.tool.version }, comment: comment.join('; ') };
-  yield `{"log":${jsonText(log).slice(0, -1)},"entries":[`;
+  return `{"log":${jsonText(log).slice(0, -1)},"entries":[`;
+}
+
+/**
+ * transcript.har: every exchange of the run, in order, as HAR 1.2 with `_asi` fields. Yielded in
+ * pieces (the head, one entry each, the tail) that join into one JSON document, so that a file
+ * of any size is written holding one exchange at a time. A first pass over the transcript
+ * settles the order (by sequence number; lines are appended as responses complete) and which
+ * exchanges keep their content (in the order lines were written, within `contentBytes`). With
+ * `entries` (made while the run read its record), that pass is done and the entries are written.
+ */
+export async function* transcriptHarPieces(report: Report, transcriptFile: string, options: HarOptions & { entries?: HarEntryLog } = {}): AsyncGenerator<string> {
+  if (options.entries !== undefined) {
+    const { planned, textAt } = options.entries.ordered();
+    yield harHead(report, planned, options.entries.unreadableLines);
+    for (const [i, p] of planned.entries()) yield `${i === 0 ? '' : ','}${textAt(p.place)}`;
+    yield ']}}\n';
+    return;
+  }
+  const budget = new ContentBudget(options.contentBytes ?? HAR_CONTENT_BYTES);
+  const planned: PlannedEntry[] = [];
+  const unreadableLines = await eachExchange(transcriptFile, (exchange, place) => {
+    planned.push({ seq: exchange.seq, place, leftOut: budget.leavesOut(exchange) });
+  });
+  planned.sort((a, b) => a.seq - b.seq);
+
+  yield harHead(report, planned, unreadableLines);
   if (planned.length > 0) {
     const transcript = await open(transcriptFile, 'r');
     try {

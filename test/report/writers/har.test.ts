@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, describe, expect, test } from 'vitest';
 import type { Exchange } from '../../../lib/model/exchange.ts';
-import { transcriptHarPieces, type HarOptions } from '../../../lib/report/writers/har.ts';
+import { HarEntryLog, transcriptHarPieces, type HarOptions } from '../../../lib/report/writers/har.ts';
+import { RecordFollower } from '../../../lib/runner/record-follower.ts';
 import { BASE_URL, sampleReport, sampleTranscript, transcriptJsonl } from '../report-fixtures.ts';
 
 interface HarEntry {
@@ -34,6 +35,26 @@ async function harText(exchanges: readonly Exchange[] = sampleTranscript(), unre
   let text = '';
   for await (const piece of transcriptHarPieces(sampleReport(), file, options)) text += piece;
   return text;
+}
+
+/**
+ * The same, written as a run writes it: the entries made as the run's record is read (the run's
+ * follower of its transcript, lib/runner/record-follower.ts), then put in order.
+ */
+async function harTextOfEntries(exchanges: readonly Exchange[] = sampleTranscript(), unreadableLines = 0, options: HarOptions = {}): Promise<string> {
+  const file = join(work, `${(transcripts += 1)}.jsonl`);
+  writeFileSync(file, transcriptJsonl(exchanges) + 'not an exchange\n'.repeat(unreadableLines));
+  const entries = new HarEntryLog(`${file}.har-entries`, options);
+  try {
+    const record = new RecordFollower(file, BASE_URL, () => ({ add: () => {} }), (exchange) => entries.add(exchange));
+    await record.finish();
+    entries.unreadableLines = record.unreadableLines;
+    let text = '';
+    for await (const piece of transcriptHarPieces(sampleReport(), file, { entries })) text += piece;
+    return text;
+  } finally {
+    entries.close();
+  }
 }
 
 async function har(exchanges?: readonly Exchange[], unreadableLines = 0, options: HarOptions = {}): Promise<Har> {
@@ -183,6 +204,20 @@ describe('transcript.har', () => {
     const h = await har(lines, 0, { contentBytes: 1300 });
     expect(h.log.entries.map((e) => e.response.content.text?.length)).toEqual([100, 100, 0]);
     expect(h.log.comment).toContain('1 exchanges without their content');
+  });
+
+  test('made from entries built while the run read its record, it is the same text, byte for byte', async () => {
+    const [first] = sampleTranscript();
+    const heavy = [3, 1, 2, 5, 4].map((seq) => ({ ...first!, seq, response: { ...first!.response!, body: `${'b'.repeat(90)}\u0001${seq}` } }));
+    const cases: Array<[readonly Exchange[] | undefined, number, HarOptions]> = [
+      [undefined, 0, {}],
+      [undefined, 2, {}],
+      [heavy, 1, { contentBytes: 250 }],
+      [[], 0, {}],
+    ];
+    for (const [exchanges, unreadable, options] of cases) {
+      expect(await harTextOfEntries(exchanges, unreadable, options)).toBe(await harText(exchanges, unreadable, options));
+    }
   });
 
   test('a missing transcript is a HAR without entries', async () => {
