@@ -5,7 +5,6 @@ import { replayOnceFinding, type Replay } from '../lib/checks/rate-limit-ledger.
 import { refusedChargeFinding, unplannedRefusalsFinding } from '../lib/checks/rate-limit-observations.ts';
 import { resetRefillFinding, retryAfterTrueFinding, type Probe } from '../lib/checks/rate-limit-retry.ts';
 import { sleepUntil } from '../lib/http/client.ts';
-import { countLedgerRows } from '../lib/suite/ledger-snapshot.ts';
 import type { Exchange } from '../lib/model/exchange.ts';
 import { inconclusive, notRun, type Finding } from '../lib/model/finding.ts';
 import { startOtherWorkspaceRefilledRows, startRefilledRowsBesideReads } from '../lib/suite/exchange-matrix.ts';
@@ -37,11 +36,8 @@ function writeReplay(s: Session, c: Campaign): Promise<ReplayRun | { skipped: st
     // After the write pool's first refill, whose rows are in by then: the replay's counts of the
     // ledger see only its own, and its first POST is timed against the refill's 429.
     const refill = await writeRefill();
-    // The count before the replay goes while the 429's Retry-After runs: the refill's rows are in by then.
-    const before = countLedgerRows(s.client);
-    before.catch(() => undefined);
     await sleepUntil(retryAfterDueAtMs(latestWriteRefusal(write, refill), windowMs));
-    const replayed = await replayRefusedPosts(s, write, windowMs, refill, before);
+    const replayed = await replayRefusedPosts(s, write, windowMs, refill);
     // The write pool serves again and the replay's counts are done: the matrix's rows of pools just
     // refilled that spend no read point go now, beside the read pool's last probe.
     startRefilledRowsBesideReads(s);

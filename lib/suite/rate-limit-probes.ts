@@ -1,5 +1,5 @@
 import { headersAtMs, receivedAtMs, sentAtMs } from '../checks/pool-headers.ts';
-import { spanMs, type LedgerCount, type Replay } from '../checks/rate-limit-ledger.ts';
+import { spanMs, type Replay } from '../checks/rate-limit-ledger.ts';
 import { isLimiterUnavailable } from '../checks/rate-limit-headers.ts';
 import { isRefusal, isServed, retryAfterSeconds } from '../checks/rate-limit-refusal.ts';
 import { resetPassesAtMs, retryAfterElapsesAtMs, type Probe } from '../checks/rate-limit-retry.ts';
@@ -301,15 +301,15 @@ export interface ReplayRun {
  * POSTs (as many as were planned) are sent again; the ledger is counted before and after. Sent
  * after the write pool's first refill (`refill`, its rows already in the ledger), once the write
  * pool's last 429's Retry-After has elapsed (retryAfterDueAtMs), the first of them is also a probe
- * of that 429's Retry-After, and of its Reset when that instant has passed too. `before` is the
- * count before them when the caller took it while Retry-After ran (no request of the run leaves a
- * row meanwhile; another client's rows are measured, as when it is taken here).
+ * of that 429's Retry-After, and of its Reset when that instant has passed too. The count before
+ * goes right before them, not while Retry-After runs: the shorter the span between the counts,
+ * the fewer rows of other clients fall in it (each then costs a measurement of their rate).
  */
-export async function replayRefusedPosts(s: Session, write: WriteRun, windowMs: number, refill: readonly Exchange[] = [], counted?: Promise<LedgerCount>): Promise<ReplayRun> {
+export async function replayRefusedPosts(s: Session, write: WriteRun, windowMs: number, refill: readonly Exchange[] = []): Promise<ReplayRun> {
   // A pool that refuses earlier than its Remaining says leaves more refusals than planned: replaying
   // the planned number keeps the wait bounded and says as much.
   const refused = write.batch.posts.filter(isRefusal).slice(0, EXTRA_REFUSED_POSTS);
-  const before = await (counted ?? countLedgerRows(s.client));
+  const before = await countLedgerRows(s.client);
   const request = plainPost(write);
   const basis = latestWriteRefusal(write, refill);
   const pointsBack = pointsBackAtMs(write, windowMs, refill, refill.filter(isServed).length);
