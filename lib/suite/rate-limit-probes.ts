@@ -298,42 +298,37 @@ export interface ReplayRun {
 
 /**
  * §8.1 "on 429, sleep for Retry-After seconds and retry the same request": the refused message
- * POSTs (as many as were planned) are sent again; the ledger is counted before and after. Sent
- * after the write pool's first refill (`refill`, its rows already in the ledger), once the write
- * pool's last 429's Retry-After has elapsed (retryAfterDueAtMs), the first of them is also a probe
- * of that 429's Retry-After, and of its Reset when that instant has passed too. The count before
- * goes right before them, not while Retry-After runs: the shorter the span between the counts,
- * the fewer rows of other clients fall in it (each then costs a measurement of their rate).
+ * POSTs (as many as were planned) are sent again, one after another; the ledger is counted before
+ * and after. Sent after the write pool's first refill (`refill`, its rows already in the ledger),
+ * once the write pool's last 429's Retry-After has elapsed (retryAfterDueAtMs), the first of them
+ * is also a probe of that 429's Retry-After, and of its Reset when that instant has passed too.
  */
 export async function replayRefusedPosts(s: Session, write: WriteRun, windowMs: number, refill: readonly Exchange[] = []): Promise<ReplayRun> {
   // A pool that refuses earlier than its Remaining says leaves more refusals than planned: replaying
   // the planned number keeps the wait bounded and says as much.
   const refused = write.batch.posts.filter(isRefusal).slice(0, EXTRA_REFUSED_POSTS);
   const before = await countLedgerRows(s.client);
+  const finals: Exchange[] = [];
   const request = plainPost(write);
   const basis = latestWriteRefusal(write, refill);
+  let probe: Probe | undefined;
   const pointsBack = pointsBackAtMs(write, windowMs, refill, refill.filter(isServed).length);
-  // The first goes when the write pool's last 429 said (the refill's, when it met one), alone: it
-  // is the probe of that 429, and the only request it promises to serve.
-  const first = refused.length === 0 ? undefined : await s.client.send(request);
-  const probe: Probe | undefined = first === undefined || basis === undefined ? undefined : { exchange: first, basis, first: true };
-  // Each later one once its own point is back, a window after the POST that spent it, so that it
-  // meets no 429 whose Retry-After, rounded up to whole seconds, it would wait out; side by side,
-  // each on its own point (a far target answers them in one round trip).
-  const later = await Promise.all(
-    refused.slice(1).map(async (_, j) => {
-      const back = pointsBack[j + 1];
-      if (back !== undefined) await sleepUntil(back);
-      const answer = await s.client.send(request);
-      // One sent at the harness's own reckoning may still meet a 429 (a pool that gives its points
-      // back later): it is sent once more when that 429's Retry-After has elapsed. An answer to a
-      // POST sent after a Retry-After is final: §8.1 says it will succeed.
-      if (!isRefusal(answer)) return answer;
+  for (let i = 0; i < refused.length; i++) {
+    // The first goes when the write pool's last 429 said (the refill's, when it met one; it is the probe of that 429); each later
+    // one once its own point is back, a window after the POST that spent it, so that it meets no
+    // 429 whose Retry-After, rounded up to whole seconds, it would wait out.
+    if (i > 0 && pointsBack[i] !== undefined) await sleepUntil(pointsBack[i]!);
+    let answer = await s.client.send(request);
+    if (i === 0 && basis !== undefined) probe = { exchange: answer, basis, first: true };
+    // A later one, sent at the harness's own reckoning, may still meet a 429 (a pool that gives
+    // its points back later): it is sent once more when that 429's Retry-After has elapsed. An
+    // answer to a POST sent after a Retry-After is final: §8.1 says it will succeed.
+    if (i > 0 && isRefusal(answer)) {
       await sleepUntil(retryAfterDueAtMs(answer, windowMs));
-      return s.client.send(request);
-    }),
-  );
-  const finals = first === undefined ? [] : [first, ...later];
+      answer = await s.client.send(request);
+    }
+    finals.push(answer);
+  }
   const served = finals.filter(isServed).length;
   const perMessage = write.batch.rowsPerMessage ?? 0;
   const after = before.ok ? await countLedgerRowsSettled(s.client, before.rows + served * perMessage) : await countLedgerRows(s.client);
