@@ -183,12 +183,12 @@ class ContentBudget {
 export class HarEntryLog {
   readonly #fd: number;
   readonly #budget: ContentBudget;
-  readonly #planned: Array<{ seq: number; place: LinePlace; leftOut: boolean }> = [];
+  readonly #planned: PlannedEntry[] = [];
   #offset = 0;
   /** Lines of the record that held no exchange, as its reader counted them (the HAR's comment says how many). */
   unreadableLines = 0;
 
-  constructor(readonly file: string, options: HarOptions = {}) {
+  constructor(file: string, options: HarOptions = {}) {
     this.#fd = openSync(file, 'w+');
     this.#budget = new ContentBudget(options.contentBytes ?? HAR_CONTENT_BYTES);
   }
