@@ -1,6 +1,6 @@
 import { describe } from 'vitest';
 import { noServiceWithoutTokenFinding } from '../lib/checks/token-refusal.ts';
-import { matrixIds, refilledRows, refilledRowsBesideReads, sendRows } from '../lib/suite/exchange-matrix.ts';
+import { matrixIds, REFILLED_ROWS_REQUIREMENT, refilledRows, refilledRowsBesideReads, sendRows } from '../lib/suite/exchange-matrix.ts';
 import { requirementTest } from '../lib/suite/requirement-test.ts';
 
 /**
@@ -13,7 +13,7 @@ import { requirementTest } from '../lib/suite/requirement-test.ts';
 describe('The exchange matrix: pools just refilled', () => {
   // > Every endpoint except the unauthenticated routes requires the header `Authorization: Bearer <API_TOKEN>`.
   requirementTest(
-    'auth/5.1/no-service-without-token',
+    REFILLED_ROWS_REQUIREMENT,
     "the covering array's rows of pools just refilled (the secondary token's write pool once the recovery replayed the refused POSTs, its read pool after the recovery, the other workspace's once its pools are back), each also with an unknown token",
     async (kit) => {
       // The rows that charge no read point of the secondary token went once the recovery replayed

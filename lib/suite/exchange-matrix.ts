@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { testIsSelected } from '../catalogue/selection.ts';
 import { jobIdOf, jobPollPath } from '../checks/conversation-job.ts';
 import { integerHeader } from '../checks/pool-headers.ts';
 import { isRefusal } from '../checks/rate-limit-refusal.ts';
@@ -256,9 +257,17 @@ export function refilledRows(s: Session): { beside: PlannedRow[]; after: Planned
 let refilledBeside: Promise<Exchange[]> | undefined;
 let otherRefilled: Promise<Exchange[]> | undefined;
 
-/** Whether the run sends the rows of pools just refilled. */
+/** The requirement the rows of pools just refilled are judged under (suites/exchange-matrix-refilled.test.ts). */
+export const REFILLED_ROWS_REQUIREMENT = 'auth/5.1/no-service-without-token';
+
+/**
+ * Whether the run sends the rows of pools just refilled: their suite runs and --only or --skip
+ * leave its test in. The other workspace's early writes and rows are theirs: a run that leaves the
+ * test out sends none of them.
+ */
 function sendsRefilledRows(s: Session): boolean {
-  return s.context.suites?.includes('exchange-matrix-refilled') === true;
+  const { suites, selection } = s.context;
+  return suites?.includes('exchange-matrix-refilled') === true && (selection === undefined || testIsSelected([REFILLED_ROWS_REQUIREMENT], selection));
 }
 
 /**

@@ -60,6 +60,9 @@ describe('--only', { timeout: 2 * CLI_RUN_MS }, () => {
     expect(report.outcome).toBe('not-conformant');
     expect(report.results.filter((x) => x.verdict !== 'not-run').map((x) => [x.requirement.id, x.verdict])).toEqual([[id, 'fail']]);
     expect(r.stdout).toContain(`× ${id}`);
+    // Nor does it send what only the tests left out need: the other workspace's token, which the
+    // exchange matrix's rows of pools just refilled spend from the run's start, sends nothing.
+    expect(report.meta.requests.filter((q) => q.role === 'other_workspace')).toEqual([]);
   });
 
   test('prints the header of a suite only when a test of it runs', async () => {
