@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import type { ReferenceFault } from '../../lib/reference/state.ts';
 import type { Report } from '../../lib/report/report-model.ts';
-import { startCli } from '../support/cli.ts';
+import { CLI_NODE_FLAGS, startCli } from '../support/cli.ts';
 import { aftermath, BIN, FAULT, launch, ROOT, RUN_FILES, scene, until } from '../support/interrupted-run.ts';
 import { referenceTarget, type ReferenceTarget } from '../support/reference-target.ts';
 
@@ -54,7 +54,7 @@ describe('a signal to the harness', () => {
   ] as const)('%s: the fault off once, the reports written, no working file left, exit 3', async (_what, signals, to) => {
     const s = await scene();
     targets.push(s.target);
-    const run = launch(process.execPath, [BIN, 'run', ...s.args], { cwd: ROOT, env: { ...process.env, ...s.target.env } });
+    const run = launch(process.execPath, [...CLI_NODE_FLAGS, BIN, 'run', ...s.args], { cwd: ROOT, env: { ...process.env, ...s.target.env } });
     await until(() => s.target.reference.state.faults.has(FAULT), 30_000, 'the fault switched on');
     run.signal([...signals], to);
     const r = await run.ended;
@@ -75,7 +75,7 @@ describe('a signal to the harness', () => {
   test('a disable that prints the token it inherited and fails: what it said is shown with the token as its variable', async () => {
     const s = await scene({ disableLeaksToken: true });
     targets.push(s.target);
-    const run = launch(process.execPath, [BIN, 'run', ...s.args], { cwd: ROOT, env: { ...process.env, ...s.target.env } });
+    const run = launch(process.execPath, [...CLI_NODE_FLAGS, BIN, 'run', ...s.args], { cwd: ROOT, env: { ...process.env, ...s.target.env } });
     await until(() => s.target.reference.state.faults.has(FAULT), 30_000, 'the fault switched on');
     run.signal(['SIGINT'], 'process');
     const r = await run.ended;
@@ -91,7 +91,7 @@ describe('a signal while the drill itself switches the fault off', () => {
   test('the run waits for that disable, runs none of its own, says so, writes its reports and exits 3', async () => {
     const s = await scene({ disableSeconds: 2 });
     targets.push(s.target);
-    const run = launch(process.execPath, [BIN, 'run', ...s.args], { cwd: ROOT, env: { ...process.env, ...s.target.env } });
+    const run = launch(process.execPath, [...CLI_NODE_FLAGS, BIN, 'run', ...s.args], { cwd: ROOT, env: { ...process.env, ...s.target.env } });
     await until(() => readFileSync(s.calls, 'utf8').includes('disable'), 30_000, 'the drill switching the fault off');
     run.signal(['SIGINT'], 'process');
     const r = await run.ended;
@@ -107,7 +107,7 @@ describe('a signal while the drill itself switches the fault off', () => {
 describe('a signal before the suites start', () => {
   test('SIGINT while vitest starts (the embedded reference: no preflight): no suite runs, the reports are written, exit 3', async () => {
     const out = mkdtempSync(join(tmpdir(), 'asi-interrupt-'));
-    const run = launch(process.execPath, [BIN, 'run', '--suite', 'auth', '--out', out], { cwd: ROOT, env: process.env });
+    const run = launch(process.execPath, [...CLI_NODE_FLAGS, BIN, 'run', '--suite', 'auth', '--out', out], { cwd: ROOT, env: process.env });
     let stderr = '';
     run.child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
     await until(() => stderr.includes('certifying'), 30_000, 'the run starting');
@@ -164,7 +164,7 @@ describe('a run interrupted at the preflight', () => {
   test('Ctrl-C twice, 50 ms apart, at the preflight: the second is said, the reports are written all the same, exit 3', async () => {
     const { target, baseUrl, meAsked } = await meNeverAnswered();
     const out = mkdtempSync(join(tmpdir(), 'asi-interrupt-preflight-'));
-    const run = launch(process.execPath, [BIN, 'run', '--base-url', baseUrl, '-q', '--out', out], { cwd: ROOT, env: { ...process.env, ASI_TOKEN: 'asi_live_00' } });
+    const run = launch(process.execPath, [...CLI_NODE_FLAGS, BIN, 'run', '--base-url', baseUrl, '-q', '--out', out], { cwd: ROOT, env: { ...process.env, ASI_TOKEN: 'asi_live_00' } });
     await until(meAsked, 10_000, 'the preflight asking GET /me');
     run.signal(['SIGINT', 'SIGINT'], 'group');
     const r = await run.ended;
