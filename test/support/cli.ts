@@ -8,7 +8,7 @@ export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /**
  * Node's flags for the CLI processes the self-tests start. Most of them live a second or two, and
  * V8's optimizing compiler spent more CPU on them than it saved, on a machine the tests keep busy
- * (measured, 2 cores: a run of one suite 3.4 against 3.9 CPU s, a calibration shard 15.7 against
+ * (measured, 2 cores: a run of the ledger suite 3.8 against 4.5 CPU s, a calibration shard 15.7 against
  * 17.7, a full certification 10.6 against 11.0, in the same wall time). What the CLI does is the
  * same either way; a user's run keeps Node's defaults, and the bench measures those.
  */
