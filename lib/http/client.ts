@@ -360,11 +360,13 @@ export class HttpClient {
     const faultsAtStart = this.#faultsOn();
     const started = Date.now();
     const deadline = new AbortController();
-    const deadlineError = Object.assign(new Error(`no complete answer within the deadline of ${this.limits.totalMs} ms`), { code: DEADLINE_CODE });
-    // Before the headers, the deadline says so; after them, the body's message adds what came.
-    const noHeaders = Object.assign(new Error(`no response within the deadline of ${this.limits.totalMs} ms`), { code: DEADLINE_CODE });
     let headersCame = false;
-    const timer = setTimeout(() => deadline.abort(headersCame ? deadlineError : noHeaders), this.limits.totalMs);
+    // Made only when the deadline passes: an error's stack costs every request that makes one.
+    // Before the headers, the deadline says so; after them, the body's message adds what came.
+    const timer = setTimeout(() => {
+      const what = headersCame ? 'no complete answer' : 'no response';
+      deadline.abort(Object.assign(new Error(`${what} within the deadline of ${this.limits.totalMs} ms`), { code: DEADLINE_CODE }));
+    }, this.limits.totalMs);
     try {
       const res = await request(url, {
         method: method as 'GET',

@@ -96,6 +96,15 @@ export function trimExchange(exchange: Exchange, budget: RecordBudget = EVIDENCE
 }
 
 /**
+ * The same cut, sharing strings with the exchange: for a caller that writes it out at once and
+ * keeps nothing (a transcript line), where a copy would only be garbage. A quarter of the
+ * recording's cost per request in a big pool's spend.
+ */
+export function exchangeWithin(exchange: Exchange, budget: RecordBudget): Exchange {
+  return cutExchange(exchange, budget);
+}
+
+/**
  * An exchange kept beyond the test that sent it, for checks that read its body as a document
  * (JSON, YAML): whole, unless its response was cut. Those checks judge a cut body no further than
  * "cut", so what the transcript keeps of it is all that is read again, and the rest of the run
