@@ -63,7 +63,9 @@ Selection (a run with any of these is partial: never a certification)
   --suite NAME         run only this suite or area (repeatable): openapi, unauthenticated, auth, errors,
                        ledger, ratelimit, conversation, or a file name such as ledger-window
   --only ID            run only the tests that check this requirement id (repeatable), as 'list' or a
-                       failure prints it, e.g. auth/5.3/missing-header; an unknown id is refused (exit 2)
+                       failure prints it, e.g. auth/5.3/missing-header; an unknown id is refused (exit 2).
+                       An id only the run-wide rules judge (ratelimit/8.1/rolling-window-model) runs
+                       every test: each exchange is its evidence
   --skip ID            leave out this requirement (repeatable)
 
 Verdict

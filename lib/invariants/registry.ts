@@ -24,3 +24,22 @@ export const INVARIANTS: readonly Invariant[] = [
 
 /** Every requirement a run-wide rule judges, each judged by one rule only. */
 export const INVARIANT_REQUIREMENTS: readonly string[] = INVARIANTS.flatMap((i) => i.requirements);
+
+/**
+ * The requirements that only the run-wide rules judge: no test of the suites names them, and
+ * every exchange of every test is their evidence. `run --only` with one of them chooses every test
+ * (lib/runner/certify.ts), so that a failure's `run --only ID` judges it again. A full run of the
+ * reference checks this list against the tests that gave each requirement its findings
+ * (test/e2e/certify-reference.test.ts).
+ */
+export const JUDGED_ONLY_RUN_WIDE: readonly string[] = [
+  'openapi/9.3/responses-match-description',
+  'openapi/9.3/responses-described',
+  'errors/7/no-server-error',
+  'errors/7/json-media-type',
+  'ratelimit/8.1/rolling-window-model',
+  'ratelimit/8.1/one-point-per-request',
+  'ratelimit/8.1/no-hidden-route-cap',
+  'ratelimit/8.1/retry-after-only-on-429',
+  'conversation/6/tool-result-not-exposed',
+];

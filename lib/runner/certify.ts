@@ -23,6 +23,7 @@ import type { Report, RequestCount, RunMetadata } from '../report/report-model.t
 import { writeReports, type ReportFormat } from '../report/write-reports.ts';
 import { appendExchange } from '../report/writers/transcript.ts';
 import { RecordJudge } from '../invariants/judge-record.ts';
+import { JUDGED_ONLY_RUN_WIDE } from '../invariants/registry.ts';
 import { CoverageTally, coverageContextOf } from '../coverage/coverage.ts';
 import { HarEntryLog } from '../report/writers/har.ts';
 import { gateCoverage } from '../report/coverage-gate.ts';
@@ -205,6 +206,17 @@ function runMetadata(options: CertifyOptions, run: { runId: string; startedAt: D
 const IDENTITY_AFTER_MS = 5_000;
 
 /**
+ * What chooses the tests that register in the worker. `--only` picks the tests that name a chosen
+ * requirement; one that only the run-wide rules judge is named by none, and every test's
+ * exchanges are its evidence, so choosing it runs every test (of the chosen suites). The report
+ * still shows only what was chosen.
+ */
+export function testsChosenBy(selection: Selection): { only: string[]; skip: string[] } {
+  const everyTest = selection.only.some((id) => JUDGED_ONLY_RUN_WIDE.includes(id));
+  return { only: everyTest ? [] : selection.only, skip: selection.skip };
+}
+
+/**
  * One certification run: preflight, suites against the target, then the report and its files.
  * A run the preflight ends writes its reports too, every requirement not run and the preflight's
  * exchanges as the evidence of why.
@@ -262,7 +274,7 @@ export async function certify(options: CertifyOptions): Promise<CertifyResult> {
       firstSeq: sequence.upcoming,
       replayPaths: options.replayPaths,
       suites: options.files.map(suiteName),
-      selection: { only: selection.only, skip: selection.skip },
+      selection: testsChosenBy(selection),
       missingTokens: target.missingTokens,
       ...(options.httpLimits === undefined ? {} : { httpLimits: options.httpLimits }),
       ...(options.transport === undefined ? {} : { transport: options.transport }),

@@ -4,8 +4,10 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { coverageContextOfReport, coverageDifferences } from '../../lib/certification/coverage-rederivation.ts';
 import { coverageOf } from '../../lib/coverage/coverage.ts';
+import { JUDGED_ONLY_RUN_WIDE } from '../../lib/invariants/registry.ts';
 import { exchangesOfHar } from '../../lib/report/har-exchanges.ts';
 import type { Report } from '../../lib/report/report-model.ts';
+import { INVARIANTS_SUITE } from '../../lib/runner/invariant-test.ts';
 import { runCli } from '../support/cli.ts';
 
 /**
@@ -28,6 +30,10 @@ describe('the embedded reference', () => {
     expect(r.stderr).not.toContain('waiting for');
     expect(report.outcome).toBe('conformant');
     expect(report.meta.certifying).toBe(true);
+    // `run --only` chooses every test for these (lib/runner/certify.ts): exactly the requirements
+    // whose findings came from the run-wide rules alone.
+    const runWideOnly = report.results.filter((x) => x.tests.length > 0 && x.tests.every((t) => t.startsWith(`${INVARIANTS_SUITE} `))).map((x) => x.requirement.id);
+    expect(runWideOnly.sort()).toEqual([...JUDGED_ONLY_RUN_WIDE].sort());
     expect(readdirSync(join(out, runDir)).sort()).toEqual(['bundle.tar.gz', 'junit.xml', 'report.html', 'report.json', 'summary.md', 'transcript.har']);
     // The exchange matrix reaches every pair the reference's profile allows, and the HAR says the same as the report.
     const coverage = report.coverage!;

@@ -73,6 +73,21 @@ describe('--only', { timeout: 2 * CLI_RUN_MS }, () => {
     expect(r.stderr).toMatch(/\nauth\n {2}✓ auth\/5\.1\/bearer-accepted /);
   });
 
+  test('a requirement only the run-wide rules judge: --only runs every test of the chosen suites and judges it on their exchanges', async () => {
+    // No test names errors/7/json-media-type: chosen alone, it would have no exchange to judge.
+    const id = 'errors/7/json-media-type';
+    const out = mkdtempSync(join(tmpdir(), 'asi-only-run-wide-'));
+    const r = await runCli(['run', '--defect', 'errors-json-as-text-plain', '--suite', 'auth', '--only', id, '--fail-on', 'should', '--out', out]);
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    const report = readReport(out);
+    expect(report.results.filter((x) => x.verdict !== 'not-run').map((x) => [x.requirement.id, x.verdict])).toEqual([[id, 'fail']]);
+    // Every test of the auth suite ran, though none names the id.
+    const ran = r.stderr.split('\n').filter((l) => /^ {2}[✓×!?-] auth\//.test(l));
+    expect(ran.length).toBeGreaterThan(5);
+    expect(ran.some((l) => l.includes('auth/5.3/missing-header'))).toBe(true);
+    expect(r.stdout).toContain(`× ${id}`);
+  });
+
   test('an unknown id is refused with the nearest ids (exit 2); --skip takes ids too', async () => {
     const typo = await runCli(['run', '--only', 'auth/5.3/missing-headr']);
     expect(typo.code).toBe(2);
