@@ -66,7 +66,12 @@ function detached<T>(value: T): T {
   return structuredClone(value);
 }
 
-function cutExchange(exchange: Exchange, budget: RecordBudget): Exchange {
+/**
+ * An exchange within `budget`, sharing strings with it: for a caller that writes it out at once
+ * and keeps nothing (a transcript line), where a copy would only be garbage (a quarter of the
+ * recording's cost per request in a big pool's spend). What is kept goes through trimExchange.
+ */
+export function cutExchange(exchange: Exchange, budget: RecordBudget): Exchange {
   const res = exchange.response;
   if (res === undefined) return exchange;
   const body = startWithin(res.body, budget.body, budget);
@@ -93,15 +98,6 @@ function cutExchange(exchange: Exchange, budget: RecordBudget): Exchange {
  */
 export function trimExchange(exchange: Exchange, budget: RecordBudget = EVIDENCE_BUDGET): Exchange {
   return detached(cutExchange(exchange, budget));
-}
-
-/**
- * The same cut, sharing strings with the exchange: for a caller that writes it out at once and
- * keeps nothing (a transcript line), where a copy would only be garbage. A quarter of the
- * recording's cost per request in a big pool's spend.
- */
-export function exchangeWithin(exchange: Exchange, budget: RecordBudget): Exchange {
-  return cutExchange(exchange, budget);
 }
 
 /**

@@ -211,7 +211,7 @@ const IDENTITY_AFTER_MS = 5_000;
  * exchanges are its evidence, so choosing it runs every test (of the chosen suites). The report
  * still shows only what was chosen.
  */
-export function testsChosenBy(selection: Selection): { only: string[]; skip: string[] } {
+function testsChosenBy(selection: Selection): { only: string[]; skip: string[] } {
   const everyTest = selection.only.some((id) => JUDGED_ONLY_RUN_WIDE.includes(id));
   return { only: everyTest ? [] : selection.only, skip: selection.skip };
 }

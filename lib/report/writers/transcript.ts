@@ -2,7 +2,7 @@ import { appendFileSync, createReadStream, readSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { once } from 'node:events';
 import type { Exchange } from '../../model/exchange.ts';
-import { exchangeWithin, TRANSCRIPT_BUDGET, type RecordBudget } from '../../model/evidence-trim.ts';
+import { cutExchange, TRANSCRIPT_BUDGET, type RecordBudget } from '../../model/evidence-trim.ts';
 import { jsonText } from '../../model/json-text.ts';
 
 /**
@@ -17,7 +17,7 @@ import { jsonText } from '../../model/json-text.ts';
  * as the exchange completes.
  */
 export function appendExchange(file: string, exchange: Exchange, budget: RecordBudget = TRANSCRIPT_BUDGET): void {
-  appendFileSync(file, `${jsonText(exchangeWithin(exchange, budget))}\n`);
+  appendFileSync(file, `${jsonText(cutExchange(exchange, budget))}\n`);
 }
 
 /** Where one line sits in the transcript file, in bytes (its line end excluded). */
