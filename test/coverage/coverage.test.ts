@@ -190,6 +190,13 @@ describe('coverage', () => {
     expect(c.uncovered.some((u) => u.pair.includes('revoked'))).toBe(false);
     expect(c.dimensions.find((d) => d.name === 'route')!.values.find((v) => v.value === '/me')!.exchanges).toBe(1);
   });
+
+  test('what the constraints allow follows the context: one with fewer roles, then the first again (one process, many runs)', () => {
+    const whole = coverageOf([], CONTEXT, { suites: ['exchange-matrix'] });
+    const fewer = coverageOf([], { ...CONTEXT, roles: ['primary'] }, { suites: ['exchange-matrix'] });
+    expect(fewer.pairs.total).toBeLessThan(whole.pairs.total);
+    expect(coverageOf([], { ...CONTEXT }, { suites: ['exchange-matrix'] })).toEqual(whole);
+  });
 });
 
 describe('fitLowWrites', () => {
