@@ -105,6 +105,7 @@ export interface RefillProbe {
  *    (only when Retry-After is 3 s or more: below that the rounding leaves no room);
  *  - one sent when the Reset instant has passed, if Reset comes well before Retry-After;
  *  - one sent once Retry-After has elapsed (and Reset too, when it is not well before), which must be served;
+ *    when requests went between (a refill served all through) and it was refused, one more at its own 429's promise;
  *  - with `refill`, the first refill of the staged spend, at its own instant (RefillProbe): timed
  *    too, for Retry-After only (a late refill that is served all through may leave no later 429
  *    to time the other probes against; the Reset check takes the first request after its instant,
@@ -139,10 +140,10 @@ export async function probeReadRefusal(s: Session, refusal: Exchange, windowMs: 
       refill.sent.push(exchange);
       refill.timed.push({ exchange, basis, first: next });
       next = isRefusal(exchange);
-      if (isRefusal(exchange)) {
-        basis = exchange;
-        first = true;
-      }
+      if (isRefusal(exchange)) basis = exchange;
+      // A served request took a point the 429 before it promised: a probe after it is not the next
+      // request, whatever that 429 said (a refill served all through, late on a loaded machine).
+      first = next;
       if (!isServed(exchange)) break;
     }
   };
@@ -178,8 +179,15 @@ export async function probeReadRefusal(s: Session, refusal: Exchange, windowMs: 
       return probes;
     }
   }
-  await waitFor(() => servesAgainAtMs(basis, windowMs, s.clockWitness()) + AFTER_MARGIN_MS);
+  const servesAgain = (): number => servesAgainAtMs(basis, windowMs, s.clockWitness()) + AFTER_MARGIN_MS;
+  await waitFor(servesAgain);
   await send();
+  // Refused after requests that took the points its 429 promised (a refill served all through,
+  // late on a loaded machine), it is timed against nothing: one more goes at its own 429's promise.
+  if (!probes[probes.length - 1]!.first && first) {
+    await waitFor(servesAgain);
+    await send();
+  }
   await runRefill();
   return probes;
 }
@@ -290,6 +298,15 @@ export function replayDueAtMs(write: WriteRun, windowMs: number, refill: readonl
   return last === undefined ? first : Math.max(first, last);
 }
 
+/**
+ * Whether the replay's first POST is the next request after `basis` (latestWriteRefusal): when the
+ * refill ended with that 429 or sent nothing. A refill served all through (late on a loaded
+ * machine) took points the campaign's 429 promised, so that 429 no longer speaks of the replay.
+ */
+export function replayIsNextAfter(basis: Exchange, refill: readonly Exchange[]): boolean {
+  return refill.length === 0 || refill[refill.length - 1] === basis;
+}
+
 /** The replay, and its first request as a probe of the write pool's last 429 (the next request after it). */
 export interface ReplayRun {
   replay: Replay;
@@ -319,7 +336,7 @@ export async function replayRefusedPosts(s: Session, write: WriteRun, windowMs: 
     // 429 whose Retry-After, rounded up to whole seconds, it would wait out.
     if (i > 0 && pointsBack[i] !== undefined) await sleepUntil(pointsBack[i]!);
     let answer = await s.client.send(request);
-    if (i === 0 && basis !== undefined) probe = { exchange: answer, basis, first: true };
+    if (i === 0 && basis !== undefined) probe = { exchange: answer, basis, first: replayIsNextAfter(basis, refill) };
     // A later one, sent at the harness's own reckoning, may still meet a 429 (a pool that gives
     // its points back later): it is sent once more when that 429's Retry-After has elapsed. An
     // answer to a POST sent after a Retry-After is final: §8.1 says it will succeed.

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { firstRefillOf, type WriteRun } from '../../lib/suite/rate-limit-campaign.ts';
-import { latestWriteRefusal, replayDueAtMs } from '../../lib/suite/rate-limit-probes.ts';
+import { latestWriteRefusal, replayDueAtMs, replayIsNextAfter } from '../../lib/suite/rate-limit-probes.ts';
 import { refused, served, T0 } from '../checks/rate-limit-fixtures.ts';
 
 const WINDOW_MS = 10_000;
@@ -33,6 +33,7 @@ describe('the replay of refused POSTs after the write pool\'s first refill', () 
     const atMs = firstRefillOf(write, WINDOW_MS).atMs - T0;
     const refill = [...[0, 1, 2, 3].map((i) => served(3 - i, atMs + 10 * i)), refused(atMs + 40, '2')];
     expect(latestWriteRefusal(write, refill)).toBe(refill[4]);
+    expect(replayIsNextAfter(refill[4]!, refill)).toBe(true);
     expect(replayDueAtMs(write, WINDOW_MS, refill)).toBe(T0 + atMs + 40 + 5 + 2_000 + 100);
   });
 
@@ -41,5 +42,8 @@ describe('the replay of refused POSTs after the write pool\'s first refill', () 
     const refill = [served(3, 11_500)];
     expect(latestWriteRefusal(write, refill)).toBe(write.refusal);
     expect(latestWriteRefusal(write, [])).toBe(write.refusal);
+    // Its served POSTs took points that 429 promised: the replay's first POST is not the next request after it.
+    expect(replayIsNextAfter(write.refusal!, refill)).toBe(false);
+    expect(replayIsNextAfter(write.refusal!, [])).toBe(true);
   });
 });
