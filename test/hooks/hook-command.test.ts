@@ -23,8 +23,9 @@ describe('runHook', () => {
     const run = await runHook(`'${process.execPath}' /nonexistent/bin/asi-conformance.js fault spend_cap_reached on`);
     const text = hookOutcome(run);
     expect(run.exitCode).toBe(1);
-    expect(text).toMatch(/^exited 1; stderr: node:internal\/modules\/cjs\/loader/);
-    expect(text).toContain("Error: Cannot find module '/nonexistent/bin/asi-conformance.js'");
+    // The CommonJS loader's frame, or the ES module resolver's when NODE_OPTIONS loads a module first (--import).
+    expect(text).toMatch(/^exited 1; stderr: node:internal\/modules\/(?:cjs\/loader|esm\/resolve)/);
+    expect(text).toMatch(/Error(?: \[ERR_MODULE_NOT_FOUND\])?: Cannot find module '\/nonexistent\/bin\/asi-conformance\.js'/);
     expect(text).toContain(`Node.js ${process.version}`);
     expect(text).not.toContain('\n');
   });
