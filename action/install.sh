@@ -17,6 +17,7 @@ if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$key" ] && [ -f dist/cli/main.js ];
   exit 0
 fi
 npm ci --ignore-scripts --no-audit --no-fund
-npm run --silent build
+# The sources were type-checked before release: emit only (the same dist/, in half the time).
+npm run --silent build -- --no-check
 printf '%s\n' "$key" > "$stamp"
 echo 'installed=true' >> "$GITHUB_OUTPUT"

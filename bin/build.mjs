@@ -2,21 +2,26 @@
 // Builds dist/ from lib/ (tsc -p tsconfig.build.json), only when what the build reads changed,
 // and so that an interrupt at any moment leaves a working dist/: the old one or the new one.
 //
-// - What the build reads (every file under lib/, the tsconfig files, package.json, this script,
-//   and the installed TypeScript and @types/node versions) is hashed; dist/.build-stamp holds the
-//   digest of the build it came from. The same digest: nothing to do, tsc does not run.
+// - What the build reads (every file under lib/, the profile schema, the tsconfig files,
+//   package.json, this script, and the installed TypeScript, @types/node and ajv versions) is
+//   hashed; dist/.build-stamp holds the digest of the build it came from. The same digest:
+//   nothing to do, tsc does not run.
+// - After tsc, the profile schema's validator is written as code beside its module
+//   (lib/profile/profile-validator-source.ts), so that runs need not compile it.
 // - Otherwise tsc compiles into a fresh folder beside dist/ (.dist-build-<pid>), the stamp goes in
 //   last, and the folder is swapped in by two renames in one synchronous step, which no signal
 //   handled here can split. The old dist/ is removed only after the new one is in place.
 // - SIGINT or SIGTERM stops tsc and removes the unfinished folder; dist/ stays as it was. A
 //   folder left by a build that died (SIGKILL) is removed by the next build, and a dist/ lost in
 //   the instant between the two renames is restored from the folder that holds it.
+// - `--no-check` (the action's install) emits without type-checking; its stamp says "unchecked",
+//   and a build without the flag compiles such a dist/ again, with the check.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = join(ROOT, 'dist');
@@ -51,12 +56,12 @@ function installedVersion(name) {
 /** SHA-256 over what the build reads: a line per input file (its digest and path), then the tool versions. */
 function buildDigest() {
   const all = createHash('sha256');
-  const inputs = [...filesUnder('lib'), 'tsconfig.json', 'tsconfig.build.json', 'package.json', 'bin/build.mjs'];
+  const inputs = [...filesUnder('lib'), 'config/profile.schema.json', 'tsconfig.json', 'tsconfig.build.json', 'package.json', 'bin/build.mjs'];
   for (const path of inputs) {
     const file = createHash('sha256').update(readFileSync(join(ROOT, path))).digest('hex');
     all.update(`${file}  ${path}\n`);
   }
-  all.update(`typescript ${installedVersion('typescript')}\n@types/node ${installedVersion('@types/node')}\n`);
+  all.update(`typescript ${installedVersion('typescript')}\n@types/node ${installedVersion('@types/node')}\najv ${installedVersion('ajv')}\n`);
   return all.digest('hex');
 }
 
@@ -118,10 +123,55 @@ function swapIn(built) {
   rmSync(retired, { recursive: true, force: true });
 }
 
+/**
+ * `--no-check`: tsc emits without type-checking (its `--noCheck`), in about half the CPU. The
+ * output is the same byte for byte: `isolatedModules` and `verbatimModuleSyntax` make each file's
+ * JavaScript independent of types, so the stamp is the same too. For the action's install, whose
+ * sources were checked before they were released; a clone's build keeps the check.
+ */
+function parseArgs(argv) {
+  const unknown = argv.filter((a) => a !== '--no-check');
+  if (unknown.length > 0) {
+    process.stderr.write(`build: unknown argument ${JSON.stringify(unknown[0])}; the only one is --no-check (emit without type-checking)\n`);
+    process.exit(2);
+  }
+  return { check: !argv.includes('--no-check') };
+}
+
+/**
+ * What the build adds to tsc's output (validators of the project's own schemas, as code: compiling
+ * them took a run about 70 ms), then the stamp, last: a folder with a stamp is a complete build.
+ */
+async function complete(building, stamp, stoppedBy) {
+  const writer = join(building, 'profile', 'profile-validator-source.js');
+  try {
+    // A lib/ without the module that writes them (a project of two modules, in the build's own tests) has none to write.
+    if (existsSync(writer)) (await import(pathToFileURL(writer).href)).writeBuiltValidators(building);
+  } catch (err) {
+    rmSync(building, { recursive: true, force: true });
+    process.stderr.write(`build: writing the schema validators failed: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exitCode = 1;
+    return;
+  }
+  const by = stoppedBy();
+  if (by !== undefined) {
+    rmSync(building, { recursive: true, force: true });
+    process.stderr.write(`build: stopped by ${by}; dist/ is left as it was\n`);
+    process.exitCode = 128 + ({ SIGHUP: 1, SIGINT: 2, SIGTERM: 15 }[by] ?? 0);
+    return;
+  }
+  writeFileSync(join(building, STAMP), `${stamp}\n`);
+  swapIn(building);
+}
+
 function main() {
+  const { check } = parseArgs(process.argv.slice(2));
   recoverAndClean();
   const digest = buildDigest();
-  if (statSync(DIST, { throwIfNoEntry: false })?.isDirectory() && stampOf(DIST) === digest) return;
+  // A checked build wants a checked dist/; an unchecked one takes either. The stamp says which it is.
+  const stamp = check ? digest : `${digest} unchecked`;
+  const current = statSync(DIST, { throwIfNoEntry: false })?.isDirectory() ? stampOf(DIST) : undefined;
+  if (current === digest || current === stamp) return;
 
   let tscBin;
   try {
@@ -133,8 +183,8 @@ function main() {
   }
   const building = join(ROOT, `${BUILDING}${process.pid}`);
   rmSync(building, { recursive: true, force: true });
-  process.stderr.write('build: compiling lib/ into dist/ (tsc -p tsconfig.build.json)\n');
-  const tsc = spawn(process.execPath, [tscBin, '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', building], {
+  process.stderr.write(`build: compiling lib/ into dist/ (tsc -p tsconfig.build.json${check ? '' : ' --noCheck: no type check'})\n`);
+  const tsc = spawn(process.execPath, [tscBin, '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', building, ...(check ? [] : ['--noCheck'])], {
     cwd: ROOT,
     stdio: 'inherit',
   });
@@ -156,9 +206,7 @@ function main() {
       process.exitCode = by === undefined ? (code ?? 1) : 128 + ({ SIGHUP: 1, SIGINT: 2, SIGTERM: 15 }[by] ?? 0);
       return;
     }
-    // Stamp last: a folder with a stamp is a complete build.
-    writeFileSync(join(building, STAMP), `${digest}\n`);
-    swapIn(building);
+    void complete(building, stamp, () => stoppedBy);
   });
 }
 

@@ -1,21 +1,14 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import type { ErrorObject } from 'ajv/dist/2020.js';
 import { ProfileError } from '../errors.ts';
-import { PACKAGE_ROOT } from '../package-root.ts';
 import { readUserYaml } from '../user-file.ts';
 import type { ProfileFile } from './profile-file.ts';
+import { profileValidator } from './profile-validator.ts';
 import { describeSecret, keyText, looksLikeToken } from './secret-text.ts';
 
-export const PROFILE_SCHEMA_FILE = join(PACKAGE_ROOT, 'config', 'profile.schema.json');
-
-let validator: ReturnType<InstanceType<typeof Ajv2020>['compile']> | undefined;
+export { PROFILE_SCHEMA_FILE } from './profile-validator.ts';
 
 function validate(value: unknown): ErrorObject[] {
-  if (validator === undefined) {
-    const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, validateSchema: false });
-    validator = ajv.compile(JSON.parse(readFileSync(PROFILE_SCHEMA_FILE, 'utf8')) as object);
-  }
+  const validator = profileValidator();
   return validator(value) ? [] : [...(validator.errors ?? [])];
 }
 

@@ -50,6 +50,12 @@ async function certifyThenGate(given: Record<string, string>, env: NodeJS.Proces
 
 const sha256Of = (file: string): string => createHash('sha256').update(readFileSync(file)).digest('hex');
 
+/** Each file under a folder (but the build's stamp) with its SHA-256, by path. */
+function treeDigest(folder: string): Record<string, string> {
+  const files = readdirSync(folder, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && e.name !== '.build-stamp');
+  return Object.fromEntries(files.map((e) => [relative(folder, join(e.parentPath, e.name)), sha256Of(join(e.parentPath, e.name))]).sort(([a], [b]) => a!.localeCompare(b!)));
+}
+
 function reportOf(run: StepRun): Report {
   return JSON.parse(readFileSync(join(run.outputs['report-dir']!, 'report.json'), 'utf8')) as Report;
 }
@@ -190,6 +196,10 @@ describe('the install steps', () => {
     expect(first.key.outputs['key']).toMatch(/^asi-conformance-\w+-\w+-node\d+-[0-9a-f]{64}$/);
     expect(first.key.outputs['current']).toBe('false');
     expect(first.install.outputs['installed']).toBe('true');
+    // Built without the type check (its sources were checked before release): the very files of
+    // this clone's checked build, and a stamp that says so.
+    expect(readFileSync(join(checkout, 'dist', '.build-stamp'), 'utf8')).toBe(readFileSync(join(ROOT, 'dist', '.build-stamp'), 'utf8').replace('\n', ' unchecked\n'));
+    expect(treeDigest(join(checkout, 'dist'))).toEqual(treeDigest(join(ROOT, 'dist')));
     // The same key again (a restored cache, or a runner that keeps its actions folder): nothing to do.
     const again = await installOnce();
     expect(again.key.outputs).toEqual({ key: first.key.outputs['key'], dir: checkout, current: 'true' });
@@ -200,19 +210,28 @@ describe('the install steps', () => {
     expect(reportOf(certify).meta.tool.name).toBe('asi-conformance');
   }, 150_000);
 
-  test('the key follows the lockfile and the sources, not the docs', () => {
+  test('the key follows the lockfile, the sources and what builds them, not the docs or an example profile', () => {
     const checkout = join(scratch, 'key-checkout');
-    cpSync(ROOT, checkout, { recursive: true, filter: (src) => ['', 'action', 'lib', 'docs', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json'].includes(relative(ROOT, src).split(sep)[0]!) });
+    cpSync(ROOT, checkout, { recursive: true, filter: (src) => ['', 'action', 'bin', 'config', 'lib', 'docs', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json'].includes(relative(ROOT, src).split(sep)[0]!) });
     const keyOf = (): string => execFileSync(process.execPath, [join(checkout, 'action', 'install-key.mjs')], { encoding: 'utf8' });
     const before = keyOf();
     const keyLine = (out: string): string | undefined => /^key=.*$/m.exec(out)?.[0];
     expect(keyLine(before)).toBe(keyLine(execFileSync(process.execPath, [join(ROOT, 'action', 'install-key.mjs')], { encoding: 'utf8' })));
     appendFileSync(join(checkout, 'docs', 'ci', 'matrix.md'), '\nmore prose\n');
     expect(keyOf()).toBe(before);
+    appendFileSync(join(checkout, 'config', 'example.yaml'), '\n# more prose\n');
+    expect(keyOf()).toBe(before);
     appendFileSync(join(checkout, 'lib', 'errors.ts'), '\n// a change\n');
     const afterSource = keyOf();
     expect(afterSource).not.toBe(before);
+    // The build writes the profile schema's validator into dist/, by its own script.
+    appendFileSync(join(checkout, 'config', 'profile.schema.json'), '\n');
+    const afterSchema = keyOf();
+    expect(afterSchema).not.toBe(afterSource);
+    appendFileSync(join(checkout, 'bin', 'build.mjs'), '\n');
+    const afterScript = keyOf();
+    expect(afterScript).not.toBe(afterSchema);
     appendFileSync(join(checkout, 'package-lock.json'), '\n');
-    expect(keyOf()).not.toBe(afterSource);
+    expect(keyOf()).not.toBe(afterScript);
   });
 });

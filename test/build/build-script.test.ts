@@ -7,10 +7,10 @@ import { ROOT } from '../support/cli.ts';
 
 /**
  * bin/build.mjs (`npm run build`, and so `npm start` and `npm test`) in a project of its own: the
- * script, the repository's tsconfig files and package.json, and a lib/ of two modules, so that the
- * repository's own dist/, which other self-tests run from, is never touched, and each compile
- * takes tsc a second or two rather than the whole of lib/. Real processes: the build as npm runs
- * it, signalled by process group while tsc compiles.
+ * script, the profile schema, the repository's tsconfig files and package.json, and a lib/ of two
+ * modules, so that the repository's own dist/, which other self-tests run from, is never touched,
+ * and each compile takes tsc a second or two rather than the whole of lib/. Real processes: the
+ * build as npm runs it, signalled by process group while tsc compiles.
  */
 
 const clone = mkdtempSync(join(tmpdir(), 'asi-build-'));
@@ -79,7 +79,7 @@ function editSource(): void {
 }
 
 beforeAll(() => {
-  for (const entry of ['bin/build.mjs', 'tsconfig.json', 'tsconfig.build.json', 'package.json']) cpSync(join(ROOT, entry), join(clone, entry));
+  for (const entry of ['bin/build.mjs', 'config/profile.schema.json', 'tsconfig.json', 'tsconfig.build.json', 'package.json']) cpSync(join(ROOT, entry), join(clone, entry));
   mkdirSync(join(clone, 'lib'));
   writeFileSync(join(clone, 'lib', 'spec-constants.ts'), "export const GREETING = 'built';\n");
   writeFileSync(join(clone, 'lib', 'main.ts'), "import { GREETING } from './spec-constants.ts';\n\nprocess.stdout.write(`${GREETING}\\n`);\n");
@@ -155,5 +155,48 @@ describe('npm run build', () => {
     expect(built.output).not.toContain(COMPILING);
     expect(readFileSync(stampFile, 'utf8')).toBe(stamp);
     expect(temporaries()).toEqual([]);
+  }, BUILD_MS);
+});
+
+describe('npm run build -- --no-check (the action\'s install)', () => {
+  const wrong = join(clone, 'lib', 'wrong-type.ts');
+
+  test('emits a working dist/ from sources with a type error, stamped unchecked; a checked build then compiles them again and fails', async () => {
+    writeFileSync(wrong, "export const COUNT: number = 'three';\n");
+    try {
+      const unchecked = await inClone('npm', ['run', '--silent', 'build', '--', '--no-check']);
+      expect(unchecked.code, unchecked.output).toBe(0);
+      expect(unchecked.output).toContain('--noCheck: no type check');
+      expect(readFileSync(stampFile, 'utf8')).toMatch(/^[0-9a-f]{64} unchecked\n$/);
+      const shown = await builtProgram();
+      expect([shown.code, shown.output]).toEqual([0, 'built\n']);
+      // The same sources, unchecked again: that dist/ serves.
+      const again = await inClone('npm', ['run', '--silent', 'build', '--', '--no-check']);
+      expect([again.code, again.output]).toEqual([0, '']);
+      const checked = await inClone('npm', ['run', '--silent', 'build']);
+      expect(checked.output).toContain(COMPILING);
+      expect(checked.output).toContain("Type 'string' is not assignable to type 'number'");
+      expect(checked.code).not.toBe(0);
+      expect(readFileSync(stampFile, 'utf8')).toMatch(/ unchecked\n$/);
+    } finally {
+      rmSync(wrong, { force: true });
+    }
+    await settled();
+  }, BUILD_MS);
+
+  test('a checked dist/ of the same sources serves an unchecked build as it is', async () => {
+    const checked = await inClone('npm', ['run', '--silent', 'build']);
+    expect(checked.code, checked.output).toBe(0);
+    const stamp = readFileSync(stampFile, 'utf8');
+    expect(stamp).toMatch(/^[0-9a-f]{64}\n$/);
+    const unchecked = await inClone('npm', ['run', '--silent', 'build', '--', '--no-check']);
+    expect([unchecked.code, unchecked.output]).toEqual([0, '']);
+    expect(readFileSync(stampFile, 'utf8')).toBe(stamp);
+  }, BUILD_MS);
+
+  test('an unknown argument is refused with exit 2, naming it and the one there is, before anything is compiled', async () => {
+    const refused = await inClone(process.execPath, ['bin/build.mjs', '--fast']);
+    expect(refused.code).toBe(2);
+    expect(refused.output).toBe('build: unknown argument "--fast"; the only one is --no-check (emit without type-checking)\n');
   }, BUILD_MS);
 });
