@@ -6,8 +6,8 @@
 //   package.json, this script, and the installed TypeScript, @types/node and ajv versions) is
 //   hashed; dist/.build-stamp holds the digest of the build it came from. The same digest:
 //   nothing to do, tsc does not run.
-// - After tsc, the profile schema's validator is written as code beside its module
-//   (lib/profile/profile-validator-source.ts), so that runs need not compile it.
+// - After tsc, the validators of the profile schema and of the contract are written as code into
+//   the built folder (lib/built-validators.ts), so that runs need not compile them.
 // - Otherwise tsc compiles into a fresh folder beside dist/ (.dist-build-<pid>), the stamp goes in
 //   last, and the folder is swapped in by two renames in one synchronous step, which no signal
 //   handled here can split. The old dist/ is removed only after the new one is in place.
@@ -143,7 +143,7 @@ function parseArgs(argv) {
  * them took a run about 70 ms), then the stamp, last: a folder with a stamp is a complete build.
  */
 async function complete(building, stamp, stoppedBy) {
-  const writer = join(building, 'profile', 'profile-validator-source.js');
+  const writer = join(building, 'built-validators.js');
   try {
     // A lib/ without the module that writes them (a project of two modules, in the build's own tests) has none to write.
     if (existsSync(writer)) (await import(pathToFileURL(writer).href)).writeBuiltValidators(building);
