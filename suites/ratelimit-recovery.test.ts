@@ -9,7 +9,7 @@ import type { Exchange } from '../lib/model/exchange.ts';
 import { inconclusive, notRun, type Finding } from '../lib/model/finding.ts';
 import { startOtherWorkspaceRefilledRows, startRefilledRowsBesideReads } from '../lib/suite/exchange-matrix.ts';
 import { campaignBudgetMs, type Campaign } from '../lib/suite/rate-limit-campaign.ts';
-import { finalRead, finalReadAtMs, healsAfterRefusalAtMs, latestWriteRefusal, replayDueAtMs, replayRefusedPosts, retryAfterDueAtMs, type ReplayRun } from '../lib/suite/rate-limit-probes.ts';
+import { finalRead, finalReadAtMs, healsAfterRefusalAtMs, latestWriteRefusal, readPoolTimed, replayDueAtMs, replayRefusedPosts, retryAfterDueAtMs, type ReplayRun } from '../lib/suite/rate-limit-probes.ts';
 import { campaign, isCampaign, readProbes, readRefill, readRefillTimed, writeRefill, writeRefillIfDone } from '../lib/suite/rate-limit-state.ts';
 import { requirementTest, type TestKit } from '../lib/suite/requirement-test.ts';
 import type { Session } from '../lib/suite/session.ts';
@@ -103,12 +103,12 @@ describe('§8.1 Request rate limits: the exhausted pools heal', () => {
         if ('failed' in probes) return kit.ids.map((id) => inconclusive(id, probes.failed));
         healed.probes = probes;
         healed.refill = await readRefill();
-        // The refill's requests are timed against Retry-After too: with an upper-bound Retry-After,
-        // a refill the machine sent late can be the only request after a 429 that is timed.
-        const timed = [...probes, ...(await readRefillTimed())];
+        // The refill's requests are timed against Retry-After and Reset too: sent late (a loaded
+        // machine, the limiter drill), the refill can be the only next request after a 429.
+        const timed = readPoolTimed(probes, await readRefillTimed());
         // Reset placed as the probes were timed: by the run's best reading of the target's clock.
         const clock = kit.clockWitness();
-        const findings = [retryAfterTrueFinding('ratelimit/8.1/retry-after-true', timed), resetRefillFinding('ratelimit/8.1/reset-refill', probes, clock)];
+        const findings = [retryAfterTrueFinding('ratelimit/8.1/retry-after-true', timed), resetRefillFinding('ratelimit/8.1/reset-refill', timed, clock)];
         if ('replay' in replay && replay.probe !== undefined) {
           findings.push(...judgedOnly(retryAfterTrueFinding('ratelimit/8.1/retry-after-true', [replay.probe])), ...judgedOnly(resetRefillFinding('ratelimit/8.1/reset-refill', [replay.probe], clock)));
         }

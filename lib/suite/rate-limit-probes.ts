@@ -192,6 +192,16 @@ export async function probeReadRefusal(s: Session, refusal: Exchange, windowMs: 
   return probes;
 }
 
+/**
+ * Every request of the read pool timed against one of its 429s, in the order sent: the probes and
+ * the first refill's. A refill held late (by the limiter drill, or a loaded machine) can be the
+ * next request after a 429 and after its Reset, and then the only one: served all through, it
+ * leaves the probes after it no longer the next request.
+ */
+export function readPoolTimed(probes: readonly Probe[], refill: readonly Probe[]): Probe[] {
+  return [...probes, ...refill].sort((a, b) => sentAtMs(a.exchange) - sentAtMs(b.exchange));
+}
+
 /** The campaign's plain message POST with the exhausted token (the burst's own form). */
 function plainPost(write: WriteRun): SendOptions {
   return { method: 'POST', path: write.route.path, json: write.route.body, token: EXHAUSTED_ROLE, unpaced: true };

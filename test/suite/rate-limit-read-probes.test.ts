@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { receivedAtMs, sentAtMs } from '../../lib/checks/pool-headers.ts';
-import { retryAfterTrueFinding } from '../../lib/checks/rate-limit-retry.ts';
+import { resetRefillFinding, retryAfterTrueFinding } from '../../lib/checks/rate-limit-retry.ts';
 import type { Exchange } from '../../lib/model/exchange.ts';
-import { probeReadRefusal, type RefillProbe } from '../../lib/suite/rate-limit-probes.ts';
+import { probeReadRefusal, readPoolTimed, type RefillProbe } from '../../lib/suite/rate-limit-probes.ts';
 import type { Session } from '../../lib/suite/session.ts';
 import { refused, served, T0 } from '../checks/rate-limit-fixtures.ts';
 
@@ -57,5 +57,26 @@ describe("the read pool's timed probes", () => {
     const probes = await probeReadRefusal(session, basis, WINDOW_MS, {}, refill);
     expect(refill.timed.map((p) => p.first)).toEqual([true, false]);
     expect(probes.map((p) => [p.exchange, p.basis, p.first])).toEqual([[sent[2], sent[1], true]]);
+  });
+
+  test('a refill held past the Reset instant (the limiter drill) is the next request after the 429: reset-refill is judged by it', async () => {
+    // The store is down until after Reset; the refill was due first, goes first once it is back,
+    // and is served all through: the probe after it is not the next request after the 429.
+    const resetS = Math.floor(Date.now() / 1000) + 1;
+    const basis = refused(now() - 600, '1', { headers: { 'x-ratelimit-reset': String(resetS) } });
+    const storeBackAt = resetS * 1000 + 1_500;
+    const { session, sent } = scripted([(at) => served(2, at), (at) => served(1, at), (at) => served(0, at), (at) => served(5, at)]);
+    const refill: RefillProbe = { atMs: Date.now(), count: 3, sent: [], timed: [] };
+    const probes = await probeReadRefusal(session, basis, WINDOW_MS, { storeUp: () => new Promise((r) => setTimeout(r, Math.max(0, storeBackAt - Date.now()))) }, refill);
+    expect(refill.timed.map((p) => [p.exchange, p.basis, p.first])).toEqual([
+      [sent[0], basis, true],
+      [sent[1], basis, false],
+      [sent[2], basis, false],
+    ]);
+    expect(probes.map((p) => [p.exchange, p.first])).toEqual([[sent[3], false]]);
+    expect(resetRefillFinding('ratelimit/8.1/reset-refill', probes).verdict).toBe('inconclusive');
+    const timed = readPoolTimed(probes, refill.timed);
+    expect(timed.map((p) => p.exchange)).toEqual(sent);
+    expect(resetRefillFinding('ratelimit/8.1/reset-refill', timed).verdict).toBe('pass');
   });
 });
