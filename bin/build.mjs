@@ -126,8 +126,8 @@ function swapIn(built) {
 /**
  * `--no-check`: tsc emits without type-checking (its `--noCheck`), in about half the CPU. The
  * output is the same byte for byte: `isolatedModules` and `verbatimModuleSyntax` make each file's
- * JavaScript independent of types, so the stamp is the same too. For the action's install, whose
- * sources were checked before they were released; a clone's build keeps the check.
+ * JavaScript independent of types. For the action's install, whose sources were checked before
+ * they were released; a clone's build keeps the check. The stamp says which it was.
  */
 function parseArgs(argv) {
   const unknown = argv.filter((a) => a !== '--no-check');

@@ -1,6 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Ajv2020, type Options, type ValidateFunction } from 'ajv/dist/2020.js';
 import { PACKAGE_ROOT } from '../package-root.ts';
 
@@ -35,11 +36,6 @@ export function compiledProfileValidator(): ValidateFunction {
 
 /** The build's validator beside this module, or undefined where there is none (the sources). */
 export function builtProfileValidator(folder = new URL('.', import.meta.url)): ValidateFunction | undefined {
-  const file = new URL(BUILT_PROFILE_VALIDATOR, folder);
-  try {
-    return createRequire(file)(file.pathname) as ValidateFunction;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND' && (err as Error).message.includes(BUILT_PROFILE_VALIDATOR)) return undefined;
-    throw err;
-  }
+  const file = fileURLToPath(new URL(BUILT_PROFILE_VALIDATOR, folder));
+  return existsSync(file) ? (createRequire(file)(file) as ValidateFunction) : undefined;
 }
