@@ -199,7 +199,8 @@ export async function probeReadRefusal(s: Session, refusal: Exchange, windowMs: 
  * leaves the probes after it no longer the next request.
  */
 export function readPoolTimed(probes: readonly Probe[], refill: readonly Probe[]): Probe[] {
-  return [...probes, ...refill].sort((a, b) => sentAtMs(a.exchange) - sentAtMs(b.exchange));
+  // By the record's order where the clock's milliseconds cannot tell them apart.
+  return [...probes, ...refill].sort((a, b) => sentAtMs(a.exchange) - sentAtMs(b.exchange) || a.exchange.seq - b.exchange.seq);
 }
 
 /** The campaign's plain message POST with the exhausted token (the burst's own form). */
