@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { callableExport } from '../commonjs-export.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
 import type { SchemaProblem } from './validate.ts';
 
@@ -17,10 +18,7 @@ export const OAS_DIALECTS: ReadonlySet<string> = new Set([
   'https://spec.openapis.org/oas/3.1/dialect/2024-11-10',
 ]);
 
-type FormatsPlugin = (ajv: Ajv2020) => Ajv2020;
-// ajv-formats is CommonJS: Node hands the plugin over as the default import, while its types
-// describe the module object; take whichever is callable.
-const addFormats = ((addFormatsModule as unknown as { default?: FormatsPlugin }).default ?? addFormatsModule) as unknown as FormatsPlugin;
+const addFormats = callableExport<(ajv: Ajv2020) => Ajv2020>(addFormatsModule);
 
 // RFC 9110 §12.5.1 media-range: `type/subtype`, `type/*` or `*/*`, then `; name=value` parameters.
 const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";

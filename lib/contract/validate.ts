@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Ajv2020, type CodeOptions, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { callableExport } from '../commonjs-export.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
 import { SSE_EVENT_NAMES, type SseEventName } from '../spec-constants.ts';
 import { CONTRACT_FILE, loadContract } from './contract-document.ts';
@@ -28,10 +29,7 @@ const EVENTS_ID = 'https://asi-conformance.invalid/contract/events.schema.json';
  */
 export const BUILT_CONTRACT_VALIDATORS = join(PACKAGE_ROOT, 'dist', 'contract', 'contract-validators.built.js');
 
-// ajv-formats is CommonJS: Node hands the plugin over as the default import, while its types
-// describe the module object; take whichever is callable.
-type FormatsPlugin = (ajv: Ajv2020) => Ajv2020;
-export const addFormats = ((addFormatsModule as unknown as { default?: FormatsPlugin }).default ?? addFormatsModule) as unknown as FormatsPlugin;
+export const addFormats = callableExport<(ajv: Ajv2020) => Ajv2020>(addFormatsModule);
 
 export interface ContractValidators {
   component: Record<ComponentName, ValidateFunction>;

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { contractValidatorsSource } from '../../lib/contract/contract-validators-source.ts';
 import { BUILT_CONTRACT_VALIDATORS, builtContractValidators, COMPONENT_NAMES, compiledContractValidators, type ContractValidators } from '../../lib/contract/validate.ts';
@@ -38,7 +38,6 @@ describe('the contract validators the build writes', () => {
 
   test('stand aside when the sources changed since (a digest of another build)', async () => {
     const stale = BUILT_CONTRACT_VALIDATORS.replace(/\.js$/, '.stale-test.js');
-    const { writeFileSync, rmSync } = await import('node:fs');
     writeFileSync(stale, readFileSync(BUILT_CONTRACT_VALIDATORS, 'utf8').replace(/BUILT_SOURCES_DIGEST = "[0-9a-f]{64}"/, `BUILT_SOURCES_DIGEST = "${'0'.repeat(64)}"`));
     try {
       expect(await builtContractValidators(stale)).toBeUndefined();
