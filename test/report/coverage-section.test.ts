@@ -34,7 +34,8 @@ describe('the Coverage section', () => {
     const md = summaryMarkdown(report);
     expect(md).toContain('### Coverage\n\n2 of 3 pairs the profile allows reached (66.6%), 9 cells, 12 exchanges in the matrix');
     expect(md).toContain('| `method` | GET (10) | OPTIONS |');
-    expect(md).toContain('- method OPTIONS × token valid: not reached: no exchange of the run held both values');
+    expect(md).toContain('- 1 pair not reached: no exchange of the run held both values:\n  - method OPTIONS × token valid\n');
+    expect(md).toContain('- 1 driven triple of route × method × token not reached:\n  - route /me × method PUT × token none\n');
     expect(md).toContain('- token revoked: unavailable, the profile names no revoked token (tokens.revoked)');
   });
 
@@ -43,7 +44,26 @@ describe('the Coverage section', () => {
     gateCoverage(report, { ...COVERAGE, uncovered: [{ pair: 'accept <a list> × method GET', reason: 'x' }] }, false);
     const html = reportHtml(report);
     expect(html).toContain('<section id="coverage"><h2>Coverage<small>2 of 3 pairs');
-    expect(html).toContain('accept &lt;a list&gt; × method GET: x');
+    expect(html).toContain('<details class="uncovered" open><summary>1 pair x</summary><ul><li>accept &lt;a list&gt; × method GET</li></ul></details>');
+  });
+
+  test('pairs not reached for one reason give it once: a partial run leaves hundreds, the first named, the rest counted and folded in report.html', () => {
+    const why = 'not reached: the suite exchange-matrix did not run';
+    const uncovered = [
+      ...Array.from({ length: 100 }, (_, i) => ({ pair: `route /r${i} × method GET`, reason: why })),
+      { pair: 'pool low × token valid', reason: 'not reached: no exchange of the run found that token\'s pool low' },
+    ];
+    const report = passingReport();
+    gateCoverage(report, { ...COVERAGE, uncovered }, false);
+    const md = summaryMarkdown(report);
+    expect(md.split(why)).toHaveLength(2);
+    expect(md).toContain(`- 100 pairs ${why}:\n  - route /r0 × method GET\n`);
+    expect(md).toContain('  - route /r39 × method GET\n  - … and 60 more (report.json lists them all)\n- 1 pair not reached: no exchange');
+    expect(md).not.toContain('route /r40 ');
+    const html = reportHtml(report);
+    expect(html.split(why)).toHaveLength(2);
+    expect(html).toContain(`<details class="uncovered"><summary>100 pairs ${why}</summary><ul><li>route /r0 × method GET</li>`);
+    expect(html).toContain('<li>… and 60 more (report.json lists them all)</li></ul></details><details class="uncovered" open><summary>1 pair not reached');
   });
 
   test('--fail-on coverage makes a green run with a pair not reached incomplete (exit 3); a run that failed keeps its outcome', () => {

@@ -1,7 +1,7 @@
 import type { Coverage } from '../../coverage/coverage.ts';
 import { plural } from '../../model/words.ts';
 
-/** Uncovered pairs listed by name, at most; the rest are counted. */
+/** Uncovered pairs (and triples) listed by name for each reason, at most; the rest are counted. */
 export const LISTED_PAIRS = 40;
 
 /** The Coverage section's headline: pairs reached of those the profile allows, cells and exchanges. */
@@ -20,11 +20,44 @@ export function dimensionLines(c: Coverage): Array<{ name: string; reached: stri
   }));
 }
 
-/** The pairs not reached, each with why, and the values the profile cannot give: plain lines. */
-export function uncoveredLines(c: Coverage): string[] {
-  const lines = c.uncovered.slice(0, LISTED_PAIRS).map((u) => `${u.pair}: ${u.reason}`);
-  if (c.uncovered.length > LISTED_PAIRS) lines.push(`… and ${c.uncovered.length - LISTED_PAIRS} more (report.json lists them all)`);
-  for (const t of (c.triples?.uncovered ?? []).slice(0, LISTED_PAIRS)) lines.push(`${t}: triple not reached`);
-  for (const u of c.unavailable) lines.push(`${u.dimension} ${u.value}: unavailable, ${u.reason}`);
-  return lines;
+/** Pairs (or driven triples) not reached for one reason: the reason once, the first ones named, the rest counted. */
+export interface UncoveredGroup {
+  /** How many, and why: "475 pairs not reached: the suites … did not run". */
+  headline: string;
+  /** At most LISTED_PAIRS of them, by name. */
+  named: string[];
+  /** How many more report.json lists. */
+  more: number;
+}
+
+/**
+ * The pairs not reached, grouped by their reason (in the order the reasons first come), then the
+ * driven triples not reached: a partial run leaves hundreds of pairs for one reason, which a line
+ * each buried the section under the same words.
+ */
+export function uncoveredGroups(c: Coverage): UncoveredGroup[] {
+  const byReason = new Map<string, string[]>();
+  for (const u of c.uncovered) {
+    const pairs = byReason.get(u.reason) ?? [];
+    if (pairs.length === 0) byReason.set(u.reason, pairs);
+    pairs.push(u.pair);
+  }
+  const groups = [...byReason].map(([reason, pairs]) => group(`${plural(pairs.length, 'pair')} ${reason}`, pairs));
+  const triples = c.triples?.uncovered ?? [];
+  if (c.triples !== undefined && triples.length > 0) groups.push(group(`${plural(triples.length, 'driven triple')} of ${c.triples.over} not reached`, triples));
+  return groups;
+}
+
+function group(headline: string, all: readonly string[]): UncoveredGroup {
+  return { headline, named: all.slice(0, LISTED_PAIRS), more: Math.max(0, all.length - LISTED_PAIRS) };
+}
+
+/** The line that closes a group cut at LISTED_PAIRS. */
+export function moreLine(more: number): string {
+  return `… and ${more} more (report.json lists them all)`;
+}
+
+/** The values the profile cannot give, a line each. */
+export function unavailableLines(c: Coverage): string[] {
+  return c.unavailable.map((u) => `${u.dimension} ${u.value}: unavailable, ${u.reason}`);
 }

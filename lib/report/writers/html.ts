@@ -1,5 +1,5 @@
 import type { Coverage } from '../../coverage/coverage.ts';
-import { coverageHeadline, dimensionLines, uncoveredLines } from './coverage-text.ts';
+import { coverageHeadline, dimensionLines, moreLine, unavailableLines, uncoveredGroups } from './coverage-text.ts';
 import { curlOf } from '../../http/curl.ts';
 import type { Exchange, SseEventRecord } from '../../model/exchange.ts';
 import type { Finding } from '../../model/finding.ts';
@@ -337,14 +337,24 @@ function areasOverview(groups: readonly AreaResults[], states: readonly ResultSt
   ].join('');
 }
 
-/** The Coverage section: the headline, a row per dimension, the pairs not reached with why. */
+/** Groups of pairs not reached with this many or fewer show their names open. */
+const OPEN_GROUP = 10;
+
+/** The Coverage section: the headline, a row per dimension, the pairs not reached grouped by why. */
 function coverageHtml(c: Coverage): string {
   const rows = dimensionLines(c)
     .map((d) => `<tr><th>${h(d.name)}</th><td>${h(d.reached)}</td><td>${h(d.missing === '' ? '—' : d.missing)}</td></tr>`)
     .join('');
-  const missing = uncoveredLines(c);
-  const list = missing.length === 0 ? '' : `<ul>${missing.map((l) => `<li>${h(l)}</li>`).join('')}</ul>`;
-  return `<section id="coverage"><h2>Coverage<small>${h(coverageHeadline(c))}</small></h2><table><tr><th>Dimension</th><th>Values reached (exchanges)</th><th>Not reached</th></tr>${rows}</table>${list}</section>`;
+  // A group folds its names away once they are more than a glance takes in.
+  const groups = uncoveredGroups(c)
+    .map((g) => {
+      const items = [...g.named, ...(g.more > 0 ? [moreLine(g.more)] : [])].map((l) => `<li>${h(l)}</li>`).join('');
+      return `<details class="uncovered"${g.named.length + g.more <= OPEN_GROUP ? ' open' : ''}><summary>${h(g.headline)}</summary><ul>${items}</ul></details>`;
+    })
+    .join('');
+  const unavailable = unavailableLines(c);
+  const list = unavailable.length === 0 ? '' : `<ul>${unavailable.map((l) => `<li>${h(l)}</li>`).join('')}</ul>`;
+  return `<section id="coverage"><h2>Coverage<small>${h(coverageHeadline(c))}</small></h2><table><tr><th>Dimension</th><th>Values reached (exchanges)</th><th>Not reached</th></tr>${rows}</table>${groups}${list}</section>`;
 }
 
 function filtersHtml(states: readonly ResultState[]): string {

@@ -1,5 +1,5 @@
 import type { Coverage } from '../../coverage/coverage.ts';
-import { coverageHeadline, dimensionLines, uncoveredLines } from './coverage-text.ts';
+import { coverageHeadline, dimensionLines, moreLine, unavailableLines, uncoveredGroups } from './coverage-text.ts';
 import { curlOf } from '../../http/curl.ts';
 import type { Report, RequirementResult, RunStop } from '../report-model.ts';
 import {
@@ -74,13 +74,16 @@ function more(shown: number, total: number, what: string): string[] {
 }
 
 /** What did not pass, as the console's closing list has it (a partial run's unchosen ones are counted apart). */
-/** The Coverage section: the headline, a row per dimension, the pairs not reached with why. */
+/** The Coverage section: the headline, a row per dimension, the pairs not reached grouped by why. */
 function coverageMarkdown(c: Coverage): string[] {
   // Values are the harness's words and the profile's route templates: plain text, escaped, never cut.
   const rows = dimensionLines(c).map((d) => [code(d.name), inline(d.reached), inline(d.missing === '' ? '—' : d.missing)]);
   const out = ['### Coverage', '', inline(coverageHeadline(c)), '', ...table(['Dimension', 'Values reached (exchanges)', 'Not reached'], rows), ''];
-  const missing = uncoveredLines(c);
-  if (missing.length > 0) out.push(...missing.map((l) => `- ${inline(l)}`), '');
+  const missing = [
+    ...uncoveredGroups(c).flatMap((g) => [`- ${inline(g.headline)}:`, ...[...g.named, ...(g.more > 0 ? [moreLine(g.more)] : [])].map((l) => `  - ${inline(l)}`)]),
+    ...unavailableLines(c).map((l) => `- ${inline(l)}`),
+  ];
+  if (missing.length > 0) out.push(...missing, '');
   return out;
 }
 
