@@ -6,16 +6,16 @@
 // `current=true` when that folder already holds the install of the key (action/install.sh writes
 // the stamp last), so that nothing needs restoring either.
 //
-// Made from: the lockfile and package.json (node_modules); the build script, the TypeScript
-// configuration, every file of lib/ and the profile schema (dist, which `npm run build` makes from
-// these alone: bin/build.mjs); and the platform, CPU and Node.js major version (npm installs
+// Made from: the lockfile and package.json (node_modules); the build scripts, the TypeScript
+// configuration, every file of lib/ and suites/ and the profile schema (dist, which `npm run build`
+// makes from these alone, and whose stamp covers them: bin/build.mjs); and the platform, CPU and Node.js major version (npm installs
 // native parts, such as rollup's, for these). Plain Node.js: nothing is installed when it runs.
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
-const SOURCES = ['package.json', 'package-lock.json', 'bin/build.mjs', 'tsconfig.json', 'tsconfig.build.json', 'lib', 'config/profile.schema.json'];
+const SOURCES = ['package.json', 'package-lock.json', 'bin/build.mjs', 'bin/compile-lib.mjs', 'tsconfig.json', 'tsconfig.build.json', 'lib', 'suites', 'config/profile.schema.json'];
 
 /** Every file below a path (the path itself when it is a file), as paths relative to the root with `/`. */
 function filesOf(path) {

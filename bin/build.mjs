@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-// Builds dist/ from lib/ (tsc -p tsconfig.build.json), only when what the build reads changed,
-// and so that an interrupt at any moment leaves a working dist/: the old one or the new one.
+// Builds dist/ from lib/ (bin/compile-lib.mjs: tsconfig.build.json's options, lib/ and suites/
+// type-checked as one program, lib/ written), only when what the build reads changed, and so that
+// an interrupt at any moment leaves a working dist/: the old one or the new one.
 //
-// - What the build reads (every file under lib/, the profile schema, the tsconfig files,
-//   package.json, this script, and the installed TypeScript, @types/node and ajv versions) is
-//   hashed; dist/.build-stamp holds the digest of the build it came from. The same digest:
+// - What the build reads (every file under lib/ and suites/, the profile schema, the tsconfig
+//   files, package.json, the two build scripts, and the installed TypeScript, @types/node and ajv
+//   versions) is hashed; dist/.build-stamp holds the digest of the build it came from. The same digest:
 //   nothing to do, tsc does not run.
 // - After tsc, the validators of the profile schema and of the contract are written as code into
 //   the built folder (lib/built-validators.ts), so that runs need not compile them.
@@ -30,9 +31,10 @@ const BUILDING = '.dist-build-';
 const RETIRED = '.dist-old-';
 const require = createRequire(join(ROOT, 'package.json'));
 
-/** Every file under a folder, relative to ROOT with `/`, sorted. */
+/** Every file under a folder, relative to ROOT with `/`, sorted (none when there is no such folder). */
 function filesUnder(folder) {
   const out = [];
+  if (!existsSync(join(ROOT, folder))) return out;
   const walk = (dir) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const full = join(dir, entry.name);
@@ -56,7 +58,7 @@ function installedVersion(name) {
 /** SHA-256 over what the build reads: a line per input file (its digest and path), then the tool versions. */
 function buildDigest() {
   const all = createHash('sha256');
-  const inputs = [...filesUnder('lib'), 'config/profile.schema.json', 'tsconfig.json', 'tsconfig.build.json', 'package.json', 'bin/build.mjs'];
+  const inputs = [...filesUnder('lib'), ...filesUnder('suites'), 'config/profile.schema.json', 'tsconfig.json', 'tsconfig.build.json', 'package.json', 'bin/build.mjs', 'bin/compile-lib.mjs'];
   for (const path of inputs) {
     const file = createHash('sha256').update(readFileSync(join(ROOT, path))).digest('hex');
     all.update(`${file}  ${path}\n`);
@@ -173,9 +175,8 @@ function main() {
   const current = statSync(DIST, { throwIfNoEntry: false })?.isDirectory() ? stampOf(DIST) : undefined;
   if (current === digest || current === stamp) return;
 
-  let tscBin;
   try {
-    tscBin = require.resolve('typescript/bin/tsc');
+    require.resolve('typescript');
   } catch {
     process.stderr.write('build: TypeScript is not installed (a dev dependency): run `npm ci` first\n');
     process.exitCode = 2;
@@ -183,22 +184,22 @@ function main() {
   }
   const building = join(ROOT, `${BUILDING}${process.pid}`);
   rmSync(building, { recursive: true, force: true });
-  process.stderr.write(`build: compiling lib/ into dist/ (tsc -p tsconfig.build.json${check ? '' : ' --noCheck: no type check'})\n`);
-  const tsc = spawn(process.execPath, [tscBin, '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', building, ...(check ? [] : ['--noCheck'])], {
+  process.stderr.write(`build: compiling lib/ into dist/ (tsconfig.build.json${check ? ', lib/ and suites/ type-checked' : ', --noCheck: no type check'})\n`);
+  const compile = spawn(process.execPath, [join(ROOT, 'bin', 'compile-lib.mjs'), building, ...(check ? [] : ['--noCheck'])], {
     cwd: ROOT,
     stdio: 'inherit',
   });
   let stoppedBy;
   const stop = (signal) => {
-    // The first signal stops tsc; its exit then removes the unfinished folder and ends the build.
+    // The first signal stops the compile; its exit then removes the unfinished folder and ends the build.
     if (stoppedBy !== undefined) return;
     stoppedBy = signal;
-    tsc.kill(signal);
+    compile.kill(signal);
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   process.on('SIGHUP', stop);
-  tsc.on('exit', (code, signal) => {
+  compile.on('exit', (code, signal) => {
     const by = stoppedBy ?? signal ?? undefined;
     if (by !== undefined || code !== 0) {
       rmSync(building, { recursive: true, force: true });

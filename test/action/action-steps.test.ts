@@ -212,7 +212,7 @@ describe('the install steps', () => {
 
   test('the key follows the lockfile, the sources and what builds them, not the docs or an example profile', () => {
     const checkout = join(scratch, 'key-checkout');
-    cpSync(ROOT, checkout, { recursive: true, filter: (src) => ['', 'action', 'bin', 'config', 'lib', 'docs', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json'].includes(relative(ROOT, src).split(sep)[0]!) });
+    cpSync(ROOT, checkout, { recursive: true, filter: (src) => ['', 'action', 'bin', 'config', 'lib', 'suites', 'docs', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json'].includes(relative(ROOT, src).split(sep)[0]!) });
     const keyOf = (): string => execFileSync(process.execPath, [join(checkout, 'action', 'install-key.mjs')], { encoding: 'utf8' });
     const before = keyOf();
     const keyLine = (out: string): string | undefined => /^key=.*$/m.exec(out)?.[0];
@@ -231,7 +231,14 @@ describe('the install steps', () => {
     appendFileSync(join(checkout, 'bin', 'build.mjs'), '\n');
     const afterScript = keyOf();
     expect(afterScript).not.toBe(afterSchema);
+    // The build type-checks the suites, and its stamp covers them and its compile step.
+    appendFileSync(join(checkout, 'bin', 'compile-lib.mjs'), '\n');
+    const afterCompile = keyOf();
+    expect(afterCompile).not.toBe(afterScript);
+    appendFileSync(join(checkout, 'suites', 'auth.test.ts'), '\n// a change\n');
+    const afterSuite = keyOf();
+    expect(afterSuite).not.toBe(afterCompile);
     appendFileSync(join(checkout, 'package-lock.json'), '\n');
-    expect(keyOf()).not.toBe(afterScript);
+    expect(keyOf()).not.toBe(afterSuite);
   });
 });

@@ -79,7 +79,7 @@ function editSource(): void {
 }
 
 beforeAll(() => {
-  for (const entry of ['bin/build.mjs', 'config/profile.schema.json', 'tsconfig.json', 'tsconfig.build.json', 'package.json']) cpSync(join(ROOT, entry), join(clone, entry));
+  for (const entry of ['bin/build.mjs', 'bin/compile-lib.mjs', 'config/profile.schema.json', 'tsconfig.json', 'tsconfig.build.json', 'package.json']) cpSync(join(ROOT, entry), join(clone, entry));
   mkdirSync(join(clone, 'lib'));
   writeFileSync(join(clone, 'lib', 'spec-constants.ts'), "export const GREETING = 'built';\n");
   writeFileSync(join(clone, 'lib', 'main.ts'), "import { GREETING } from './spec-constants.ts';\n\nprocess.stdout.write(`${GREETING}\\n`);\n");
@@ -111,6 +111,30 @@ describe('npm run build', () => {
     expect(readFileSync(stampFile, 'utf8')).not.toBe(stamp);
     expect(readFileSync(join(dist, 'spec-constants.js'), 'utf8')).toBeTruthy();
     expect(temporaries()).toEqual([]);
+  }, BUILD_MS);
+
+  test('a type error in a suite fails the build (suites ship as sources, checked with lib/): the old dist/ stays, and nothing of the suite is written', async () => {
+    const stamp = readFileSync(stampFile, 'utf8');
+    const suites = join(clone, 'suites');
+    mkdirSync(suites);
+    writeFileSync(join(suites, 'wrong.test.ts'), "import { GREETING } from '../lib/spec-constants.ts';\n\nexport const COUNT: number = GREETING;\n");
+    try {
+      const failed = await inClone('npm', ['run', '--silent', 'build']);
+      expect(failed.output).toContain(COMPILING);
+      expect(failed.output).toContain("suites/wrong.test.ts(3,14): error TS2322: Type 'string' is not assignable to type 'number'.");
+      expect(failed.code).not.toBe(0);
+      expect(readFileSync(stampFile, 'utf8')).toBe(stamp);
+      await settled();
+      expect(temporaries()).toEqual([]);
+      writeFileSync(join(suites, 'wrong.test.ts'), "import { GREETING } from '../lib/spec-constants.ts';\n\nexport const COUNT: string = GREETING;\n");
+      const built = await inClone('npm', ['run', '--silent', 'build']);
+      expect(built.code, built.output).toBe(0);
+      expect(readFileSync(stampFile, 'utf8')).not.toBe(stamp);
+      expect(readdirSync(dist).filter((n) => /wrong|suites/.test(n))).toEqual([]);
+      expect(readdirSync(clone).filter((n) => n.endsWith('.js'))).toEqual([]);
+    } finally {
+      rmSync(suites, { recursive: true, force: true });
+    }
   }, BUILD_MS);
 
   test.each([
