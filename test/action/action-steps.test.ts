@@ -221,24 +221,14 @@ describe('the install steps', () => {
     expect(keyOf()).toBe(before);
     appendFileSync(join(checkout, 'config', 'example.yaml'), '\n# more prose\n');
     expect(keyOf()).toBe(before);
-    appendFileSync(join(checkout, 'lib', 'errors.ts'), '\n// a change\n');
-    const afterSource = keyOf();
-    expect(afterSource).not.toBe(before);
-    // The build writes the profile schema's validator into dist/, by its own script.
-    appendFileSync(join(checkout, 'config', 'profile.schema.json'), '\n');
-    const afterSchema = keyOf();
-    expect(afterSchema).not.toBe(afterSource);
-    appendFileSync(join(checkout, 'bin', 'build.mjs'), '\n');
-    const afterScript = keyOf();
-    expect(afterScript).not.toBe(afterSchema);
-    // The build type-checks the suites, and its stamp covers them and its compile step.
-    appendFileSync(join(checkout, 'bin', 'compile-lib.mjs'), '\n');
-    const afterCompile = keyOf();
-    expect(afterCompile).not.toBe(afterScript);
-    appendFileSync(join(checkout, 'suites', 'auth.test.ts'), '\n// a change\n');
-    const afterSuite = keyOf();
-    expect(afterSuite).not.toBe(afterCompile);
-    appendFileSync(join(checkout, 'package-lock.json'), '\n');
-    expect(keyOf()).not.toBe(afterSuite);
+    // Each changes the key: the sources; the profile schema, whose validator the build writes into
+    // dist/; the build's scripts; the suites, which the build type-checks and its stamp covers; the lockfile.
+    let last = before;
+    for (const file of ['lib/errors.ts', 'config/profile.schema.json', 'bin/build.mjs', 'bin/compile-lib.mjs', 'suites/auth.test.ts', 'package-lock.json']) {
+      appendFileSync(join(checkout, file), file.endsWith('.ts') ? '\n// a change\n' : '\n');
+      const after = keyOf();
+      expect(after, file).not.toBe(last);
+      last = after;
+    }
   });
 });
