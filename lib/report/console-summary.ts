@@ -36,6 +36,18 @@ export function notPassed(r: RequirementResult): boolean {
   return r.verdict !== 'pass' && r.unchosen !== true;
 }
 
+/** "89 more not chosen for this partial run", or nothing in a run that chose them all. */
+function unchosenText(report: Report): string {
+  const unchosen = report.results.filter((r) => r.unchosen === true).length;
+  return unchosen > 0 ? `${unchosen} more not chosen for this partial run` : '';
+}
+
+/** How many did not pass, and how many a partial run did not choose: "5; 89 more not chosen for this partial run". */
+export function notPassedCount(report: Report): string {
+  const more = unchosenText(report);
+  return `${report.results.filter(notPassed).length}${more === '' ? '' : `; ${more}`}`;
+}
+
 /**
  * Every requirement that did not pass, a line each with its reason: fail, warn, inconclusive,
  * not-run, uncovered, and waivers that matched, came due or can go. The same list closes the
@@ -45,11 +57,10 @@ export function notPassedLines(report: Report): string[] {
   const rows = report.results.filter(notPassed);
   // Nothing ran: one line says so, instead of every requirement with the same reason.
   if (report.stopped?.at === 'preflight') return [`Not run (${rows.length}): the run ended at the preflight, before any suite`];
-  const unchosen = report.results.filter((r) => r.unchosen === true).length;
   const width = Math.max(...rows.map((r) => r.requirement.id.length), 0);
-  const more = unchosen > 0 ? `${unchosen} more not chosen for this partial run` : '';
+  const more = unchosenText(report);
   if (rows.length === 0) return [`Not passed: none${more === '' ? '' : ` (${more})`}`];
-  const lines = [`Not passed (${rows.length}${more === '' ? '' : `; ${more}`}):`];
+  const lines = [`Not passed (${notPassedCount(report)}):`];
   for (const r of rows) {
     const state = r.waiver !== undefined && r.waiver.state !== 'unmet' ? r.waiver.state : r.verdict;
     const label = `${MARK[state] ?? '-'} ${state.padEnd(12)} ${r.requirement.id.padEnd(width)} ${r.requirement.level.padEnd(6)}`;

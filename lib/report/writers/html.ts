@@ -25,9 +25,9 @@ import {
   type AreaResults,
 } from './run-facts.ts';
 import { CERTIFICATE_STYLE, certificateHtml, type CertificatePanel } from './certificate-panel.ts';
-import { escapeHtml as h, excerpt } from './text.ts';
+import { escapeHtml as h, excerpt, shorten } from './text.ts';
 import { diffLines } from '../baseline-diff.ts';
-import { notPassedLines } from '../console-summary.ts';
+import { notPassed, notPassedCount, notPassedLines, oneLineReason } from '../console-summary.ts';
 import { waiverText } from '../expectations.ts';
 
 /** Body characters shown per exchange; the HAR keeps what the transcript has. */
@@ -357,6 +357,29 @@ function coverageHtml(c: Coverage): string {
   return `<section id="coverage"><h2>Coverage<small>${h(coverageHeadline(c))}</small></h2><table><tr><th>Dimension</th><th>Values reached (exchanges)</th><th>Not reached</th></tr>${rows}</table>${groups}${list}</section>`;
 }
 
+/** A reason in the Not passed table is cut here; the requirement's row below holds the evidence. */
+const REASON_CHARS = 400;
+
+/**
+ * What did not pass, as the console's closing list has it, for a reader: a row each with its
+ * verdict, its id linking to its row below, its level and its first reason. A run that ran nothing
+ * or that nothing failed says so in the console's one line.
+ */
+function notPassedHtml(report: Report): string {
+  const [headline, ...lines] = notPassedLines(report);
+  if (headline === undefined) return '';
+  if (lines.length === 0) return `<section id="not-passed"><h2>Not passed</h2><p>${h(headline)}</p></section>`;
+  const body = report.results
+    .filter(notPassed)
+    .map((r) => {
+      const waiver = r.waiver !== undefined && r.waiver.state !== 'unmet' ? ` <b>${h(r.waiver.state)}</b>` : '';
+      const id = r.requirement.id;
+      return `<tr><td>${badge(r.verdict)}${waiver}</td><td class="id"><a href="#${h(anchorOf(id))}"><code>${h(id)}</code></a></td><td>${h(r.requirement.level)}</td><td>${h(shorten(oneLineReason(r), REASON_CHARS))}</td></tr>`;
+    })
+    .join('');
+  return `<section id="not-passed"><h2>Not passed<small>${h(notPassedCount(report))}</small></h2><table class="not-passed"><thead><tr><th>Verdict</th><th>Requirement</th><th>Level</th><th>Why</th></tr></thead><tbody>${body}</tbody></table></section>`;
+}
+
 function filtersHtml(states: readonly ResultState[]): string {
   const boxes = states.map((v) => `<label><input type="checkbox" value="${v}" checked> ${badge(v)}</label>`).join('');
   return `<div class="filters" id="filters" hidden>Show: ${boxes}</div>`;
@@ -379,8 +402,7 @@ export function reportHtml(report: Report, certificate?: CertificatePanel): stri
       ? ''
       : `<section id="run-errors"><h2>Run errors</h2><ul>${report.runErrors.map((e) => `<li><code>${h(e)}</code></li>`).join('')}</ul></section>`;
   const title = `ASI v1 conformance: ${OUTCOME_LABEL[report.outcome]} · ${meta.implementation === undefined ? meta.target.baseUrl : implementationText(meta.implementation)}`;
-  const notPassed = notPassedLines(report);
-  const listSection = notPassed.length === 0 ? '' : `<section id="not-passed"><h2>Not passed</h2><pre>${h(notPassed.join('\n'))}</pre></section>`;
+  const listSection = notPassedHtml(report);
   const baseline =
     report.baselineDiff === undefined ? '' : `<section id="baseline"><h2>Compared with the baseline</h2><pre>${h(diffLines(report.baselineDiff).join('\n'))}</pre></section>`;
   return [

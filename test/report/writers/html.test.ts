@@ -63,6 +63,18 @@ describe('report.html', () => {
     expect(html).toContain('<blockquote>§6: Every stream ends with exactly one terminal event: <code>done</code> or <code>error</code>.</blockquote>');
   });
 
+  test('what did not pass is a table: a row each, its verdict, its id linking to its row, its level and why', () => {
+    const section = /<section id="not-passed">.*?<\/section>/.exec(html)![0];
+    expect(section).toContain('<h2>Not passed<small>5</small></h2>');
+    expect(section.match(/<tr><td><span class="badge v-/g)).toHaveLength(5);
+    for (const r of [requirementsOf.fail, requirementsOf.inconclusive, requirementsOf.notRun, requirementsOf.uncovered, requirementsOf.warn]) {
+      expect(section).toContain(`<td class="id"><a href="#r-${r.id}"><code>${r.id}</code></a></td><td>${r.level}</td>`);
+    }
+    expect(section).toContain('<td>no test in this run checks this requirement</td>');
+    expect(section).not.toContain(requirementsOf.pass.id);
+    expect(reportHtml(waivedReport())).toMatch(/<span class="badge v-fail">fail<\/span> <b>waived<\/b><\/td>/);
+  });
+
   test('reasons of not-run and uncovered requirements are shown', () => {
     expect(html).toContain('<p class="reason">the profile names no secondary token</p>');
     expect(html).toContain('<p class="reason">no test in this run checks this requirement</p>');
@@ -141,7 +153,7 @@ describe('report.html of a run that ended early', () => {
       expect(html).toContain(escapeHtml(curlOf(e)));
     }
     expect(html).toContain(escapeHtml(preflightExchanges()[1]!.response!.body));
-    expect(html).toContain('<pre>Not run (6): the run ended at the preflight, before any suite</pre>');
+    expect(html).toContain('<section id="not-passed"><h2>Not passed</h2><p>Not run (6): the run ended at the preflight, before any suite</p></section>');
   });
 
   test('a run cut short: the cause and the unanswered exchanges before it', () => {
