@@ -8,8 +8,8 @@
 //
 // Made from: the lockfile and package.json (node_modules); the build scripts, the TypeScript
 // configuration, every file of lib/ and suites/ and the profile schema (dist, which `npm run build`
-// makes from these alone, and whose stamp covers them: bin/build.mjs); and the platform, CPU and Node.js major version (npm installs
-// native parts, such as rollup's, for these). Plain Node.js: nothing is installed when it runs.
+// makes from these alone, and whose stamp covers them: bin/build.mjs); and the platform, CPU and
+// Node.js major version (npm installs native parts, such as rollup's, for these). Plain Node.js: nothing is installed when it runs.
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';

@@ -5,15 +5,15 @@
 //
 // - What the build reads (every file under lib/ and suites/, the profile schema, the tsconfig
 //   files, package.json, the two build scripts, and the installed TypeScript, @types/node and ajv
-//   versions) is hashed; dist/.build-stamp holds the digest of the build it came from. The same digest:
-//   nothing to do, tsc does not run.
-// - After tsc, the validators of the profile schema and of the contract are written as code into
-//   the built folder (lib/built-validators.ts), so that runs need not compile them.
-// - Otherwise tsc compiles into a fresh folder beside dist/ (.dist-build-<pid>), the stamp goes in
-//   last, and the folder is swapped in by two renames in one synchronous step, which no signal
-//   handled here can split. The old dist/ is removed only after the new one is in place.
-// - SIGINT or SIGTERM stops tsc and removes the unfinished folder; dist/ stays as it was. A
-//   folder left by a build that died (SIGKILL) is removed by the next build, and a dist/ lost in
+//   versions) is hashed; dist/.build-stamp holds the digest of the build it came from. The same
+//   digest: nothing to do, nothing is compiled.
+// - After the compile, the validators of the profile schema and of the contract are written as
+//   code into the built folder (lib/built-validators.ts), so that runs need not compile them.
+// - Otherwise the compile writes into a fresh folder beside dist/ (.dist-build-<pid>), the stamp
+//   goes in last, and the folder is swapped in by two renames in one synchronous step, which no
+//   signal handled here can split. The old dist/ is removed only after the new one is in place.
+// - SIGINT or SIGTERM stops the compile and removes the unfinished folder; dist/ stays as it was.
+//   A folder left by a build that died (SIGKILL) is removed by the next build, and a dist/ lost in
 //   the instant between the two renames is restored from the folder that holds it.
 // - `--no-check` (the action's install) emits without type-checking; its stamp says "unchecked",
 //   and a build without the flag compiles such a dist/ again, with the check.

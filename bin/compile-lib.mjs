@@ -6,7 +6,7 @@
 // type-checked, and only lib/'s JavaScript (and source maps) is written, into OUT_DIR, as
 // `tsc -p tsconfig.build.json --outDir OUT_DIR` writes it. The suites ship as sources, which
 // vitest runs from TypeScript without checking types; checked here, a type error in a suite fails
-// the build that CI runs, for a third of a CPU second more than lib/ alone.
+// the build that CI runs, for about a CPU second more than lib/ alone.
 //
 // `--noCheck` writes lib/'s output without the type check (tsc's `noCheck`). Diagnostics are
 // printed as tsc prints them, and the exit code is tsc's: 0, or 2 when a diagnostic was found.
