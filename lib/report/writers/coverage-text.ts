@@ -38,9 +38,9 @@ export interface UncoveredGroup {
 export function uncoveredGroups(c: Coverage): UncoveredGroup[] {
   const byReason = new Map<string, string[]>();
   for (const u of c.uncovered) {
-    const pairs = byReason.get(u.reason) ?? [];
-    if (pairs.length === 0) byReason.set(u.reason, pairs);
-    pairs.push(u.pair);
+    const pairs = byReason.get(u.reason);
+    if (pairs === undefined) byReason.set(u.reason, [u.pair]);
+    else pairs.push(u.pair);
   }
   const groups = [...byReason].map(([reason, pairs]) => group(`${plural(pairs.length, 'pair')} ${reason}`, pairs));
   const triples = c.triples?.uncovered ?? [];
