@@ -5,7 +5,7 @@ import { notEnoughRows, pagesFor } from '../lib/checks/ledger-discovery.ts';
 import { largestTie, rowsBetween, tiedGroupIndices } from '../lib/checks/ledger-known-rows.ts';
 import { pageSchemaFailures } from '../lib/checks/ledger-page-schema.ts';
 import { walkExchanges, walkLedger } from '../lib/checks/ledger-walk.ts';
-import { NO_CURSOR_TO_EMPTY_PAGE, NULL_CURSOR_ON_LAST_PAGE, PAGE_SIZE_INDEPENDENT, pageLimitFindings, pageSizeFindings, walkCompleteFindings, walkEndFindings } from '../lib/checks/ledger-walk-findings.ts';
+import { NO_CURSOR_TO_EMPTY_PAGE, NULL_CURSOR_ON_LAST_PAGE, PAGE_SIZE_INDEPENDENT, pageLimitFindings, pageSizeFindings, tiesNotReachedFindings, walkCompleteFindings, walkEndFindings } from '../lib/checks/ledger-walk-findings.ts';
 import { WALK_COMPLETE } from '../lib/checks/ledger-window-rows.ts';
 import { inconclusive, type Finding } from '../lib/model/finding.ts';
 import { LEDGER_LIMIT_MAX } from '../lib/spec-constants.ts';
@@ -54,7 +54,8 @@ describe('§4.1 GET /credits/operations: walking the cursors', () => {
       const start = tie === undefined ? undefined : Math.min(tie, count - 2);
       const examples = start === undefined ? [] : [{ window: { start, end: Math.min(start + 2, count - 1) }, limit: 1 }];
       const arbitrary = fc.record({ window: rowWindow(count, { minSpan: 2, maxSpan: 8, focus: tiedGroupIndices(known) }), limit: fc.integer({ min: 1, max: 7 }) });
-      return [...discovered, ...(await checkProperty(WALK_COMPLETE, arbitrary, probe, { numRuns: 8 + examples.length, maxShrinkRequests: 40, independent: true, examples }))];
+      const walked = await checkProperty(WALK_COMPLETE, arbitrary, probe, { numRuns: 8 + examples.length, maxShrinkRequests: 40, independent: true, examples });
+      return [...discovered, ...walked, ...tiesNotReachedFindings(known)];
     },
   );
 });

@@ -2,6 +2,7 @@ import { fail, inconclusive, pass, type Finding } from '../model/finding.ts';
 import { LEDGER_LIMIT_DEFAULT } from '../spec-constants.ts';
 import { describeResponse } from './json-body.ts';
 import { describeRows, duplicateKeys, rowSetDifference, type LedgerRow } from './ledger-page.ts';
+import { largestTie, type KnownRows } from './ledger-known-rows.ts';
 import { isComplete, walkExchanges, type Walk } from './ledger-walk.ts';
 import { walkTrouble, WALK_COMPLETE } from './ledger-window-rows.ts';
 import { judged } from './judged.ts';
@@ -12,6 +13,18 @@ export const CURSOR_BYTE_EXACT = 'ledger/4.1/cursor-byte-exact';
 export const PAGE_SIZE_INDEPENDENT = 'ledger/4.1/page-size-independent';
 export const PAGE_WITHIN_LIMIT = 'ledger/4.1/page-within-limit';
 export const LIMIT_DEFAULT = 'ledger/8.3/limit-default-50';
+
+/**
+ * What the walks could not reach on this ledger, said beside their verdict: with no two known rows
+ * at one instant, no page boundary fell between tied rows, where a cursor that keeps only the
+ * timestamp skips the rest of the tie. The spec does not ask a ledger for ties, so this is a note,
+ * never a failure; nothing when the ledger has them (the walks aim at the largest first).
+ */
+export const tiesNotReachedFindings = judged('ledger-walk-findings/tiesNotReachedFindings', function tiesNotReachedFindings(known: KnownRows): Finding[] {
+  if (largestTie(known) !== undefined) return [];
+  const rows = known.rows.length;
+  return [pass(WALK_COMPLETE, [], `not reached: a page boundary between rows that share a timestamp (none of the ${rows} known row${rows === 1 ? '' : 's'} shares one with another), where a cursor that keeps only the timestamp skips rows`)];
+});
 
 /**
  * How the walk ended, judged: a cursor returned a second time means the walk never ends

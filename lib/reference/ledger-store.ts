@@ -104,6 +104,13 @@ function* merged(sources: Generator<StoredOperation>[], order: 'asc' | 'desc'): 
   }
 }
 
+/** The first instant from `at` on that no row of `list` (in timestamp order) holds. */
+function freeInstant(list: readonly StoredOperation[], at: number): number {
+  let free = at;
+  for (let i = boundary(list.length, (j) => list[j]!.at >= at); i < list.length && list[i]!.at <= free; i++) if (list[i]!.at === free) free += 1;
+  return free;
+}
+
 /**
  * The credit-operations ledger of each workspace: rows stored one by one (the seed, messages,
  * background writers), kept in (timestamp, operation_uuid) order, and optionally a generated
@@ -116,6 +123,11 @@ export class LedgerStore {
   readonly #counters = new Map<string, number>();
   /** Signs cursors; new on every start, so a cursor never outlives the server that issued it. */
   readonly cursorSecret: Buffer = randomBytes(32);
+  /**
+   * No two stored rows of a workspace share an instant: a row stamped like one already there is
+   * moved a millisecond later, as often as it takes (variant `ledger-no-ties`).
+   */
+  distinctInstants = false;
 
   /** The stored rows of a workspace in (timestamp, operation_uuid) order; generated rows are not among them. */
   rows(workspace: string): readonly StoredOperation[] {
@@ -130,8 +142,8 @@ export class LedgerStore {
   append(workspace: string, op: NewOperation, at: number): StoredOperation {
     const n = (this.#counters.get(workspace) ?? 0) + 1;
     this.#counters.set(workspace, n);
-    const row: StoredOperation = { ...op, operation_uuid: uuidFromName(`asi-reference-ledger:${workspace}:${n}`), at };
     const list = this.#rows.get(workspace) ?? [];
+    const row: StoredOperation = { ...op, operation_uuid: uuidFromName(`asi-reference-ledger:${workspace}:${n}`), at: this.distinctInstants ? freeInstant(list, at) : at };
     // Rows come stamped "now", so this is nearly always the end.
     list.splice(boundary(list.length, (i) => compareRows(list[i]!, row) > 0), 0, row);
     this.#rows.set(workspace, list);

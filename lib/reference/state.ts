@@ -63,6 +63,7 @@ export class ReferenceState {
     };
     this.defects = new SwitchSet(options.defects ?? []);
     this.variants = new SwitchSet(options.variants ?? []);
+    this.ledger.distinctInstants = this.variants.has('ledger-no-ties');
     this.ledgerShape = ledgerShapeOf(options.ledger, this.variants);
     this.latencyMs = options.latencyMs ?? (this.variants.has('latency-150ms') ? 150 : 0);
     this.jitterMs = options.jitterMs ?? 0;

@@ -10,9 +10,11 @@ import {
   PAGE_WITHIN_LIMIT,
   pageLimitFindings,
   pageSizeFindings,
+  tiesNotReachedFindings,
   walkCompleteFindings,
   walkEndFindings,
 } from '../../lib/checks/ledger-walk-findings.ts';
+import { knownRowsOf } from '../../lib/checks/ledger-known-rows.ts';
 import { rowOf } from '../../lib/checks/ledger-page.ts';
 import { WALK_COMPLETE } from '../../lib/checks/ledger-window-rows.ts';
 import { errorExchange, page, row, tableFetcher } from './ledger-fixtures.ts';
@@ -164,4 +166,21 @@ describe('defaultPageFindings', () => {
 
 test('walk-complete id is the one the window checks use', () => {
   expect(WALK_COMPLETE).toBe('ledger/4.1/walk-complete');
+});
+
+describe('tiesNotReachedFindings', () => {
+  const at = (n: number, timestamp: string) => rowOf(row(n, { timestamp }));
+
+  test('a ledger with rows sharing a timestamp reached the boundary between them: nothing to say', () => {
+    const known = knownRowsOf([at(1, '2025-02-01T00:00:00Z'), at(2, '2025-02-02T10:00:00Z'), at(3, '2025-02-02T10:00:00Z'), at(4, '2025-02-03T00:00:00Z')])!;
+    expect(tiesNotReachedFindings(known)).toEqual([]);
+  });
+
+  test('a ledger without ties says the boundary between tied rows was not reached, as a note on a pass', () => {
+    // A millisecond apart is another instant, and the newest row is not among the known ones.
+    const known = knownRowsOf([at(1, '2025-02-02T10:00:00Z'), at(2, '2025-02-02T10:00:00.001Z'), at(3, '2025-02-03T00:00:00Z')])!;
+    const [finding, ...rest] = tiesNotReachedFindings(known);
+    expect(rest).toEqual([]);
+    expect(finding).toMatchObject({ requirement: WALK_COMPLETE, verdict: 'pass', note: expect.stringMatching(/^not reached: a page boundary between rows that share a timestamp \(none of the 2 known rows/) });
+  });
 });

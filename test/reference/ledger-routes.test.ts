@@ -204,6 +204,7 @@ describe('variants and a fresh server', () => {
     'ledger-page-cap-25',
     'ledger-cursor-single-use',
     'ledger-cursor-json-accepted',
+    'ledger-no-ties',
   ])(
     '%s lists the same rows',
     async (variant) => {
@@ -213,6 +214,19 @@ describe('variants and a fresh server', () => {
       });
     },
   );
+
+  test('ledger-no-ties stamps no two rows alike, the seed and rows appended at one instant alike', async () => {
+    const stamps = (rows: readonly Row[]): number => new Set(rows.map((x) => Date.parse(x.timestamp))).size;
+    // The seeded ledger has groups of rows sharing a timestamp; the variant has none.
+    expect(stamps(all)).toBeLessThan(all.length);
+    await withReference({ variants: ['ledger-no-ties'] }, async (r) => {
+      const now = r.state.now();
+      for (let i = 0; i < 3; i++) r.state.ledger.append('ws_1', { operation_type: 'agent_message', feature: 'deal_agent', credits: 1, metadata: {} }, now);
+      const rows = await walk(r, { from: '2000-01-01', to: '2100-01-01', limit: 200 });
+      expect(rows.length).toBe(all.length + 3);
+      expect(stamps(rows)).toBe(rows.length);
+    });
+  });
 
   test('an appended row shows in its workspace only', async () => {
     await withReference({}, async (r) => {

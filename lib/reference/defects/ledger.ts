@@ -380,6 +380,11 @@ export const ledgerVariants: VariantSwitch[] = [
     description: 'Lists rows oldest first (the reference lists newest first by default).',
   },
   {
+    name: 'ledger-no-ties',
+    suites: ['ledger'],
+    description: 'No two rows of a workspace share a timestamp (a row stamped like one already there is moved 1 ms later), so no page boundary can fall between tied rows.',
+  },
+  {
     name: 'ledger-rows-shuffled',
     suites: ['ledger'],
     description: 'Shuffles the rows within each page.',
