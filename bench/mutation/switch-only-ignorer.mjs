@@ -14,7 +14,14 @@
 //   left-out code is `Object.keys(...)` (the switch names), so only switch code reads its values;
 // - a class, or a method of a class, of the reference whose every use in any of the reference's
 //   files (the class's name as a value, the method's name after a `.`) sits in left-out code: a
-//   limiter only a defect constructs, a method only a variant calls.
+//   limiter only a defect constructs, a method only a variant calls;
+// - the value of a `const` whose every read sits in left-out code (`const routeError = ...` read
+//   only as `routeError && defects.has(...)`);
+// - a read of a switch-only property (`quirks.rejectLocal`, `after.skipTies`): a name that every
+//   write in the reference's files sets to an expression false with every switch off, or to
+//   `false` (`{ rejectLocal: b.offsetlessRejected }`, `x.flag = variants.has(...)`), and `P === true`
+//   of such a read. Judged by name across the files: switchOnlyProperties lists them, and its
+//   self-test names each, so a name an input also carries is seen before it is trusted.
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 // @babel/core comes with @stryker-mutator/core (its instrumenter parses with it).
@@ -54,6 +61,9 @@ function isFraming(node) {
   return node.type === 'MemberExpression' && node.object.type === 'ThisExpression' && node.property.type === 'PrivateName' && node.property.id.name === 'framing';
 }
 
+/** The switch-only properties the ignorer reads against (set by switchOnlyIgnorerOf). */
+let offProperties = new Set();
+
 function isSwitchTest(node, scope) {
   if (node?.type === 'Identifier' && scope !== undefined) {
     const binding = scope.getBinding(node.name);
@@ -72,6 +82,9 @@ function isSwitchTest(node, scope) {
   if (node?.type === 'MemberExpression' && !node.computed && node.property.type === 'Identifier' && isFraming(node.object)) {
     return FRAMING_OFF_FLAGS.has(node.property.name);
   }
+  if ((node?.type === 'MemberExpression' || node?.type === 'OptionalMemberExpression') && !node.computed && node.property.type === 'Identifier') {
+    return offProperties.has(node.property.name);
+  }
   return false;
 }
 
@@ -81,7 +94,59 @@ export function offWithoutSwitches(node, scope) {
   if (isSwitchTest(node, scope)) return true;
   if (node?.type === 'LogicalExpression' && node.operator === '&&') return offWithoutSwitches(node.left, scope) || offWithoutSwitches(node.right, scope);
   if (node?.type === 'LogicalExpression' && node.operator === '||') return offWithoutSwitches(node.left, scope) && offWithoutSwitches(node.right, scope);
+  // `flag === true`, as a quirk of an optional flag is read.
+  if (node?.type === 'BinaryExpression' && node.operator === '===') {
+    const isTrue = (n) => n.type === 'BooleanLiteral' && n.value === true;
+    return (isTrue(node.right) && offWithoutSwitches(node.left, scope)) || (isTrue(node.left) && offWithoutSwitches(node.right, scope));
+  }
   return false;
+}
+
+/** The names written in `program`'s object literals and member assignments, each with the value written. */
+function propertyWrites(program) {
+  const writes = [];
+  const keyName = (key) => (key.type === 'Identifier' ? key.name : key.type === 'StringLiteral' ? key.value : undefined);
+  program.traverse({
+    ObjectProperty(p) {
+      const name = p.node.computed ? undefined : keyName(p.node.key);
+      if (p.parentPath.node.type === 'ObjectExpression' && name !== undefined) writes.push({ name, value: p.get('value') });
+    },
+    AssignmentExpression(p) {
+      const left = p.node.left;
+      if (left.type === 'MemberExpression' && !left.computed && left.property.type === 'Identifier') writes.push({ name: left.property.name, value: p.get('right') });
+    },
+    ClassProperty(p) {
+      const name = p.node.computed ? undefined : keyName(p.node.key);
+      if (name !== undefined && p.node.value !== null && p.node.value !== undefined) writes.push({ name, value: p.get('value') });
+    },
+  });
+  return writes;
+}
+
+/**
+ * The property names every write of which, in any of `programs`, is false with every switch off:
+ * an expression offWithoutSwitches judges so, or `false` (a default a switch overrides). Found
+ * again until nothing changes, since a switch-only property may be written from another one.
+ */
+function switchOnlyPropertiesOf(programs) {
+  const writes = programs.flatMap(propertyWrites);
+  const names = new Set(writes.map((w) => w.name));
+  const off = new Set();
+  for (let changed = true; changed; ) {
+    changed = false;
+    offProperties = off;
+    for (const name of names) {
+      if (off.has(name)) continue;
+      const all = writes.filter((w) => w.name === name);
+      const isOff = (w) => (w.value.node.type === 'BooleanLiteral' && w.value.node.value === false) || offWithoutSwitches(w.value.node, w.value.scope);
+      // A name written only as `false` is no switch's: it is never set.
+      if (all.every(isOff) && all.some((w) => w.value.node.type !== 'BooleanLiteral')) {
+        off.add(name);
+        changed = true;
+      }
+    }
+  }
+  return off;
 }
 
 /** `Object.keys(x)`: reads the keys of x, never its values. */
@@ -117,8 +182,22 @@ function leftOut(path) {
     const refs = binding?.referencePaths ?? [];
     if (refs.length > 0 && refs.every((ref) => insideLeftOut(ref, path))) return true;
   }
+  if (parent?.type === 'VariableDeclarator' && path.key === 'init' && parent.id.type === 'Identifier' && !judging.has(parent)) {
+    const binding = path.parentPath.scope.getBinding(parent.id.name);
+    const refs = binding?.kind === 'const' ? binding.referencePaths : [];
+    // Guarded: consts read in each other's initialisers (functions calling each other) end here.
+    judging.add(parent);
+    try {
+      if (refs.length > 0 && refs.every((ref) => insideLeftOut(ref, path))) return true;
+    } finally {
+      judging.delete(parent);
+    }
+  }
   return false;
 }
+
+/** Declarators whose reads are being judged: a const read in its own reads' path is not left out by them. */
+const judging = new Set();
 
 /** Whether the path or one of its ancestors (short of `stop`, the function itself) is left out. */
 function insideLeftOut(path, stop) {
@@ -142,17 +221,32 @@ function methodName(node) {
   return (node.type === 'ClassMethod' && node.kind === 'method') && !node.computed && node.key.type === 'Identifier' ? node.key.name : undefined;
 }
 
-/**
- * The classes and methods of each file (`{ name, content }`) whose every use in any of the files
- * sits in left-out code: `file -> Set('Class' | 'Class.method')`.
- */
-export function switchOnlyMembers(files) {
-  const programs = files.map(({ name, content }) => {
+/** Each file (`{ name, content }`) parsed: `{ name, program }`. */
+function parsedPrograms(files) {
+  return files.map(({ name, content }) => {
     const ast = babel.parseSync(content, { filename: name, babelrc: false, configFile: false, parserOpts: { plugins: ['typescript'] } });
     let program;
     babel.traverse(ast, { Program(p) { program = p; p.stop(); } });
     return { name, program };
   });
+}
+
+/** The switch-only property names of the files (`{ name, content }`): see switchOnlyPropertiesOf. */
+export function switchOnlyProperties(files) {
+  const saved = offProperties;
+  try {
+    return switchOnlyPropertiesOf(parsedPrograms(files).map((p) => p.program));
+  } finally {
+    offProperties = saved;
+  }
+}
+
+/**
+ * The classes and methods of each file (`{ name, content }`) whose every use in any of the files
+ * sits in left-out code: `file -> Set('Class' | 'Class.method')`.
+ */
+export function switchOnlyMembers(files) {
+  const programs = parsedPrograms(files);
   const uses = (visit) => {
     const found = [];
     for (const { program } of programs) program.traverse({ enter(p) { if (visit(p)) found.push(p); } });
@@ -193,9 +287,10 @@ function referenceFiles() {
     .map((f) => ({ name: `lib/reference/${f}`, content: readFileSync(`${root}lib/reference/${f}`, 'utf8') }));
 }
 
-/** An ignorer that judges classes and methods against `files` (the reference's, by default). */
+/** An ignorer that judges classes, methods and properties against `files` (the reference's, by default). */
 export function switchOnlyIgnorerOf(files = undefined) {
   let members;
+  let properties;
   const memberOut = (path) => {
     const node = path.node;
     const cls = node.type === 'ClassDeclaration' ? path : methodName(node) !== undefined ? path.parentPath?.parentPath : undefined;
@@ -210,6 +305,8 @@ export function switchOnlyIgnorerOf(files = undefined) {
   };
   return {
     shouldIgnore(path) {
+      properties ??= switchOnlyProperties(files ?? referenceFiles());
+      offProperties = properties;
       return leftOut(path) || memberOut(path) ? REASON : undefined;
     },
   };

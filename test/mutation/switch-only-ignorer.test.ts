@@ -1,8 +1,11 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { ROOT } from '../support/cli.ts';
 // @ts-expect-error: a plain ESM script of the bench, without types
 import { instrumentedMutants } from '../../bench/mutation/count-mutants.mjs';
 // @ts-expect-error: as above
-import { FRAMING_OFF_FLAGS, LEDGER_OFF_FLAGS, switchOnlyIgnorerOf } from '../../bench/mutation/switch-only-ignorer.mjs';
+import { FRAMING_OFF_FLAGS, LEDGER_OFF_FLAGS, switchOnlyIgnorerOf, switchOnlyProperties } from '../../bench/mutation/switch-only-ignorer.mjs';
 
 /**
  * bench/mutation/switch-only-ignorer.mjs leaves out code only a defect or variant switch reaches,
@@ -46,6 +49,19 @@ const SOURCE = [
   /* 34 */ "  event(text) { return (this.#framing.comments ? ': ' + 'keepalive' : '') + text + this.#framing.lineEnd; }",
   /* 35 */ "  data(framing, json) { return framing.multilineData ? json + '\\n' : json; }",
   /* 36 */ '}',
+  /* 37 */ 'export function reply(ctx, status) {',
+  /* 38 */ '  const routeError = status === 404 || status === 405;',
+  /* 39 */ "  const code = routeError && ctx.state.defects.has('empty-code') ? '' : 'not_found';",
+  /* 40 */ '  const unauthorized = status === 401;',
+  /* 41 */ "  return unauthorized ? code : code + '!';",
+  /* 42 */ '}',
+  /* 43 */ 'export function quirksOf(b) {',
+  /* 44 */ '  return { rejectLocal: b.extraFields, strict: b.defaultLimit > 10 };',
+  /* 45 */ '}',
+  /* 46 */ 'export function bound(quirks, form) {',
+  /* 47 */ "  if (form === 'local' && quirks.rejectLocal === true) return 'refused';",
+  /* 48 */ "  return quirks.strict ? form + '!' : form;",
+  /* 49 */ '}',
 ].join('\n');
 
 type Mutant = { line: number; ignored: boolean };
@@ -99,6 +115,30 @@ describe('switch-only ignorer', () => {
     expect(byLine.get(20)).toMatchObject({ kept: 0 });
     // A class listed only in a table whose keys alone are read outside switch code.
     expect(byLine.get(23)).toMatchObject({ kept: 0 });
+  });
+
+  test('leaves out a const only switch code reads, and what a switch-only property opens; keeps the rest', async () => {
+    const byLine = await mutantsByLine();
+    // `routeError` is read only beside a defect's test: its value changes nothing with every switch off.
+    expect(byLine.get(38)).toMatchObject({ kept: 0 });
+    // Read by behaviour every run takes: kept.
+    expect(byLine.get(40)).toMatchObject({ ignored: 0 });
+    // `rejectLocal` is only ever written from a switch flag: the branch it opens is left out.
+    expect(byLine.get(47)).toMatchObject({ kept: 0 });
+    // `strict` is written from a value every run has: kept.
+    expect(byLine.get(48)).toMatchObject({ ignored: 0 });
+  });
+
+  test("the switch-only properties of the reference are its switches' flags and quirks, each named here", () => {
+    const dir = join(ROOT, 'lib/reference');
+    const files = readdirSync(dir, { recursive: true })
+      .map(String)
+      .filter((f) => f.endsWith('.ts') && !f.startsWith('defects/'))
+      .map((f) => ({ name: `lib/reference/${f}`, content: readFileSync(join(dir, f), 'utf8') }));
+    const names = [...(switchOnlyProperties(files) as Set<string>)];
+    // Judged by name: a name an input also carries (a body's `stream`, a query's `limit`) must never be here.
+    for (const input of ['stream', 'limit', 'feature', 'cursor', 'from', 'to', 'order', 'message', 'status']) expect(names).not.toContain(input);
+    for (const quirk of ['rejectLocal', 'ignoreOffset', 'skipTies', 'distinctInstants', 'extraFields', 'ids']) expect(names).toContain(quirk);
   });
 
   test('leaves out what a framing flag off by default opens, keeps what every stream writes', async () => {
