@@ -88,8 +88,11 @@ export function addSeconds(instant: Instant, seconds: number): Instant {
 }
 
 export function instantFromMs(ms: number): Instant {
-  const seconds = Math.floor(ms / 1000);
-  return { seconds, fraction: trimFraction(String(ms - seconds * 1000).padStart(3, '0')) };
+  // Whole milliseconds: an instant worked out from a midpoint (a clock offset) may carry a half,
+  // which written out would be no timestamp at all (`…:04.504.5Z`).
+  const whole = Math.floor(ms);
+  const seconds = Math.floor(whole / 1000);
+  return { seconds, fraction: trimFraction(String(whole - seconds * 1000).padStart(3, '0')) };
 }
 
 /** Milliseconds since the epoch, the fraction cut at the millisecond (for tolerances, never for boundaries). */

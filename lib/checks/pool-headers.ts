@@ -59,7 +59,8 @@ export function clockOffsetOf(exchange: Exchange): number {
   const serverMs = date === undefined ? Number.NaN : Date.parse(date);
   if (Number.isNaN(serverMs)) return 0;
   // Stamped as the headers went out: between the send and their arrival, not a stream's end.
-  const offset = serverMs - (sentAtMs(exchange) + headersAtMs(exchange)) / 2;
+  // In whole milliseconds, as every instant the run writes.
+  const offset = Math.round(serverMs - (sentAtMs(exchange) + headersAtMs(exchange)) / 2);
   // The header has whole seconds: an offset under two seconds is rounding, not skew.
   return Math.abs(offset) < 2000 ? 0 : offset;
 }

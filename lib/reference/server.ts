@@ -198,6 +198,8 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
       answerScripted(scripted.script, scripted.recorder, tokenNames, req, res).catch(() => res.destroy());
       return;
     }
+    // Node writes Date from the machine's clock; a skewed server's comes from its own.
+    if (state.clockSkewMs !== 0) res.setHeader('date', new Date(state.now()).toUTCString());
     handle(state, routes, admin, req, res).catch((err: unknown) => {
       // Never crash and never hang on a bug: answer 500 with the envelope when nothing was sent yet.
       if (!res.headersSent) {

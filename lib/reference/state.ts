@@ -26,9 +26,20 @@ export interface ReferenceOptions {
   latencyMs?: number;
   /** Up to this many milliseconds more, drawn anew for every request: a round trip that varies. */
   jitterMs?: number;
+  /**
+   * Milliseconds the server's clock is ahead of the machine's (negative: behind): its Date header,
+   * X-RateLimit-Reset, row timestamps and windows all read it (variants `ledger-clock-ahead`,
+   * `ledger-clock-behind`, `ratelimit-clock-ahead`, `ratelimit-clock-behind`).
+   */
+  clockSkewMs?: number;
   /** Scripted, recording mode (client grading): the script answers every request, the recorder gets each one redacted. */
   scripted?: { script: RequestScript; recorder: (r: RecordedRequest) => void };
 }
+
+/** Variants `*-clock-ahead`: the server's clock runs this far ahead of the machine's (not whole seconds, as a drifting clock). */
+export const CLOCK_AHEAD_MS = 47_300;
+/** Variants `*-clock-behind`: this far behind. */
+export const CLOCK_BEHIND_MS = -83_700;
 
 /** Requests per minute per IP on the unauthenticated routes (§8.1: "its numeric limit is not shown"; the reference's choice). */
 export const IP_LIMIT_PER_MINUTE = 1200;
@@ -53,6 +64,7 @@ export class ReferenceState {
   readonly jitterMs: number;
   readonly startedAt: number;
   readonly seedNow: number;
+  readonly clockSkewMs: number;
   #requestCounter = 0;
 
   constructor(options: ReferenceOptions) {
@@ -74,7 +86,9 @@ export class ReferenceState {
       ? new RollingWindowLimiter(LOW_IP_LIMIT, this.limits.windowS * 1000)
       : new RollingWindowLimiter(IP_LIMIT_PER_MINUTE, 60_000);
     this.failedAuthLimiter = new RollingWindowLimiter(this.limits.read, this.limits.windowS * 1000);
-    this.startedAt = Date.now();
+    const skewed = (direction: string): boolean => this.variants.has(`ledger-clock-${direction}`) || this.variants.has(`ratelimit-clock-${direction}`);
+    this.clockSkewMs = options.clockSkewMs ?? (skewed('ahead') ? CLOCK_AHEAD_MS : skewed('behind') ? CLOCK_BEHIND_MS : 0);
+    this.startedAt = this.now();
     this.seedNow = options.seedNow ?? this.startedAt;
   }
 
@@ -83,8 +97,9 @@ export class ReferenceState {
     return this.latencyMs + (this.jitterMs > 0 ? Math.random() * this.jitterMs : 0);
   }
 
+  /** The server's clock: the machine's, skewed as the options say. */
   now(): number {
-    return Date.now();
+    return Date.now() + this.clockSkewMs;
   }
 
   nextRequestId(): string {

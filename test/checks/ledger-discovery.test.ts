@@ -61,6 +61,17 @@ describe('discoverLedger', () => {
     expect(clockOffsetOf(close)).toBe(0);
   });
 
+  test('clockOffsetOf is whole milliseconds, so that an instant placed by it can be written as a bound', () => {
+    // Headers 3 ms after the send: the midpoint falls on a half millisecond.
+    const ex = ledgerExchange(page([], null), { headers: { date: new Date(NOW - 83_000).toUTCString() } });
+    ex.startedAt = new Date(NOW).toISOString();
+    ex.timings = { ...ex.timings, headersMs: 3, totalMs: 3 };
+    const offset = clockOffsetOf(ex);
+    expect(Number.isInteger(offset)).toBe(true);
+    expect(Math.abs(offset - (-83_000 - 1.5))).toBeLessThanOrEqual(0.5);
+    expect(formatInstant(instantFromMs(NOW + offset))).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/);
+  });
+
   test('sharedLedgerSample discovers once per key', async () => {
     let calls = 0;
     const discover = async () => (calls++, discoverLedger(fakeServer(INSTANTS), () => NOW));

@@ -60,4 +60,9 @@ describe('day helpers', () => {
     expect(instantFromMs(Date.parse('2024-02-29T18:00:00.500Z'))).toEqual(i);
     expect(formatInstant(addSeconds(i, 6 * 3600))).toBe('2024-03-01T00:00:00.5Z');
   });
+
+  test('instantFromMs takes whole milliseconds: a half millisecond (a midpoint) is cut, never written', () => {
+    expect(formatInstant(instantFromMs(Date.parse('2026-11-30T20:47:04.504Z') + 0.5))).toBe('2026-11-30T20:47:04.504Z');
+    expect(formatInstant(instantFromMs(Date.parse('2026-11-30T20:47:04Z') - 0.5))).toBe('2026-11-30T20:47:03.999Z');
+  });
 });

@@ -228,6 +228,18 @@ describe('variants and a fresh server', () => {
     });
   });
 
+  test('ledger-clock-behind: the Date header and the rows stamped now read the server clock, 83.7 s behind', async () => {
+    await withReference({ variants: ['ledger-clock-behind'] }, async (r) => {
+      const row = r.state.ledger.append('ws_1', { operation_type: 'agent_message', feature: 'deal_agent', credits: 1, metadata: {} }, r.state.now());
+      expect(Date.now() - row.at).toBeGreaterThanOrEqual(83_700);
+      const res = await get(r, { from: '2000-01-01', to: '2100-01-01', limit: 1 });
+      const behind = Date.now() - Date.parse(res.headers['date'] as string);
+      // The header has whole seconds: 83.7 s behind reads as 83 to 85 s.
+      expect(behind).toBeGreaterThanOrEqual(83_000);
+      expect(behind).toBeLessThan(86_000);
+    });
+  });
+
   test('an appended row shows in its workspace only', async () => {
     await withReference({}, async (r) => {
       const row = r.state.ledger.append('ws_1', { operation_type: 'agent_message', feature: 'deal_agent', credits: 1, metadata: {} }, r.state.now());

@@ -380,6 +380,16 @@ export const ledgerVariants: VariantSwitch[] = [
     description: 'Lists rows oldest first (the reference lists newest first by default).',
   },
   {
+    name: 'ledger-clock-ahead',
+    suites: ['ledger'],
+    description: "The server's clock runs 47.3 s ahead of the machine's: its Date header, row timestamps and default window read it.",
+  },
+  {
+    name: 'ledger-clock-behind',
+    suites: ['ledger'],
+    description: "The server's clock runs 83.7 s behind the machine's: its Date header, row timestamps and default window read it.",
+  },
+  {
     name: 'ledger-no-ties',
     suites: ['ledger'],
     description: 'No two rows of a workspace share a timestamp (a row stamped like one already there is moved 1 ms later), so no page boundary can fall between tied rows.',

@@ -304,6 +304,18 @@ export const ratelimitVariants: VariantSwitch[] = [
     limits: FAST,
   },
   {
+    name: 'ratelimit-clock-ahead',
+    suites: [...RATE_LIMIT_SUITES, ...LIMITER_DRILL],
+    description: "The server's clock runs 47.3 s ahead of the machine's: its Date header and X-RateLimit-Reset read it.",
+    limits: FAST,
+  },
+  {
+    name: 'ratelimit-clock-behind',
+    suites: [...RATE_LIMIT_SUITES, ...LIMITER_DRILL],
+    description: "The server's clock runs 83.7 s behind the machine's: its Date header and X-RateLimit-Reset read it.",
+    limits: FAST,
+  },
+  {
     name: 'ratelimit-retry-after-upper-bound',
     suites: RATE_LIMIT_SUITES,
     description: 'Retry-After is twice the real wait: a safe upper bound, so a request sent earlier may already be served.',
