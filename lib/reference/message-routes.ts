@@ -59,16 +59,12 @@ async function postMessage(ctx: ExchangeContext, kind: AgentKind): Promise<void>
   const v = ctx.state.variants;
   const turn = planTurn(ctx.state, kind, parsed.request.message, v.has('conversation-no-tool-events') ? 'none' : v.has('conversation-tool-ids-numeric') ? 'numeric-ids' : 'text-ids');
   const token = ctx.token!;
-  ctx.state.ledger.append(
-    token.workspace,
-    {
-      operation_type: 'agent_message',
-      feature: FEATURE[kind],
-      credits: MESSAGE_CREDITS,
-      metadata: { agent_id: agentId, conversation_id: turn.response.conversation_id, transport },
-    },
-    ctx.state.now(),
-  );
+  const metadata = { agent_id: agentId, conversation_id: turn.response.conversation_id, transport };
+  ctx.state.ledger.append(token.workspace, { operation_type: 'agent_message', feature: FEATURE[kind], credits: MESSAGE_CREDITS, metadata }, ctx.state.now());
+  // Variant: a message records its tool use as a row of its own too.
+  if (v.has('ratelimit-two-rows-per-message')) {
+    ctx.state.ledger.append(token.workspace, { operation_type: 'agent_tool_use', feature: FEATURE[kind], credits: MESSAGE_CREDITS / 2, metadata }, ctx.state.now());
+  }
 
   if (transport === 'sse') return streamTurn(ctx, turn, post);
   if (transport === 'async') {

@@ -304,6 +304,12 @@ export const ratelimitVariants: VariantSwitch[] = [
     limits: FAST,
   },
   {
+    name: 'ratelimit-two-rows-per-message',
+    suites: [...RATE_LIMIT_SUITES, ...LIMITER_DRILL, 'ledger-growth'],
+    description: 'A served message records two ledger rows (`agent_message` and `agent_tool_use`), where the reference records one: the refused and replayed POSTs are counted in rows per message.',
+    limits: FAST,
+  },
+  {
     name: 'ratelimit-clock-ahead',
     suites: [...RATE_LIMIT_SUITES, ...LIMITER_DRILL],
     description: "The server's clock runs 47.3 s ahead of the machine's: its Date header and X-RateLimit-Reset read it.",
