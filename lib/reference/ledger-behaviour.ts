@@ -14,6 +14,11 @@ export interface LedgerBehaviour {
   reversedWindowAccepted: boolean;
   boundsComparedAsText: boolean;
   defaultWindowDays: number;
+  /**
+   * "The last 30 days" in calendar days of one zone (variants): the window starts at that zone's
+   * midnight `daysBeforeToday` days before today's; null: 30 × 24 hours before the request.
+   */
+  defaultWindowCalendar: { zoneMs: number; daysBeforeToday: number } | null;
   defaultWindowSlides: boolean;
   // Bounds parsing
   offsetsIgnored: boolean;
@@ -97,6 +102,8 @@ export interface LedgerBehaviour {
   workspacesShareRows: boolean;
 }
 
+const HOUR_MS = 3_600_000;
+
 /** Defect `ledger-default-limit-20`: a page size many APIs default to. */
 const DEFAULT_LIMIT_ELSEWHERE = 20;
 
@@ -113,6 +120,9 @@ export function ledgerBehaviour(state: ReferenceState): LedgerBehaviour {
     reversedWindowAccepted: d('reversed-window-accepted'),
     boundsComparedAsText: d('bounds-compared-as-text'),
     defaultWindowDays: d('default-window-32-days') ? DEFAULT_WINDOW_DAYS + 2 : d('default-window-28-days') ? DEFAULT_WINDOW_DAYS - 2 : DEFAULT_WINDOW_DAYS,
+    // The two extremes of a calendar reading: the 30 days before today and today, at UTC-12 (the
+    // earliest start), and today and the 29 days before it, at UTC+14 (the latest).
+    defaultWindowCalendar: v('default-window-calendar-early') ? { zoneMs: -12 * HOUR_MS, daysBeforeToday: 30 } : v('default-window-calendar-late') ? { zoneMs: 14 * HOUR_MS, daysBeforeToday: 29 } : null,
     defaultWindowSlides: slides,
     offsetsIgnored: d('offsets-ignored'),
     offsetsRejected: d('offsets-rejected'),

@@ -168,5 +168,10 @@ export function parseLedgerParameters(rawQuery: string, b: LedgerBehaviour): Par
 
 /** > When neither bound is given, the window is the last 30 days. */
 export function defaultWindow(now: number, b: LedgerBehaviour): LedgerWindow {
+  const calendar = b.defaultWindowCalendar;
+  if (calendar !== null) {
+    const todayStarts = Math.floor((now + calendar.zoneMs) / DAY_MS) * DAY_MS - calendar.zoneMs;
+    return { fromMs: todayStarts - calendar.daysBeforeToday * DAY_MS, toMs: now, implicit: true };
+  }
   return { fromMs: now - b.defaultWindowDays * DAY_MS, toMs: now, implicit: true };
 }

@@ -380,6 +380,16 @@ export const ledgerVariants: VariantSwitch[] = [
     description: 'Lists rows oldest first (the reference lists newest first by default).',
   },
   {
+    name: 'ledger-default-window-calendar-early',
+    suites: ['ledger'],
+    description: 'Reads "the last 30 days" as the 30 calendar days before today, and today, at UTC-12: the default window starts at that zone\'s midnight 30 days before today\'s, up to 31 days back.',
+  },
+  {
+    name: 'ledger-default-window-calendar-late',
+    suites: ['ledger'],
+    description: 'Reads "the last 30 days" as today and the 29 calendar days before it, at UTC+14: the default window starts at that zone\'s midnight 29 days before today\'s, as little as 29 days back.',
+  },
+  {
     name: 'ledger-clock-ahead',
     suites: ['ledger'],
     description: "The server's clock runs 47.3 s ahead of the machine's: its Date header, row timestamps and default window read it.",
