@@ -136,6 +136,17 @@ async function handle(state: ReferenceState, routes: CompiledRoute[], admin: Com
     return publicHit.route.handler(ctx);
   }
 
+  // Variant: OPTIONS is a CORS preflight, answered before the token is looked at (browsers send none on it).
+  if (state.variants.has('auth-options-cors-preflight') && ctx.method === 'OPTIONS' && hits.length > 0) {
+    const methods = [...new Set(hits.flatMap((h) => h.route.methods))];
+    return ctx.send(204, '', {
+      allow: [...methods, 'OPTIONS'].join(', '),
+      'access-control-allow-origin': '*',
+      'access-control-allow-methods': methods.join(', '),
+      'access-control-allow-headers': 'authorization, content-type, accept',
+      'access-control-max-age': '600',
+    });
+  }
   // Variant: a message POST's body is validated before authentication; a field it does not take is refused.
   if (state.variants.has('auth-body-validated-first') && ctx.method === 'POST' && hits.some((h) => h.route.methods.includes('POST'))) {
     const body = await ctx.readBody();

@@ -172,6 +172,14 @@ export const foundationVariants: VariantSwitch[] = [
     limits: { windowS: 4 },
   },
   {
+    name: 'auth-options-cors-preflight',
+    suites: ['exchange-matrix'],
+    description:
+      'OPTIONS on a route that needs a token is a CORS preflight, answered before the token is looked at: 204 with `Allow` and `Access-Control-Allow-*` headers, whatever the token, and no pool headers (§8.1 names no pool for OPTIONS).',
+    // The matrix's rows of pools just refilled wait a window: a short one keeps calibration short.
+    limits: { windowS: 4 },
+  },
+  {
     name: 'auth-body-validated-first',
     suites: ['auth'],
     description:
