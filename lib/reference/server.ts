@@ -136,6 +136,12 @@ async function handle(state: ReferenceState, routes: CompiledRoute[], admin: Com
     return publicHit.route.handler(ctx);
   }
 
+  // Variants: a method the route has no operation for is answered 404 or 501 before the token is looked at.
+  const unknownMethodStatus = state.variants.has('auth-unknown-method-404') ? 404 : state.variants.has('auth-unknown-method-501') ? 501 : undefined;
+  if (unknownMethodStatus !== undefined && hits.length > 0 && ctx.method !== 'OPTIONS' && !hits.some((h) => h.route.methods.includes(ctx.method))) {
+    const code = unknownMethodStatus === 404 ? 'request.not_found' : 'request.not_implemented';
+    return ctx.sendError(unknownMethodStatus, code, 'permanent', `No operation ${ctx.method} ${path}.`);
+  }
   // Variant: OPTIONS is a CORS preflight, answered before the token is looked at (browsers send none on it).
   if (state.variants.has('auth-options-cors-preflight') && ctx.method === 'OPTIONS' && hits.length > 0) {
     const methods = [...new Set(hits.flatMap((h) => h.route.methods))];

@@ -163,6 +163,33 @@ describe('variants the fixes answer to', () => {
     });
   });
 
+  test.each([
+    ['auth-unknown-method-404', 404],
+    ['auth-unknown-method-501', 501],
+  ])('%s: a method a route has no operation for is answered %i with the envelope, token or not; its own methods are not', async (variant, status) => {
+    await withReference({ variants: [variant] }, async (ref) => {
+      for (const role of [null, 'primary']) {
+        const a = await callReference(ref, 'PUT', '/me', role);
+        expect(a.status).toBe(status);
+        expect(errorOf(a)).toMatchObject({ category: 'permanent' });
+      }
+      expect((await callReference(ref, 'GET', '/me', null)).status).toBe(401);
+      expect((await callReference(ref, 'GET', '/me', 'primary')).status).toBe(200);
+    });
+  });
+
+  test('auth-options-cors-preflight: OPTIONS is 204 with Allow and CORS headers, token or not', async () => {
+    await withReference({ variants: ['auth-options-cors-preflight'] }, async (ref) => {
+      for (const role of [null, 'primary']) {
+        const a = await callReference(ref, 'OPTIONS', '/credits/operations', role);
+        expect(a.status).toBe(204);
+        expect(a.headers['allow']).toBe('GET, HEAD, OPTIONS');
+        expect(a.headers['access-control-allow-origin']).toBe('*');
+        expect(a.headers['x-ratelimit-remaining']).toBeUndefined();
+      }
+    });
+  });
+
   test('conversation-plain-texts-only: form feeds, U+2028, emoji and long texts are refused; plain text is served', async () => {
     await withReference({ variants: ['conversation-plain-texts-only'] }, async (ref) => {
       for (const message of ['a form feed\f', 'a \u2028 separator', 'an emoji 👋', 'x'.repeat(201)]) {

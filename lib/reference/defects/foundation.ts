@@ -172,6 +172,18 @@ export const foundationVariants: VariantSwitch[] = [
     limits: { windowS: 4 },
   },
   {
+    name: 'auth-unknown-method-404',
+    suites: ['exchange-matrix'],
+    description: 'A method a route that needs a token has no operation for (PUT /me, GET on a message route, ...) is answered 404 with the envelope, before the token is looked at.',
+    limits: { windowS: 4 },
+  },
+  {
+    name: 'auth-unknown-method-501',
+    suites: ['exchange-matrix'],
+    description: "A method a route that needs a token has no operation for is answered 501 with the envelope (HTTP's answer to a method a server does not implement), before the token is looked at.",
+    limits: { windowS: 4 },
+  },
+  {
     name: 'auth-options-cors-preflight',
     suites: ['exchange-matrix'],
     description:
