@@ -80,6 +80,10 @@ export interface LedgerBehaviour {
   rateLimitHeadersDropped: boolean;
   refusalRequestIdMismatch: boolean;
   extraFields: boolean;
+  /** Variant: `operation_uuid` is an opaque id of the server's own (`op_` and 20 hex digits), not a UUID. */
+  opaqueOperationIds: boolean;
+  /** Variant: timestamps carry six fraction digits, as a database with microsecond columns writes them. */
+  microsecondTimestamps: boolean;
   rowsShuffled: boolean;
   shortPages: boolean;
   order: 'asc' | 'desc';
@@ -168,6 +172,8 @@ export function ledgerBehaviour(state: ReferenceState): LedgerBehaviour {
     rateLimitHeadersDropped: d('no-rate-limit-headers'),
     refusalRequestIdMismatch: d('refusal-request-id-mismatch'),
     extraFields: v('extra-fields'),
+    opaqueOperationIds: v('operation-ids-opaque'),
+    microsecondTimestamps: v('timestamps-microseconds'),
     rowsShuffled: v('rows-shuffled'),
     shortPages: v('short-pages'),
     // The sliding-window and remaining-count defects list oldest first, so that rows appended

@@ -186,10 +186,11 @@ function rowHash(row: StoredOperation): number {
 /** Rows in the spec's shape. > timestamp | Always output as full ISO 8601 with a trailing `Z`. */
 function renderRow(row: StoredOperation, workspace: string, b: LedgerBehaviour): Record<string, unknown> {
   let timestamp = new Date(row.at).toISOString();
+  if (b.microsecondTimestamps) timestamp = timestamp.replace(/Z$/, '000Z');
   if (b.timestampPlusZero || (b.timestampPlusZeroElsewhere && workspace !== 'ws_1')) timestamp = timestamp.replace(/Z$/, '+00:00');
   if (b.timestampSomeOffset && rowHash(row) % 7 === 0) timestamp = new Date(row.at + 2 * 3_600_000).toISOString().replace(/Z$/, '+02:00');
   const rendered: Record<string, unknown> = {
-    operation_uuid: row.operation_uuid,
+    operation_uuid: b.opaqueOperationIds ? `op_${row.operation_uuid.replaceAll('-', '').slice(0, 20)}` : row.operation_uuid,
     operation_type: row.operation_type,
     feature: row.feature,
     credits: b.creditsAsString ? String(row.credits) : row.credits,

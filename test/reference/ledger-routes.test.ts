@@ -240,6 +240,20 @@ describe('variants and a fresh server', () => {
     });
   });
 
+  test('ledger-operation-ids-opaque and ledger-timestamps-microseconds change how rows are written, not which', async () => {
+    await withReference({ variants: ['ledger-operation-ids-opaque', 'ledger-timestamps-microseconds'] }, async (r) => {
+      const rows = await walk(r, { from: '2000-01-01', to: '2100-01-01', limit: 200 });
+      expect(rows.length).toBe(all.length);
+      for (const x of rows) {
+        expect(x.operation_uuid).toMatch(/^op_[0-9a-f]{20}$/);
+        expect(x.timestamp).toMatch(/T\d{2}:\d{2}:\d{2}\.\d{6}Z$/);
+      }
+      expect(new Set(rows.map((x) => x.operation_uuid)).size).toBe(rows.length);
+      // The same instants as ever, in milliseconds: the last three digits are zeros.
+      for (const x of rows) expect(new Date(Date.parse(x.timestamp)).toISOString().replace(/Z$/, '000Z')).toBe(x.timestamp);
+    });
+  });
+
   test('an appended row shows in its workspace only', async () => {
     await withReference({}, async (r) => {
       const row = r.state.ledger.append('ws_1', { operation_type: 'agent_message', feature: 'deal_agent', credits: 1, metadata: {} }, r.state.now());

@@ -400,6 +400,16 @@ export const ledgerVariants: VariantSwitch[] = [
     description: "The server's clock runs 83.7 s behind the machine's: its Date header, row timestamps and default window read it.",
   },
   {
+    name: 'ledger-operation-ids-opaque',
+    suites: ['ledger'],
+    description: '`operation_uuid` is an id of the server\'s own, `op_` and 20 hex digits, not a UUID (§2.1: "Identifier of the operation", a string).',
+  },
+  {
+    name: 'ledger-timestamps-microseconds',
+    suites: ['ledger'],
+    description: 'Row timestamps carry six fraction digits (`2026-11-29T20:55:11.123000Z`), as a database with microsecond columns writes them.',
+  },
+  {
     name: 'ledger-no-ties',
     suites: ['ledger'],
     description: 'No two rows of a workspace share a timestamp (a row stamped like one already there is moved 1 ms later), so no page boundary can fall between tied rows.',
