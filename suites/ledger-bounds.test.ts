@@ -168,7 +168,7 @@ describe('§4.1 GET /credits/operations: the feature filter', () => {
   requirementTest(FEATURE_FILTER, 'each seen feature over windows of known rows, walked at limits 1 to 3; and a prefix of a feature', async (kit) => {
     const known = await knownRows(kit, 3);
     if (Array.isArray(known)) return known;
-    if (known.features.length === 0) return [inconclusive(FEATURE_FILTER, 'no row with a string feature was seen')];
+    if (known.features.length === 0) return [inconclusive(FEATURE_FILTER, 'no row with a feature a filter can name was seen (a string of 1 to 64 in every reading of length)')];
     const fetch = pagesOf(kit);
     const arbitrary = fc.record({
       window: rowWindow(known.groups.length, { minSpan: 8, maxSpan: 30 }),

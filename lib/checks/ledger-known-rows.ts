@@ -1,4 +1,6 @@
 import { isUtcDateTime } from '../contract/utc-date-time.ts';
+import { lengthVerdict } from '../domains/length-readings.ts';
+import { FEATURE_LENGTH_MAX, FEATURE_LENGTH_MIN } from '../spec-constants.ts';
 import { compareInstants, formatInstant, ZONE_EAST_MAX_S, type Instant } from './ledger-instant.ts';
 import { uniqueByKey, type LedgerRow } from './ledger-page.ts';
 
@@ -23,7 +25,7 @@ export interface KnownRows {
   /** Distinct instants, ascending. */
   groups: TimestampGroup[];
   stableBefore: Instant;
-  /** Features seen, the most frequent first. */
+  /** Features seen that a filter can name (filterableFeatures), the most frequent first. */
   features: string[];
 }
 
@@ -46,10 +48,19 @@ export function knownRowsOf(seen: readonly LedgerRow[], maxRows = Number.POSITIV
     if (last !== undefined && compareInstants(last.instant, r.instant) === 0) last.rows.push(r);
     else groups.push({ instant: r.instant, text: r.timestamp !== undefined && isUtcDateTime(r.timestamp) ? r.timestamp : formatInstant(r.instant), rows: [r] });
   }
+  return { rows, groups, stableBefore, features: filterableFeatures(rows) };
+}
+
+/**
+ * The features of `rows` a `feature` filter can name, the most frequent first: those of length 1
+ * to 64 in every reading of length (at most 64 UTF-8 bytes). §2.1 gives a row's feature no length,
+ * so a ledger may hold longer ones, which a server rightly refuses as a filter (§8.3); and one
+ * within 64 characters but over 64 bytes is refused by a server that counts bytes, as it may.
+ */
+export function filterableFeatures(rows: ReadonlyArray<Pick<LedgerRow, 'feature'>>): string[] {
   const counts = new Map<string, number>();
-  for (const r of rows) if (r.feature !== undefined) counts.set(r.feature, (counts.get(r.feature) ?? 0) + 1);
-  const features = [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([f]) => f);
-  return { rows, groups, stableBefore, features };
+  for (const r of rows) if (r.feature !== undefined && lengthVerdict(r.feature, FEATURE_LENGTH_MIN, FEATURE_LENGTH_MAX) === 'inside') counts.set(r.feature, (counts.get(r.feature) ?? 0) + 1);
+  return [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([f]) => f);
 }
 
 /** Known rows in [from, to): `from` inclusive, `to` exclusive, either side open when undefined. */

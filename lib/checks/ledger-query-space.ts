@@ -1,4 +1,5 @@
 import { addSeconds, compareInstants, formatInstant, formReach, utcDateOf, type BoundForm, type Instant } from './ledger-instant.ts';
+import { filterableFeatures } from './ledger-known-rows.ts';
 import type { ModelQuery, QueryModel } from './ledger-query-model.ts';
 
 const DAY_S = 86_400;
@@ -20,7 +21,7 @@ export interface QuerySpace {
   instants: Readonly<Record<BoundForm, readonly Instant[]>>;
   /** Pairs of forms (from, to) for which some window of these instants is valid in every reading. */
   pairs: ReadonlyArray<readonly [BoundForm, BoundForm]>;
-  /** Features of known rows, the most frequent first. */
+  /** Features of known rows that a filter can name, the most frequent first (filterableFeatures). */
   features: readonly string[];
   defaultWindow: boolean;
 }
@@ -80,10 +81,7 @@ export function querySpaceOf(model: QueryModel, options: { defaultWindow: boolea
     defaultWindow: options.defaultWindow,
   };
   const pairs = BOUND_FORMS.flatMap((ff) => BOUND_FORMS.map((tf) => [ff, tf] as const)).filter(([ff, tf]) => validFromCount(space, ff, tf) > 0);
-  const counts = new Map<string, number>();
-  for (const g of model.regions) for (const r of g.rows) if (r.feature !== undefined) counts.set(r.feature, (counts.get(r.feature) ?? 0) + 1);
-  const features = [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([f]) => f);
-  return { ...space, pairs, features };
+  return { ...space, pairs, features: filterableFeatures(model.regions.flatMap((g) => g.rows)) };
 }
 
 /** A bound in the given form, as the covering queries write it: a half-hour offset east for `from`, west for `to`. */

@@ -59,8 +59,23 @@ const PLANS: readonly WorkspacePlan[] = [
  * groups of rows sharing a timestamp, rows that cost 0 credits and rows in the last hour; and
  * workspace ws_2 with rows of its own. Every row lies before `seedNow`.
  */
-export function seedWorkspaces(store: LedgerStore, seedNow: number): void {
-  for (const plan of PLANS) seedWorkspace(store, plan, seedNow);
+export function seedWorkspaces(store: LedgerStore, seedNow: number, options: { longFeatures?: boolean } = {}): void {
+  for (const plan of PLANS) seedWorkspace(store, options.longFeatures === true ? withLongFeatures(plan) : plan, seedNow);
+}
+
+/**
+ * Variant `ledger-long-features`: two features renamed beyond what a filter can name (§2.1 gives a
+ * row's feature no length; §8.3 bounds the filter to 1 to 64), 70 ASCII characters and 44
+ * characters that are 74 UTF-8 bytes, and made the most frequent, where the suites look first.
+ */
+const LONG_FEATURES: Readonly<Record<string, string>> = {
+  enrichment: 'enrichment_of_company_records_from_the_public_registers_and_the_web_v2',
+  web_research: `recherche_web_${'é'.repeat(30)}`,
+};
+
+function withLongFeatures(plan: WorkspacePlan): WorkspacePlan {
+  const top = Math.max(...plan.features.map((f) => f.weight));
+  return { ...plan, features: plan.features.map((f) => (LONG_FEATURES[f.feature] === undefined ? f : { ...f, feature: LONG_FEATURES[f.feature]!, weight: 2 * top })) };
 }
 
 function seedWorkspace(store: LedgerStore, plan: WorkspacePlan, seedNow: number): void {

@@ -11,6 +11,8 @@ export interface LedgerShape {
   pageCap: number | null;
   /** Background writers append rows, stamped with the server's clock, while the server runs (variants `ledger-background-writers`, `ratelimit-background-writers`). */
   writers: boolean;
+  /** Two frequent features of the seed carry names no filter can name (variant `ledger-long-features`). */
+  longFeatures: boolean;
 }
 
 /** Variant `ledger-busy-100k`: a busy ledger. */
@@ -24,5 +26,6 @@ export function ledgerShapeOf(options: Partial<LedgerShape> | undefined, variant
     generatedRows: options?.generatedRows ?? (variants.has('ledger-busy-100k') ? BUSY_LEDGER_ROWS : 0),
     pageCap: options?.pageCap ?? (variants.has('ledger-page-cap-25') ? PAGE_CAP : null),
     writers: options?.writers ?? (variants.has('ledger-background-writers') || variants.has('ratelimit-background-writers')),
+    longFeatures: options?.longFeatures ?? variants.has('ledger-long-features'),
   };
 }

@@ -4,7 +4,7 @@ import { discoverLedger, notEnoughRows } from '../../lib/checks/ledger-discovery
 import { clockOffsetOf } from '../../lib/checks/pool-headers.ts';
 import { sharedLedgerSample } from '../../lib/suite/ledger-kit.ts';
 import { formatInstant, instantFromMs } from '../../lib/checks/ledger-instant.ts';
-import { boundInstants, knownDates, knownRowsOf, largestTie, prefixProbe, rowsBetween, tiedGroupIndices } from '../../lib/checks/ledger-known-rows.ts';
+import { boundInstants, filterableFeatures, knownDates, knownRowsOf, largestTie, prefixProbe, rowsBetween, tiedGroupIndices } from '../../lib/checks/ledger-known-rows.ts';
 import { rowOf } from '../../lib/checks/ledger-page.ts';
 import type { LedgerQuery } from '../../lib/checks/ledger-walk.ts';
 import type { Exchange } from '../../lib/model/exchange.ts';
@@ -78,6 +78,17 @@ describe('discoverLedger', () => {
     const [a, b] = await Promise.all([sharedLedgerSample('k', discover), sharedLedgerSample('k', discover)]);
     expect(a).toBe(b);
     expect(calls).toBe(1);
+  });
+});
+
+describe('filterableFeatures', () => {
+  test('keeps the features a filter can name in every reading of length, the most frequent first', () => {
+    const long = 'x'.repeat(70);
+    const wide = `recherche_web_${'é'.repeat(30)}`; // 44 characters, 74 UTF-8 bytes
+    const edge = 'é'.repeat(32); // 32 characters, 64 bytes
+    const rows = [long, long, long, wide, wide, wide, 'deal_agent', 'deal_agent', edge, 'enrichment'].map((feature) => ({ feature }));
+    expect(filterableFeatures(rows)).toEqual(['deal_agent', 'enrichment', edge]);
+    expect(filterableFeatures([{ feature: '' }, { feature: undefined }])).toEqual([]);
   });
 });
 

@@ -400,6 +400,11 @@ export const ledgerVariants: VariantSwitch[] = [
     description: "The server's clock runs 83.7 s behind the machine's: its Date header, row timestamps and default window read it.",
   },
   {
+    name: 'ledger-long-features',
+    suites: ['ledger'],
+    description: 'Rows of two frequent features carry names no filter can name: 70 ASCII characters, and 44 characters of 74 UTF-8 bytes (§2.1 gives a row\'s feature no length; §8.3 bounds the filter to 1 to 64).',
+  },
+  {
     name: 'ledger-operation-ids-opaque',
     suites: ['ledger'],
     description: '`operation_uuid` is an id of the server\'s own, `op_` and 20 hex digits, not a UUID (§2.1: "Identifier of the operation", a string).',
