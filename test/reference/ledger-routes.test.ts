@@ -234,9 +234,10 @@ describe('variants and a fresh server', () => {
       expect(Date.now() - row.at).toBeGreaterThanOrEqual(83_700);
       const res = await get(r, { from: '2000-01-01', to: '2100-01-01', limit: 1 });
       const behind = Date.now() - Date.parse(res.headers['date'] as string);
-      // The header has whole seconds: 83.7 s behind reads as 83 to 85 s.
-      expect(behind).toBeGreaterThanOrEqual(83_000);
-      expect(behind).toBeLessThan(86_000);
+      // The header has whole seconds: 83.7 s behind reads as 83.7 to 84.7 s, plus however long the
+      // answer took to arrive (a loaded machine), never less.
+      expect(behind).toBeGreaterThanOrEqual(83_700);
+      expect(behind).toBeLessThan(83_700 + 30_000);
     });
   });
 
