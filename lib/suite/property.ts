@@ -75,10 +75,7 @@ export async function checkProperty<T>(
       lastFailure = findings.map(trimFinding);
       return false;
     }
-    // The sample shown for a pass: the first input, or a later one judged whole (a probe may leave
-    // some requirements of an input not run, such as a generated text the target refused).
-    const unjudged = (list: Finding[]): boolean => list.some((f) => f.verdict === 'not-run');
-    if (sample.length === 0 || (unjudged(sample) && !unjudged(findings))) sample = findings.map(trimFinding);
+    sample = passSample(sample, findings.map(trimFinding));
     return true;
   });
   const details = await fc.check(property, { ...parameters, ...(path === undefined ? {} : { path }) });
@@ -104,6 +101,26 @@ export async function checkProperty<T>(
   }
   const replay = replayOptions(requirement, s.context.seed, replayPath, runningTestIds());
   return lastFailure.map((f) => ({ ...f, property: JSON.parse(JSON.stringify({ ...evidence, replay: replay(f.requirement) })) as PropertyEvidence }));
+}
+
+/**
+ * The sample a passing property shows, with the findings of one more input that held: the first
+ * input's, or a later one's judged whole (a probe may leave some requirements of an input not
+ * run, such as a generated text the target refused); with the first passes of each requirement
+ * that only other inputs reached (a walk of one page says nothing of how a walk of several ends).
+ */
+export function passSample(sample: readonly Finding[], findings: readonly Finding[]): Finding[] {
+  const unjudged = (list: readonly Finding[]): boolean => list.some((f) => f.verdict === 'not-run');
+  return sample.length === 0 || (unjudged(sample) && !unjudged(findings)) ? withOthers(findings, sample) : withOthers(sample, findings);
+}
+
+/**
+ * `first`, then the passes of `others` whose requirement `first` has no finding of. Only passes:
+ * what another input left inconclusive was never shown, and a verdict judged elsewhere stays so.
+ */
+function withOthers(first: readonly Finding[], others: readonly Finding[]): Finding[] {
+  const judged = new Set(first.map((f) => f.requirement));
+  return [...first, ...others.filter((f) => f.verdict === 'pass' && !judged.has(f.requirement))];
 }
 
 /**
