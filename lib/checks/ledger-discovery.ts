@@ -121,14 +121,45 @@ export interface SearchBounds {
 }
 
 /**
- * Time bisection for a recent window of KNOWN_ROWS_MIN to KNOWN_ROWS_MAX rows: windows
- * [anchor - span, to) are walked until they end or list more than KNOWN_ROWS_MAX rows (a page or
- * two), and the span shrinks or grows by what each walk saw. Returns the first window in range, or
- * else the complete walk with the most rows, or undefined.
+ * Time search for a recent window of KNOWN_ROWS_MIN to KNOWN_ROWS_MAX rows (see bisectRecentWindow).
+ * A batch of more rows at one instant than a known window may hold, with few rows after it, defeats
+ * any window that ends at the present: then it looks again among the rows before the batch, in
+ * windows that end where the narrowest window with too many rows began to list. Returns the first
+ * window in range, or else the complete walk with the most rows, or undefined.
  */
 export async function searchRecentWindow(fetch: PageFetcher, bounds: SearchBounds, exchanges: Exchange[]): Promise<Walk | undefined> {
+  const recent = await bisectRecentWindow(fetch, bounds, exchanges);
+  if (recent.found !== undefined && datedRows(recent.found).length >= KNOWN_ROWS_MIN) return recent.found;
+  const crowd = recent.crowded === undefined ? undefined : oldestInstant(recent.crowded);
+  const floorMs = bounds.anchorMs - bounds.big;
+  if (crowd === undefined || instantToMs(crowd) <= floorMs) return recent.found;
+  // Any window that ends at or before the oldest row the crowded walk listed leaves the batch out.
+  const crowdMs = instantToMs(crowd);
+  const earlier = await bisectRecentWindow(fetch, { anchorMs: crowdMs, to: crowd, limit: bounds.limit, small: 0, big: crowdMs - floorMs, density: 0 }, exchanges);
+  return mostRows(recent.found, earlier.found);
+}
+
+function oldestInstant(walk: Walk): Instant | undefined {
+  let oldest: Instant | undefined;
+  for (const r of datedRows(walk)) if (oldest === undefined || compareInstants(r.instant, oldest) < 0) oldest = r.instant;
+  return oldest;
+}
+
+function mostRows(a: Walk | undefined, b: Walk | undefined): Walk | undefined {
+  if (a === undefined || b === undefined) return a ?? b;
+  return datedRows(b).length > datedRows(a).length ? b : a;
+}
+
+/**
+ * Time bisection: windows [anchor - span, to) are walked until they end or list more than
+ * KNOWN_ROWS_MAX rows (a page or two), and the span shrinks or grows by what each walk saw.
+ * `found` is the first window in range, or else the complete walk with the most rows; `crowded`
+ * the narrowest window that listed too many.
+ */
+async function bisectRecentWindow(fetch: PageFetcher, bounds: SearchBounds, exchanges: Exchange[]): Promise<{ found?: Walk; crowded?: Walk }> {
   let { small, big, density } = bounds;
   let best: Walk | undefined;
+  let crowded: Walk | undefined;
   for (let probe = 0; probe < MAX_PROBES && big - small > 1; probe++) {
     const span = Math.max(1, probe === 0 && bounds.firstSpan !== undefined ? bounds.firstSpan : nextSpan(density, small, big));
     const walk = await walkLedger(fetch, { from: z(instantFromMs(bounds.anchorMs - span)), to: z(bounds.to), limit: bounds.limit }, { maxPages: DISCOVERY_PAGES, maxRows: KNOWN_ROWS_MAX + 1 });
@@ -136,17 +167,18 @@ export async function searchRecentWindow(fetch: PageFetcher, bounds: SearchBound
     const rows = datedRows(walk).length;
     if (isComplete(walk) && rows <= KNOWN_ROWS_MAX) {
       if (best === undefined || rows > datedRows(best).length) best = walk;
-      if (rows >= KNOWN_ROWS_MIN) return walk;
+      if (rows >= KNOWN_ROWS_MIN) return { found: walk };
       small = span;
     } else if (isComplete(walk) || walk.end === 'page-cap') {
       big = span;
+      crowded = walk;
     } else {
       // A refused page or a broken cursor: other checks judge that; there is nothing to learn here.
-      return best;
+      return { found: best };
     }
     density = densityOf(walk, span);
   }
-  return best;
+  return { found: best, crowded };
 }
 
 export async function discoverLedger(fetch: PageFetcher, now: () => number = Date.now): Promise<LedgerSample> {
@@ -211,7 +243,7 @@ export async function discoverLedger(fetch: PageFetcher, now: () => number = Dat
   sample.pageRows = Math.max(0, ...pages.map((p) => p.rows.length));
   const leading = pages.filter((p) => typeof p.nextCursor === 'string').map((p) => p.rows.length);
   if (leading.length > 0) sample.pageFill = Math.min(1, leading.reduce((n, r) => n + r, 0) / leading.length / limit);
-  const known = knownWalk === undefined ? undefined : knownRowsOf(knownWalk.rows, KNOWN_ROWS_MAX);
+  const known = knownWalk === undefined ? undefined : knownRowsOf(knownWalk.rows, KNOWN_ROWS_MAX, KNOWN_ROWS_MIN);
   if (known === undefined || knownWalk === undefined) {
     sample.why = isComplete(explicitWalk)
       ? 'the ledger of the primary token has no dated rows in the last year'
@@ -234,7 +266,8 @@ export async function findRecentWindow(fetch: PageFetcher, sample: LedgerSample,
   const spread = known === undefined || known.groups.length < 2 ? 0 : instantToMs(known.stableBefore) - instantToMs(known.groups[0]!.instant);
   const density = known === undefined || spread <= 0 ? 0 : known.rows.length / spread;
   const big = anchorMs - instantToMs(sample.explicitFrom);
-  return searchRecentWindow(fetch, { anchorMs, to: instantFromMs(anchorMs + DAY_MS), limit: sample.limit, small: 0, big, density }, []);
+  // Only windows that reach the present: a row added from now on must fall inside.
+  return (await bisectRecentWindow(fetch, { anchorMs, to: instantFromMs(anchorMs + DAY_MS), limit: sample.limit, small: 0, big, density }, [])).found;
 }
 
 /** Why a check that needs `count` distinct instants cannot run on this sample, or undefined when it can. */

@@ -29,19 +29,38 @@ export interface KnownRows {
   features: string[];
 }
 
-/** The known rows of a complete walk; with `maxRows`, only its newest instants, as many as hold that many rows. */
-export function knownRowsOf(seen: readonly LedgerRow[], maxRows = Number.POSITIVE_INFINITY): KnownRows | undefined {
+/**
+ * The known rows of a complete walk; with `maxRows`, only its newest instants, as many as hold that
+ * many rows. The cut never splits the rows of one instant. Where keeping the rows after such a
+ * group would leave fewer than `minRows` (a batch of more rows at one instant than `maxRows`, with
+ * few after it), the rows before the group are kept instead, and they are stable before its instant.
+ */
+export function knownRowsOf(seen: readonly LedgerRow[], maxRows = Number.POSITIVE_INFINITY, minRows = 0): KnownRows | undefined {
   const dated = uniqueByKey(seen).filter((r): r is LedgerRow & { instant: Instant } => r.instant !== undefined);
   if (dated.length === 0) return undefined;
   dated.sort((a, b) => compareInstants(a.instant, b.instant));
-  const stableBefore = dated[dated.length - 1]!.instant;
-  let rows = dated.filter((r) => compareInstants(r.instant, stableBefore) < 0);
-  if (rows.length > maxRows) {
-    // Cut between two instants, never inside a group of rows sharing one.
-    let cut = rows.length - maxRows;
-    while (cut < rows.length && cut > 0 && compareInstants(rows[cut - 1]!.instant, rows[cut]!.instant) === 0) cut += 1;
-    rows = rows.slice(cut);
+  let stableBefore = dated[dated.length - 1]!.instant;
+  let end = dated.findIndex((r) => compareInstants(r.instant, stableBefore) === 0);
+  let start = 0;
+  while (end - start > maxRows) {
+    const cut = end - maxRows;
+    const at = dated[cut]!.instant;
+    if (compareInstants(dated[cut - 1]!.instant, at) !== 0) {
+      start = cut;
+      break;
+    }
+    let after = cut;
+    while (after < end && compareInstants(dated[after]!.instant, at) === 0) after += 1;
+    let before = cut;
+    while (before > 0 && compareInstants(dated[before - 1]!.instant, at) === 0) before -= 1;
+    if (end - after >= minRows || before === 0) {
+      start = after;
+      break;
+    }
+    end = before;
+    stableBefore = at;
   }
+  const rows = dated.slice(start, end);
   const groups: TimestampGroup[] = [];
   for (const r of rows) {
     const last = groups[groups.length - 1];

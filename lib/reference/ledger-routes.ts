@@ -9,7 +9,7 @@ import type { ReferenceState } from './state.ts';
 
 /** Lays out the deterministic seeded ledger of both workspaces, and the generated rows the shape asks for. */
 export function seedLedger(state: ReferenceState): void {
-  seedWorkspaces(state.ledger, state.seedNow, { longFeatures: state.ledgerShape.longFeatures });
+  seedWorkspaces(state.ledger, state.seedNow, { longFeatures: state.ledgerShape.longFeatures, recentBatch: state.ledgerShape.recentBatch });
   generateWorkspaces(state.ledger, state.seedNow, state.ledgerShape.generatedRows);
 }
 

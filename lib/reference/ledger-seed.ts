@@ -59,8 +59,26 @@ const PLANS: readonly WorkspacePlan[] = [
  * groups of rows sharing a timestamp, rows that cost 0 credits and rows in the last hour; and
  * workspace ws_2 with rows of its own. Every row lies before `seedNow`.
  */
-export function seedWorkspaces(store: LedgerStore, seedNow: number, options: { longFeatures?: boolean } = {}): void {
+export function seedWorkspaces(store: LedgerStore, seedNow: number, options: { longFeatures?: boolean; recentBatch?: number } = {}): void {
   for (const plan of PLANS) seedWorkspace(store, options.longFeatures === true ? withLongFeatures(plan) : plan, seedNow);
+  seedRecentBatch(store, seedNow, options.recentBatch ?? 0);
+}
+
+/** Minutes before the seed instant of the batch import of variant `ledger-recent-batch-import`. */
+const RECENT_BATCH_MINUTES = 20;
+
+/**
+ * Variant `ledger-recent-batch-import`: `rows` rows of one import in ws_1, all stamped at one
+ * instant 20 minutes back, so that every recent window holding the batch lists far more rows than
+ * a known window may hold, and only a few rows (the last hour's) come after it. §2.1 does not limit
+ * how many rows share a timestamp.
+ */
+function seedRecentBatch(store: LedgerStore, seedNow: number, rows: number): void {
+  const random = seededRandom(0x5eedba7c);
+  const at = seedNow - RECENT_BATCH_MINUTES * MINUTE_MS;
+  for (let i = 0; i < rows; i++) {
+    store.append('ws_1', { operation_type: 'enrichment_lookup', feature: 'enrichment', credits: CREDITS[Math.floor(random() * CREDITS.length)]!, metadata: { provider: 'import', batch_row: i } }, at);
+  }
 }
 
 /**

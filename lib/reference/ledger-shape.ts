@@ -13,12 +13,16 @@ export interface LedgerShape {
   writers: boolean;
   /** Two frequent features of the seed carry names no filter can name (variant `ledger-long-features`). */
   longFeatures: boolean;
+  /** Rows of one batch import, all at one instant 20 minutes before the seed instant, in ws_1; 0 for none (variant `ledger-recent-batch-import`). */
+  recentBatch: number;
 }
 
 /** Variant `ledger-busy-100k`: a busy ledger. */
 export const BUSY_LEDGER_ROWS = 100_000;
 /** Variant `ledger-page-cap-25`. */
 export const PAGE_CAP = 25;
+/** Variant `ledger-recent-batch-import`: far more rows at one instant than a walk of the known window may list. */
+export const RECENT_BATCH_ROWS = 3_000;
 
 /** The shape asked for: explicit options win over the variant switches. */
 export function ledgerShapeOf(options: Partial<LedgerShape> | undefined, variants: SwitchSet): LedgerShape {
@@ -27,5 +31,6 @@ export function ledgerShapeOf(options: Partial<LedgerShape> | undefined, variant
     pageCap: options?.pageCap ?? (variants.has('ledger-page-cap-25') ? PAGE_CAP : null),
     writers: options?.writers ?? (variants.has('ledger-background-writers') || variants.has('ratelimit-background-writers')),
     longFeatures: options?.longFeatures ?? variants.has('ledger-long-features'),
+    recentBatch: options?.recentBatch ?? (variants.has('ledger-recent-batch-import') ? RECENT_BATCH_ROWS : 0),
   };
 }

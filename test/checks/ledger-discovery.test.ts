@@ -3,8 +3,8 @@ import { defaultWindowFindings } from '../../lib/checks/ledger-default-window.ts
 import { discoverLedger, notEnoughRows } from '../../lib/checks/ledger-discovery.ts';
 import { clockOffsetOf } from '../../lib/checks/pool-headers.ts';
 import { sharedLedgerSample } from '../../lib/suite/ledger-kit.ts';
-import { formatInstant, instantFromMs } from '../../lib/checks/ledger-instant.ts';
-import { boundInstants, filterableFeatures, knownDates, knownRowsOf, largestTie, prefixProbe, rowsBetween, tiedGroupIndices } from '../../lib/checks/ledger-known-rows.ts';
+import { compareInstants, formatInstant, instantFromMs } from '../../lib/checks/ledger-instant.ts';
+import { boundInstants, filterableFeatures, knownDates, knownRowsOf, largestTie, prefixProbe, rowsBetween, tiedGroupIndices, type KnownRows } from '../../lib/checks/ledger-known-rows.ts';
 import { rowOf } from '../../lib/checks/ledger-page.ts';
 import type { LedgerQuery } from '../../lib/checks/ledger-walk.ts';
 import type { Exchange } from '../../lib/model/exchange.ts';
@@ -165,6 +165,42 @@ describe('the default window on a ledger too big to walk whole', () => {
   test('the pass note says whether the pages read reached the old edge', async () => {
     const asc = pagedServer({ instantOf: busy, count: 200_000, now: NOW, order: 'asc', defaultFrom: calendarDays });
     expect(defaultWindowFindings(await discoverLedger(asc, () => NOW))[0]?.note).toContain('they reach the old edge (rows over 29 days old) only');
+  });
+});
+
+describe('a recent batch of more rows at one instant than a known window holds', () => {
+  // 300 older rows about 2 hours apart, a batch of 3,000 at one instant 20 minutes ago, 3 after it.
+  const BATCH_AT = NOW - 20 * 60_000;
+  const older = Array.from({ length: 300 }, (_, i) => NOW - 25 * DAY + i * 1.9 * 3_600_000 + 1_000);
+  const instants = [...older, ...Array.from({ length: 3000 }, () => BATCH_AT), NOW - 12 * 60_000, NOW - 5 * 60_000, NOW - 2 * 60_000];
+  const beforeBatch = (known: KnownRows | undefined): boolean => known !== undefined && compareInstants(known.stableBefore, instantFromMs(BATCH_AT)) <= 0;
+
+  test('a server that lists it in one page: the known rows are those before the batch', async () => {
+    const sample = await discoverLedger(fakeServer(instants), () => NOW);
+    expect(sample.known?.stableBefore).toEqual(instantFromMs(BATCH_AT));
+    expect(sample.known?.rows.length).toBe(200);
+    expect(notEnoughRows(sample, 5)).toBeUndefined();
+  });
+
+  test('a paginating server, in any order: the search looks before the batch', async () => {
+    for (const order of ['desc', 'asc', 'scattered'] as const) {
+      const server = pagedServer({ instantOf: (i) => instants[i]!, count: instants.length, now: NOW, order });
+      const sample = await discoverLedger(server, () => NOW);
+      expect(beforeBatch(sample.known), order).toBe(true);
+      expect(sample.known!.rows.length, order).toBeGreaterThanOrEqual(20);
+      expect(notEnoughRows(sample, 5), order).toBeUndefined();
+    }
+  });
+
+  test('with enough rows after the batch, those are kept', () => {
+    const after = Array.from({ length: 30 }, (_, i) => BATCH_AT + (i + 1) * 1000);
+    const rows = [...older, ...Array.from({ length: 3000 }, () => BATCH_AT), ...after].map((ms, i) => rowOf(row(i, { timestamp: new Date(ms).toISOString() })));
+    const known = knownRowsOf(rows, 200, 20)!;
+    expect(known.rows.length).toBe(29);
+    expect(compareInstants(known.groups[0]!.instant, instantFromMs(BATCH_AT))).toBeGreaterThan(0);
+    // Without a floor, the rows after the batch are kept however few.
+    expect(knownRowsOf(rows.slice(0, 3303), 200)!.rows.length).toBe(2);
+    expect(knownRowsOf(rows.slice(0, 3303), 200, 20)!.rows.length).toBe(200);
   });
 });
 

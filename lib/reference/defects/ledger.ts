@@ -420,6 +420,11 @@ export const ledgerVariants: VariantSwitch[] = [
     description: 'No two rows of a workspace share a timestamp (a row stamped like one already there is moved 1 ms later), so no page boundary can fall between tied rows.',
   },
   {
+    name: 'ledger-recent-batch-import',
+    suites: ['ledger'],
+    description: 'A batch import of 3,000 rows in workspace ws_1, all at one instant 20 minutes before the server started: every recent window that holds it lists far more rows than a walk of the known window may, and only a few rows come after it.',
+  },
+  {
     name: 'ledger-rows-shuffled',
     suites: ['ledger'],
     description: 'Shuffles the rows within each page.',
