@@ -76,7 +76,9 @@ export class ExchangeContext {
     const wireCode = routeError && defects.has('errors-code-empty') ? '' : code;
     const error: Record<string, unknown> = { code: wireCode, category: wireCategory, message: wireMessage, request_id: requestId };
     if (details !== undefined) error['details'] = details;
-    const labelled = { ...extra, ...this.mislabelledIf('errors-json-as-text-plain') };
+    // Variant: fields of the vendor's own inside `error`, which §7's envelope leaves open.
+    if (this.state.variants.has('errors-extra-fields')) Object.assign(error, { docs_url: `https://docs.example.com/errors/${code}`, retryable: category === 'transient', trace_id: `tr-${requestId}` });
+    const labelled = { ...extra, ...this.mislabelledIf('errors-json-as-text-plain'), ...(wireStatus === 401 ? this.state.unauthorizedPoolHeaders() : {}) };
     this.sendJson(wireStatus, routeError && defects.has('errors-envelope-flat') ? error : { error }, labelled);
   }
 

@@ -131,6 +131,26 @@ function describeIpLimiter(doc: Json): void {
   }
 }
 
+/**
+ * Variant `openapi-extra-content`: what a vendor's own description adds beyond the spec's, which
+ * the spec leaves open: an extension at the top and on the ledger operation, a path of its own,
+ * an optional query parameter the ledger ignores, and a 503 response the ledger may give.
+ */
+function addVendorContent(doc: Json): void {
+  doc['x-vendor-build'] = '2026.11.29-rc1';
+  const operation = record(record(record(doc['paths'])['/credits/operations'])['get']);
+  operation['x-internal-owner'] = 'billing';
+  operation['parameters'] = [...(Array.isArray(operation['parameters']) ? (operation['parameters'] as unknown[]) : []), { name: 'include_archived', in: 'query', required: false, description: 'Reserved; ignored.', schema: { type: 'boolean' } }];
+  record(operation['responses'])['503'] = ERROR_RESPONSE('The ledger store is unavailable; retry later.');
+  record(doc['paths'])['/usage/summary'] = {
+    get: {
+      operationId: 'getUsageSummary',
+      summary: 'Credits per feature over a window (vendor extension).',
+      responses: { '200': { description: 'The summary.', content: { 'application/json': { schema: { type: 'object', additionalProperties: { type: 'number' } } } } } },
+    },
+  };
+}
+
 /** The document with the reference's defects of the served description applied. */
 function applyDefects(doc: Json, state: ReferenceState): Json {
   const d = state.defects;
@@ -171,6 +191,7 @@ export function servedDocument(ctx: ExchangeContext): { json: string; yaml: stri
   const components = record(doc['components']);
   components['schemas'] = { ...record(components['schemas']), ...referenceSchemas() };
   describeIpLimiter(doc);
+  if (ctx.state.variants.has('openapi-extra-content')) addVendorContent(doc);
   applyDefects(doc, ctx.state);
 
   const yamlDoc = ctx.state.defects.has('openapi-yaml-differs') ? { ...doc, info: { ...record(doc['info']), title: 'Agents Service Interface (YAML edition)' } } : doc;
@@ -190,8 +211,10 @@ export function serveOpenapi(ctx: ExchangeContext, format: 'json' | 'yaml'): voi
     return ctx.sendError(401, 'auth.token_missing', 'permanent', 'The Authorization header is missing.', undefined, { 'www-authenticate': 'Bearer' });
   }
   const document = servedDocument(ctx);
-  if (format === 'json') return ctx.send(200, document.json, { 'content-type': 'application/json; charset=utf-8' });
+  // Variant: both documents served as plain text, as a static file server may; the spec fixes no media type.
+  const plain = ctx.state.variants.has('openapi-documents-text-plain') ? { 'content-type': 'text/plain; charset=utf-8' } : undefined;
+  if (format === 'json') return ctx.send(200, document.json, plain ?? { 'content-type': 'application/json; charset=utf-8' });
   // Defect: a hand-kept YAML file gone bad: a tab in the indentation and `paths` given twice.
   const yaml = ctx.state.defects.has('openapi-yaml-unparseable') ? `${document.yaml}paths:\n\t/broken: {}\n` : document.yaml;
-  ctx.send(200, yaml, { 'content-type': 'application/yaml; charset=utf-8' });
+  ctx.send(200, yaml, plain ?? { 'content-type': 'application/yaml; charset=utf-8' });
 }

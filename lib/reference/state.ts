@@ -106,4 +106,19 @@ export class ReferenceState {
     this.#requestCounter += 1;
     return `req_${this.startedAt.toString(36)}_${this.#requestCounter.toString(36).padStart(6, '0')}`;
   }
+
+  /** 401 answers so far, for the made-up pool of variant `auth-401-rate-limit-headers`. */
+  private unauthorizedCount = 0;
+
+  /**
+   * Variant `auth-401-rate-limit-headers`: X-RateLimit-* on a 401, as a gateway's per-client pool
+   * of failed attempts would show them (1,000 a window, never refusing). §4 binds the headers to
+   * authenticated responses and says nothing of a 401's; none when the switch is off.
+   */
+  unauthorizedPoolHeaders(): Record<string, string> {
+    if (!this.variants.has('auth-401-rate-limit-headers')) return {};
+    this.unauthorizedCount += 1;
+    const nowS = Math.floor(this.now() / 1000);
+    return { 'x-ratelimit-limit': '1000', 'x-ratelimit-remaining': String(Math.max(0, 1000 - this.unauthorizedCount)), 'x-ratelimit-reset': String(nowS + this.limits.windowS) };
+  }
 }

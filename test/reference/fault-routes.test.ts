@@ -190,6 +190,23 @@ describe('variants the fixes answer to', () => {
     });
   });
 
+  test('errors-extra-fields and auth-401-rate-limit-headers: fields of its own inside `error`, pool headers on a 401 only', async () => {
+    await withReference({ variants: ['errors-extra-fields', 'auth-401-rate-limit-headers'] }, async (ref) => {
+      const refused = await callReference(ref, 'GET', '/me', null);
+      expect(refused.status).toBe(401);
+      expect(Object.keys(JSON.parse(refused.body) as object)).toEqual(['error']);
+      expect(errorOf(refused)).toMatchObject({ code: 'auth.token_missing', docs_url: expect.stringContaining('auth.token_missing'), retryable: false });
+      expect(refused.headers['x-ratelimit-limit']).toBe('1000');
+      const next = await callReference(ref, 'GET', '/me', 'revoked');
+      expect(Number(next.headers['x-ratelimit-remaining'])).toBe(Number(refused.headers['x-ratelimit-remaining']) - 1);
+      // A served request's headers are its token's pool, as without the switch.
+      const served = await callReference(ref, 'GET', '/me', 'primary');
+      expect(served.headers['x-ratelimit-limit']).toBe('1000');
+      expect(Number(served.headers['x-ratelimit-remaining'])).toBe(999);
+      expect(errorOf(await callReference(ref, 'PUT', '/me', 'primary'))).toHaveProperty('trace_id');
+    });
+  });
+
   test('conversation-plain-texts-only: form feeds, U+2028, emoji and long texts are refused; plain text is served', async () => {
     await withReference({ variants: ['conversation-plain-texts-only'] }, async (ref) => {
       for (const message of ['a form feed\f', 'a \u2028 separator', 'an emoji 👋', 'x'.repeat(201)]) {

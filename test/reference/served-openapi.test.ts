@@ -8,7 +8,7 @@ import { servedDescriptionOf } from '../../lib/checks/openapi-served-description
 import { judgeExchanges } from '../../lib/invariants/judge-record.ts';
 import type { Exchange } from '../../lib/model/exchange.ts';
 import type { Finding } from '../../lib/model/finding.ts';
-import { openapiDefects } from '../../lib/reference/defects/openapi.ts';
+import { openapiDefects, openapiVariants } from '../../lib/reference/defects/openapi.ts';
 import { startReference, type RunningReference } from '../../lib/reference/server.ts';
 
 let running: RunningReference | undefined;
@@ -62,8 +62,8 @@ async function runWideFindings(ref: RunningReference): Promise<Finding[]> {
 }
 
 /** Every openapi finding of the reference's two documents and of the run-wide rules on a few responses, by requirement id. */
-async function findingsOf(defects: string[]): Promise<Map<string, Finding>> {
-  running = await startReference({ defects });
+async function findingsOf(defects: string[], variants: string[] = []): Promise<Map<string, Finding>> {
+  running = await startReference({ defects, variants });
   const json = await fetchDocument(running, 'json');
   const yaml = await fetchDocument(running, 'yaml');
   const findings = [
@@ -105,5 +105,24 @@ describe('openapi defect switches', () => {
   test.each(openapiDefects.map((d) => [d.name, d.breaks] as const))('%s fails %j', async (name, breaks) => {
     const findings = await findingsOf([name]);
     for (const id of breaks) expect(findings.get(id)?.verdict, id).toBe('fail');
+  });
+});
+
+describe('openapi variant switches', () => {
+  test.each(openapiVariants.map((v) => v.name))('%s passes every openapi check', async (name) => {
+    const findings = await findingsOf([], [name]);
+    expect([...findings.values()].map((f) => [f.requirement, f.verdict, f.actual])).toEqual([...findings.keys()].map((id) => [id, 'pass', undefined]));
+  });
+
+  test('they change what is served: the media type, and content beyond the spec', async () => {
+    running = await startReference({ variants: openapiVariants.map((v) => v.name) });
+    for (const format of ['json', 'yaml'] as const) {
+      const res = await fetch(`${running.baseUrl}/openapi.${format}`);
+      expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    }
+    const doc = await fetchDocument(running, 'json');
+    const value = doc.parsed.ok ? doc.parsed.value : {};
+    expect(value['x-vendor-build']).toBeDefined();
+    expect(Object.keys(value['paths'] as object)).toContain('/usage/summary');
   });
 });

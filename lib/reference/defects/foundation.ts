@@ -192,6 +192,18 @@ export const foundationVariants: VariantSwitch[] = [
     limits: { windowS: 4 },
   },
   {
+    name: 'auth-401-rate-limit-headers',
+    suites: ['auth', 'unauthenticated', 'exchange-matrix'],
+    description:
+      'Every 401 carries X-RateLimit-Limit, -Remaining and -Reset of a per-client pool of failed attempts (1,000 a window, never refusing), as a gateway may: §4 binds the headers to authenticated responses and says nothing of a 401\'s.',
+    limits: { windowS: 4 },
+  },
+  {
+    name: 'errors-extra-fields',
+    suites: ['errors', 'auth', 'ledger-bounds'],
+    description: 'Every error carries fields of the vendor\'s own inside `error` (`docs_url`, `retryable`, `trace_id`): §7\'s envelope leaves them open; only a second top-level key breaks it.',
+  },
+  {
     name: 'auth-body-validated-first',
     suites: ['auth'],
     description:

@@ -1,4 +1,4 @@
-import type { DefectSwitch } from '../switches.ts';
+import type { DefectSwitch, VariantSwitch } from '../switches.ts';
 
 /** Defects of the served OpenAPI documents (lib/reference/served-openapi.ts plays them). */
 export const openapiDefects: DefectSwitch[] = [
@@ -67,5 +67,20 @@ export const openapiDefects: DefectSwitch[] = [
     breaks: ['openapi/4.1/ledger-details-stated', 'openapi/9.3/responses-described'],
     suites: ['openapi', 'ledger-bounds'],
     description: 'The served description leaves the 400 of GET /credits/operations out (an omission: no MUST fails).',
+  },
+];
+
+/** Legal choices of the served documents the spec leaves open: the openapi suite must pass with each. */
+export const openapiVariants: VariantSwitch[] = [
+  {
+    name: 'openapi-documents-text-plain',
+    suites: ['openapi'],
+    description: 'Both documents are served as `text/plain; charset=utf-8`, as a static file server may: the spec fixes no media type for them.',
+  },
+  {
+    name: 'openapi-extra-content',
+    suites: ['openapi', 'ledger-bounds'],
+    description:
+      'The served description adds what the spec leaves to the vendor: extensions (`x-vendor-build`, `x-internal-owner`), a path of its own (`/usage/summary`), an optional query parameter of the ledger that the server ignores, and a 503 response of the ledger.',
   },
 ];
