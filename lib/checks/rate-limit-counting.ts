@@ -3,7 +3,7 @@ import { fail, inconclusive, pass, type Finding } from '../model/finding.ts';
 import type { Pool } from '../spec-constants.ts';
 import { integerHeader, receivedAtMs, sentAtMs } from './pool-headers.ts';
 import { exchangeLabel } from './rate-limit-headers.ts';
-import { isRefusal, isServed } from './rate-limit-refusal.ts';
+import { isRefusal, isServed, isSurelyCharged } from './rate-limit-refusal.ts';
 import { judged } from './judged.ts';
 
 function remaining(exchange: Exchange): number | undefined {
@@ -134,7 +134,8 @@ export const limitEnforcedFinding = judged('rate-limit-counting/limitEnforcedFin
   const refusals = charged.filter(isRefusal);
   const span = Math.max(...charged.map(receivedAtMs)) - Math.min(...charged.map(sentAtMs));
   const expected = `exactly ${limit} requests served by the fresh ${pool} pool within a window, then 429`;
-  const densest = densestWindow(served, windowMs);
+  // Too many: only requests that surely spent a point count. Too few (below): any that may have.
+  const densest = densestWindow(charged.filter(isSurelyCharged), windowMs);
   if (densest !== undefined && densest.count > limit) {
     const within = densest.spanMs < span ? `${densest.count} requests served within ${densest.spanMs} ms (${served.length} over ${span} ms in all)` : `${densest.count} requests served within ${span} ms`;
     return fail(requirement, expected, `${within}${refusals.length === 0 ? ' and none refused' : ' before the first 429'}`, [first, densest.first, densest.last]);
@@ -160,7 +161,7 @@ export const limitEnforcedFinding = judged('rate-limit-counting/limitEnforcedFin
 });
 
 export const rollingWindowFinding = judged('rate-limit-counting/rollingWindowFinding', function rollingWindowFinding(requirement: string, exchanges: readonly Exchange[], limit: number, windowMs: number, pool: Pool): Finding {
-  const worst = densestWindow(exchanges.filter(isServed), windowMs);
+  const worst = densestWindow(exchanges.filter(isSurelyCharged), windowMs);
   if (worst === undefined) return inconclusive(requirement, `no served ${pool} request to count`);
   if (worst.count <= limit) return pass(requirement, [worst.first], `at most ${worst.count} served ${pool} requests within any ${windowMs / 1000}s span (limit ${limit})`);
   return fail(

@@ -30,6 +30,16 @@ export function isServed(exchange: Exchange): boolean {
   return s !== undefined && s !== 429 && s !== 401 && !isLimiterUnavailable(exchange);
 }
 
+/**
+ * Whether the pool surely spent a point on the request: served (isServed), but not a 404. A 404
+ * names an agent or a job that does not exist, which a server may look up before its limiter or
+ * after it (register, "Which answers carry the pool headers"): it spent one point or none. Counts
+ * that a limit bounds from above take only these; counts it bounds from below take isServed.
+ */
+export function isSurelyCharged(exchange: Exchange): boolean {
+  return isServed(exchange) && exchange.response?.status !== 404;
+}
+
 /** Retry-After as the integer of seconds §8.1 fixes, or undefined. */
 export function retryAfterSeconds(exchange: Exchange): number | undefined {
   const v = exchange.response?.headers['retry-after'];

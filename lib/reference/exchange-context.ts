@@ -72,7 +72,7 @@ export class ExchangeContext {
     const wireCategory = routeError && defects.has('errors-category-unknown') ? 'client_error' : category;
     const requestId = this.errorRequestId ?? (defects.has('errors-request-id-mismatch') ? `${this.requestId}-body` : this.requestId);
     const wireStatus = code === 'auth.token_missing' && defects.has('auth-token-missing-403') ? 403 : status;
-    const wireMessage = routeError && defects.has('errors-message-empty') ? '' : message;
+    const wireMessage = routeError && defects.has('errors-message-empty') ? '' : this.state.variants.has('errors-other-wording') ? otherWording(status, code) : message;
     const wireCode = routeError && defects.has('errors-code-empty') ? '' : code;
     const error: Record<string, unknown> = { code: wireCode, category: wireCategory, message: wireMessage, request_id: requestId };
     if (details !== undefined) error['details'] = details;
@@ -139,4 +139,17 @@ export interface Route {
   handler: RouteHandler;
   /** Unauthenticated routes (§4.2) skip bearer auth and the token limiter. */
   public?: boolean;
+  /**
+   * Whether the resource the path names exists for the token's workspace (params set); the
+   * handler answers 404 when it does not. Variant `ratelimit-lookup-before-limiter` asks first.
+   */
+  exists?: (ctx: ExchangeContext) => boolean;
+}
+
+/**
+ * Variant `errors-other-wording`: every error message in another vendor's words, terse and with
+ * the status first. §7: "Human-readable English text. Clients must not match on it."
+ */
+function otherWording(status: number, code: string): string {
+  return `Request failed with HTTP ${status} (${code.replace(/[._]/g, ' ')}). See the documentation for this error code.`;
 }

@@ -29,7 +29,7 @@ function servedTransport(ctx: ExchangeContext, request: MessageRequest): Transpo
  */
 async function postMessage(ctx: ExchangeContext, kind: AgentKind): Promise<void> {
   const agentId = ctx.params['agent_id'] ?? '';
-  if (!DEMO_AGENTS[kind].includes(agentId)) {
+  if (!agentExists(ctx, kind)) {
     return ctx.sendError(404, 'agent.not_found', 'permanent', `No ${kind} agent "${agentId}" in this workspace.`);
   }
   const body = await ctx.readBody();
@@ -80,6 +80,14 @@ async function postMessage(ctx: ExchangeContext, kind: AgentKind): Promise<void>
   ctx.sendJson(200, response, ctx.mislabelledIf('conversation-rest-as-text-plain'));
 }
 
+function agentExists(ctx: ExchangeContext, kind: AgentKind): boolean {
+  return DEMO_AGENTS[kind].includes(ctx.params['agent_id'] ?? '');
+}
+
+function jobExists(ctx: ExchangeContext): boolean {
+  return !ctx.state.defects.has('conversation-job-not-found') && jobsOf(ctx.state).view(ctx.params['job_id'] ?? '', ctx.token!.workspace, ctx.state.now()) !== undefined;
+}
+
 /** §4.3 "Polling an async message job is a GET." The reference's path: /message-jobs/{job_id}. */
 function pollJob(ctx: ExchangeContext): void {
   const id = ctx.params['job_id'] ?? '';
@@ -93,8 +101,8 @@ function pollJob(ctx: ExchangeContext): void {
 /** §4.3 message routes of deal and company agents, and async job polling. */
 export function messageRoutes(): Route[] {
   return [
-    { path: '/deal-agents/{agent_id}/messages', methods: ['POST'], handler: (ctx) => postMessage(ctx, 'deal') },
-    { path: '/company-agents/{agent_id}/messages', methods: ['POST'], handler: (ctx) => postMessage(ctx, 'company') },
-    { path: '/message-jobs/{job_id}', methods: ['GET', 'HEAD'], handler: pollJob },
+    { path: '/deal-agents/{agent_id}/messages', methods: ['POST'], handler: (ctx) => postMessage(ctx, 'deal'), exists: (ctx) => agentExists(ctx, 'deal') },
+    { path: '/company-agents/{agent_id}/messages', methods: ['POST'], handler: (ctx) => postMessage(ctx, 'company'), exists: (ctx) => agentExists(ctx, 'company') },
+    { path: '/message-jobs/{job_id}', methods: ['GET', 'HEAD'], handler: pollJob, exists: jobExists },
   ];
 }

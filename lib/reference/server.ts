@@ -188,6 +188,13 @@ async function handle(state: ReferenceState, routes: CompiledRoute[], admin: Com
   }
   ctx.token = auth.token;
 
+  // Variant: an agent or job the path names that does not exist is answered 404 before the
+  // limiter (no point spent, no pool headers); the reference looks it up after by default.
+  const lookedUp = state.variants.has('ratelimit-lookup-before-limiter') ? hits.find((h) => h.route.methods.includes(ctx.method) && h.route.exists !== undefined) : undefined;
+  if (lookedUp !== undefined) {
+    ctx.params = lookedUp.params;
+    if (!lookedUp.route.exists!(ctx)) return lookedUp.route.handler(ctx);
+  }
   if (!applyRateLimit(ctx)) return;
 
   if (hits.length === 0) return ctx.sendError(404, 'request.not_found', 'permanent', `No route ${path}.`);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { RecordedRequest, RequestScript } from './scripted-mode.ts';
 import { READ_LIMIT, WINDOW_SECONDS, WRITE_LIMIT } from '../spec-constants.ts';
 import { ledgerShapeOf, type LedgerShape } from './ledger-shape.ts';
@@ -104,6 +105,8 @@ export class ReferenceState {
 
   nextRequestId(): string {
     this.#requestCounter += 1;
+    // Variant: a UUID, as many stacks make them; §7 gives `request_id` no format.
+    if (this.variants.has('errors-request-id-uuid')) return randomUUID();
     return `req_${this.startedAt.toString(36)}_${this.#requestCounter.toString(36).padStart(6, '0')}`;
   }
 

@@ -49,6 +49,20 @@ describe('limitEnforcedFinding', () => {
     expect(f.actual).toMatch(/^6 requests served/);
   });
 
+  // A job or agent that does not exist may be looked up before the limiter (no point) or after it (one).
+  const missingJob = (at: number): ReturnType<typeof exchange> => exchange(404, { at, path: '/message-jobs/job_never_issued', body: { error: { code: 'not_found' } } });
+
+  test('a 404 of an id that does not exist beside the limit: it may have spent nothing, pass', () => {
+    const f = limitEnforcedFinding('ratelimit/8.1/limit-enforced', [...fresh(5), missingJob(55), refused(60)], LIMIT, 60_000, 'read');
+    expect(f.verdict).toBe('pass');
+    expect(rollingWindowFinding('ratelimit/8.1/rolling-window', [...fresh(5), missingJob(55)], LIMIT, 60_000, 'read').verdict).toBe('pass');
+  });
+
+  test('a 404 that may have spent the last point before a 429: pass; without it, refused early', () => {
+    expect(limitEnforcedFinding('ratelimit/8.1/limit-enforced', [...fresh(4), missingJob(45), refused(60)], LIMIT, 60_000, 'read').verdict).toBe('pass');
+    expect(limitEnforcedFinding('ratelimit/8.1/limit-enforced', [...fresh(4), refused(60)], LIMIT, 60_000, 'read').verdict).toBe('fail');
+  });
+
   test('refused early: fail', () => {
     expect(limitEnforcedFinding('ratelimit/8.1/limit-enforced', [...fresh(3), refused(40)], LIMIT, 60_000, 'read').verdict).toBe('fail');
   });

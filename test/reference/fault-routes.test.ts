@@ -207,6 +207,34 @@ describe('variants the fixes answer to', () => {
     });
   });
 
+  test('errors-other-wording, errors-request-id-uuid and service-payloads-other change only what the spec leaves open', async () => {
+    await withReference({ variants: ['errors-other-wording', 'errors-request-id-uuid', 'service-payloads-other'] }, async (ref) => {
+      const refused = await callReference(ref, 'GET', '/me', null);
+      expect(errorOf(refused)).toMatchObject({ code: 'auth.token_missing', category: 'permanent', message: expect.stringContaining('HTTP 401') });
+      expect(errorOf(refused)['request_id']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(refused.headers['x-request-id']).toBe(errorOf(refused)['request_id']);
+      const health = await callReference(ref, 'GET', '/health', null);
+      expect([health.status, health.headers['content-type'], health.body]).toEqual([200, 'text/plain; charset=utf-8', 'OK\n']);
+      const me = await callReference(ref, 'GET', '/me', 'primary');
+      expect(me.status).toBe(200);
+      expect(JSON.parse(me.body)).toMatchObject({ token: { id: expect.any(String) }, workspace: { id: 'ws_1' } });
+    });
+  });
+
+  test('ratelimit-lookup-before-limiter: an agent or job that does not exist is 404 before the limiter, spending nothing', async () => {
+    await withReference({ variants: ['ratelimit-lookup-before-limiter'] }, async (ref) => {
+      const before = Number((await callReference(ref, 'GET', '/me', 'primary')).headers['x-ratelimit-remaining']);
+      const job = await callReference(ref, 'GET', '/message-jobs/job_never_issued', 'primary');
+      expect([job.status, job.headers['x-ratelimit-remaining']]).toEqual([404, undefined]);
+      expect(Number((await callReference(ref, 'GET', '/me', 'primary')).headers['x-ratelimit-remaining'])).toBe(before - 1);
+      const agent = await callReference(ref, 'POST', '/deal-agents/da_never/messages', 'primary', { message: 'hi' });
+      expect([agent.status, agent.headers['x-ratelimit-remaining']]).toEqual([404, undefined]);
+      // An agent that exists is charged as without the switch.
+      const sent = await callReference(ref, 'POST', DEAL, 'primary', { message: 'hi' });
+      expect([sent.status, sent.headers['x-ratelimit-pool']]).toEqual([200, 'write']);
+    });
+  });
+
   test('conversation-plain-texts-only: form feeds, U+2028, emoji and long texts are refused; plain text is served', async () => {
     await withReference({ variants: ['conversation-plain-texts-only'] }, async (ref) => {
       for (const message of ['a form feed\f', 'a \u2028 separator', 'an emoji 👋', 'x'.repeat(201)]) {

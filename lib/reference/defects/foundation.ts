@@ -204,6 +204,21 @@ export const foundationVariants: VariantSwitch[] = [
     description: 'Every error carries fields of the vendor\'s own inside `error` (`docs_url`, `retryable`, `trace_id`): §7\'s envelope leaves them open; only a second top-level key breaks it.',
   },
   {
+    name: 'errors-other-wording',
+    suites: ['errors', 'auth', 'ledger-bounds'],
+    description: 'Every error message in another vendor\'s words ("Request failed with HTTP 401 (auth token missing). ..."): §7 says clients must not match on it.',
+  },
+  {
+    name: 'errors-request-id-uuid',
+    suites: ['errors', 'auth', 'conversation-faults'],
+    description: '`request_id` and X-Request-Id are random UUIDs, not the reference\'s `req_` ids: §7 gives the id no format.',
+  },
+  {
+    name: 'service-payloads-other',
+    suites: ['auth', 'unauthenticated'],
+    description: '`/health` answers a load balancer\'s plain `OK` (`text/plain`), and `/me` another vendor\'s nested introspection record: neither payload is shown by the spec.',
+  },
+  {
     name: 'auth-body-validated-first',
     suites: ['auth'],
     description:

@@ -298,6 +298,13 @@ export const ratelimitDefects: DefectSwitch[] = [
 /** Legal choices the spec leaves open: the rate-limit suites must not fail on them. */
 export const ratelimitVariants: VariantSwitch[] = [
   {
+    name: 'ratelimit-lookup-before-limiter',
+    suites: [...RATE_LIMIT_SUITES, 'exchange-matrix', 'conversation-async'],
+    description:
+      'An agent or a job the path names that does not exist is answered 404 before the limiter: no point is spent and no pool headers are sent (the reference looks it up after the limiter by default; §4 leaves the order open).',
+    limits: FAST,
+  },
+  {
     name: 'ratelimit-refused-request-charged',
     suites: [...RATE_LIMIT_SUITES, ...LIMITER_DRILL],
     description: 'A request refused with 429 spends a point too (Retry-After accounts for it).',
