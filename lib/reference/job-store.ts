@@ -37,6 +37,11 @@ export class JobStore {
     return { job_id: id, status: 'queued' };
   }
 
+  /** Whether a job of this id exists in some workspace (variant `conversation-other-workspace-403`). */
+  exists(id: string): boolean {
+    return this.#jobs.has(id);
+  }
+
   /** The job as its workspace sees it; a job of another workspace does not exist for the caller. */
   view(id: string, workspace: string, now: number): JobView | undefined {
     const job = this.#jobs.get(id);

@@ -1,5 +1,5 @@
 import type { ExchangeContext, Route } from './exchange-context.ts';
-import { jobsOf } from './job-store.ts';
+import { jobsOf, type JobView } from './job-store.ts';
 import { messageFaultFor } from './message-faults.ts';
 import { nextMessageId } from './message-ids.ts';
 import { isPlainText, parseMessageRequest, PLAIN_TEXT_MAX_CHARS, transportOf, type MessageRequest, type Transport } from './message-request.ts';
@@ -69,7 +69,7 @@ async function postMessage(ctx: ExchangeContext, kind: AgentKind): Promise<void>
   if (transport === 'sse') return streamTurn(ctx, turn, post);
   if (transport === 'async') {
     const view = jobsOf(ctx.state).create(nextMessageId(ctx.state, 'job'), token.workspace, turn.response, ctx.state.now());
-    return ctx.sendJson(202, view);
+    return ctx.sendJson(202, v.has('conversation-job-payload-other') ? otherJobPayload(view) : view);
   }
   const response: Record<string, unknown> = { ...turn.response };
   if (ctx.state.defects.has('conversation-rest-without-conversation-id')) delete response['conversation_id'];
@@ -77,7 +77,8 @@ async function postMessage(ctx: ExchangeContext, kind: AgentKind): Promise<void>
   if (ctx.state.defects.has('conversation-rest-returns-early')) Object.assign(response, { messages: [], status: 'running' });
   // Defect: the finished turn's answer lists none of its messages.
   if (ctx.state.defects.has('conversation-rest-empty-messages')) response['messages'] = [];
-  ctx.sendJson(200, response, ctx.mislabelledIf('conversation-rest-as-text-plain'));
+  // Variant: the finished turn answered 201 (§1 names no status for the blocking answer).
+  ctx.sendJson(v.has('conversation-rest-201') ? 201 : 200, response, ctx.mislabelledIf('conversation-rest-as-text-plain'));
 }
 
 function agentExists(ctx: ExchangeContext, kind: AgentKind): boolean {
@@ -92,10 +93,20 @@ function jobExists(ctx: ExchangeContext): boolean {
 function pollJob(ctx: ExchangeContext): void {
   const id = ctx.params['job_id'] ?? '';
   const view = ctx.state.defects.has('conversation-job-not-found') ? undefined : jobsOf(ctx.state).view(id, ctx.token!.workspace, ctx.state.now());
+  // Variant: another workspace's job is forbidden rather than unknown (the spec says nothing of it).
+  if (view === undefined && ctx.state.variants.has('conversation-other-workspace-403') && jobsOf(ctx.state).exists(id)) {
+    return ctx.sendError(403, 'auth.forbidden', 'permanent', `The message job "${id}" belongs to another workspace.`);
+  }
   if (view === undefined) return ctx.sendError(404, 'message_job.not_found', 'permanent', `No message job "${id}" in this workspace.`);
   if (ctx.state.defects.has('conversation-job-poll-500')) return ctx.sendError(500, 'system.internal', 'transient', 'Internal error.');
   if (ctx.state.defects.has('conversation-job-poll-no-pool-headers')) ctx.dropPoolHeaders();
-  ctx.sendJson(200, view);
+  ctx.sendJson(200, ctx.state.variants.has('conversation-job-payload-other') ? otherJobPayload(view) : view);
+}
+
+/** Variant `conversation-job-payload-other`: another vendor's poll payload (§4.3: "Its path and payload are not shown"). */
+function otherJobPayload(view: JobView): Record<string, unknown> {
+  const state = { queued: 'pending', running: 'in_progress', completed: 'succeeded', failed: 'failed' }[view.status];
+  return { job_id: view.job_id, job: { state, progress: view.status === 'completed' ? 1 : 0 }, state, ...(view.result === undefined ? {} : { output: view.result }) };
 }
 
 /** §4.3 message routes of deal and company agents, and async job polling. */

@@ -151,6 +151,32 @@ function addVendorContent(doc: Json): void {
   };
 }
 
+/** What the conversation variants answer, described as they answer it: a server's description follows its own choices. */
+function describeVariants(doc: Json, state: ReferenceState): void {
+  const v = state.variants;
+  const paths = record(doc['paths']);
+  if (v.has('conversation-rest-201')) {
+    for (const path of ['/deal-agents/{agent_id}/messages', '/company-agents/{agent_id}/messages']) {
+      const responses = record(record(record(paths[path])['post'])['responses']);
+      responses['201'] = { ...record(responses['200']), description: 'The conversation response of the finished turn (§2.4).' };
+    }
+  }
+  const poll = record(record(record(paths['/message-jobs/{job_id}'])['get'])['responses']);
+  if (v.has('conversation-other-workspace-403')) poll['403'] = ERROR_RESPONSE("The job belongs to another workspace.");
+  if (v.has('conversation-job-payload-other')) {
+    record(record(doc['components'])['schemas'])['MessageJob'] = {
+      type: 'object',
+      required: ['job_id', 'state'],
+      properties: {
+        job_id: { type: 'string' },
+        state: { type: 'string', enum: ['pending', 'in_progress', 'succeeded', 'failed'] },
+        job: { type: 'object' },
+        output: { $ref: '#/components/schemas/ConversationResponse' },
+      },
+    };
+  }
+}
+
 /** The document with the reference's defects of the served description applied. */
 function applyDefects(doc: Json, state: ReferenceState): Json {
   const d = state.defects;
@@ -192,6 +218,7 @@ export function servedDocument(ctx: ExchangeContext): { json: string; yaml: stri
   components['schemas'] = { ...record(components['schemas']), ...referenceSchemas() };
   describeIpLimiter(doc);
   if (ctx.state.variants.has('openapi-extra-content')) addVendorContent(doc);
+  describeVariants(doc, ctx.state);
   applyDefects(doc, ctx.state);
 
   const yamlDoc = ctx.state.defects.has('openapi-yaml-differs') ? { ...doc, info: { ...record(doc['info']), title: 'Agents Service Interface (YAML edition)' } } : doc;

@@ -235,6 +235,20 @@ describe('variants the fixes answer to', () => {
     });
   });
 
+  test('conversation-rest-201, -job-payload-other and -other-workspace-403: the turn 201, another job payload, 403 for another workspace', async () => {
+    await withReference({ variants: ['conversation-rest-201', 'conversation-job-payload-other', 'conversation-other-workspace-403'] }, async (ref) => {
+      const rest = await callReference(ref, 'POST', DEAL, 'primary', { message: 'hi' });
+      expect(rest.status).toBe(201);
+      const created = await callReference(ref, 'POST', DEAL, 'primary', { message: 'hi', async: true });
+      expect(JSON.parse(created.body)).toMatchObject({ state: 'pending' });
+      const id = await jobId(ref);
+      expect((await callReference(ref, 'GET', `/message-jobs/${id}`, 'other_workspace')).status).toBe(403);
+      expect((await callReference(ref, 'GET', '/message-jobs/job_never_issued', 'other_workspace')).status).toBe(404);
+      await new Promise((resolve) => setTimeout(resolve, 1_600));
+      expect(JSON.parse((await callReference(ref, 'GET', `/message-jobs/${id}`, 'primary')).body)).toMatchObject({ state: 'succeeded', output: { conversation_id: expect.any(String) } });
+    });
+  });
+
   test('conversation-plain-texts-only: form feeds, U+2028, emoji and long texts are refused; plain text is served', async () => {
     await withReference({ variants: ['conversation-plain-texts-only'] }, async (ref) => {
       for (const message of ['a form feed\f', 'a \u2028 separator', 'an emoji 👋', 'x'.repeat(201)]) {

@@ -174,6 +174,23 @@ export const conversationDefects: DefectSwitch[] = [
 
 /** Legal framings of the event stream (HTML Standard, event-stream grammar) and other legal turns. */
 export const conversationVariants: VariantSwitch[] = [
+  {
+    name: 'conversation-rest-201',
+    suites: [REST, 'exchange-matrix'],
+    description: 'The blocking answer of a finished turn is 201 rather than 200 (§1 says it "returns when the agent finishes" and names no status).',
+    limits: { windowS: 4 },
+  },
+  {
+    name: 'conversation-job-payload-other',
+    suites: ['conversation-async'],
+    description: 'Job polls answer another vendor\'s payload: `state` `pending`, `in_progress` or `succeeded`, a nested `job` object and the turn under `output` (§4.3: the payload is not shown).',
+  },
+  {
+    name: 'conversation-other-workspace-403',
+    suites: ['conversation-async', 'exchange-matrix'],
+    description: 'A poll of another workspace\'s job is answered 403 `auth.forbidden` rather than 404 (the spec says nothing of another workspace\'s ids).',
+    limits: { windowS: 4 },
+  },
   { name: 'conversation-framing-crlf', suites: [STREAM, REST], description: 'Ends every line of the event stream with CRLF.' },
   { name: 'conversation-framing-cr', suites: [STREAM, REST], description: 'Ends every line of the event stream with a lone CR.' },
   { name: 'conversation-framing-comments', suites: [STREAM, REST], description: 'Sends `: keepalive` comment lines before every event and one at the start.' },
