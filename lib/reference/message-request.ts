@@ -42,6 +42,17 @@ export function acceptsEventStream(accept: string | undefined): boolean {
   });
 }
 
+/** Whether an Accept header allows a JSON answer: absent, or a range that names it (any type, any application type, `application/json`, a `+json` type) with q above 0. */
+export function acceptsJson(accept: string | undefined): boolean {
+  if (accept === undefined || accept.trim() === '') return true;
+  return accept.split(',').some((range) => {
+    const [type = '', ...params] = range.split(';').map((p) => p.trim().toLowerCase());
+    if (!['*/*', 'application/*', 'application/json'].includes(type) && !/^application\/[^/]+\+json$/.test(type)) return false;
+    const q = params.find((p) => p.startsWith('q='));
+    return q === undefined || Number(q.slice(2)) > 0;
+  });
+}
+
 /**
  * The transport a request asked for. The async job mode wins over streaming when both are asked
  * for; either the Accept header or `stream: true` chooses SSE.

@@ -161,6 +161,11 @@ function describeVariants(doc: Json, state: ReferenceState): void {
       responses['201'] = { ...record(responses['200']), description: 'The conversation response of the finished turn (§2.4).' };
     }
   }
+  if (v.has('conversation-accept-406-elsewhere')) {
+    for (const path of ['/me', '/credits/operations', '/message-jobs/{job_id}']) {
+      record(record(record(paths[path])['get'])['responses'])['406'] = ERROR_RESPONSE('The Accept header allows no JSON answer.');
+    }
+  }
   const poll = record(record(record(paths['/message-jobs/{job_id}'])['get'])['responses']);
   if (v.has('conversation-other-workspace-403')) poll['403'] = ERROR_RESPONSE("The job belongs to another workspace.");
   if (v.has('conversation-job-payload-other')) {

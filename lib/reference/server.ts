@@ -7,7 +7,7 @@ import { DEFECT_NAMES, VARIANT_NAMES } from './defects/index.ts';
 import { ExchangeContext, type Route } from './exchange-context.ts';
 import { ledgerRoutes, seedLedger } from './ledger-routes.ts';
 import { startBackgroundWriters } from './ledger-writers.ts';
-import { unknownMessageFields } from './message-request.ts';
+import { acceptsJson, unknownMessageFields } from './message-request.ts';
 import { messageRoutes } from './message-routes.ts';
 import { applyRateLimit } from './pool-charge.ts';
 import { serviceRoutes } from './service-routes.ts';
@@ -204,6 +204,10 @@ async function handle(state: ReferenceState, routes: CompiledRoute[], admin: Com
     return ctx.sendError(405, 'request.method_not_allowed', 'permanent', `Method ${ctx.method} is not allowed on ${path}.`, undefined, { allow });
   }
   ctx.params = hit.params;
+  // Variant: a JSON route refuses an Accept that allows no JSON answer (406), after the limiter.
+  if (state.variants.has('conversation-accept-406-elsewhere') && !hit.route.methods.includes('POST') && !acceptsJson(ctx.header('accept'))) {
+    return ctx.sendError(406, 'request.not_acceptable', 'permanent', `This route answers application/json only; the request accepts ${ctx.header('accept') ?? ''}.`);
+  }
   return hit.route.handler(ctx);
 }
 

@@ -75,7 +75,7 @@ export async function checkProperty<T>(
       lastFailure = findings.map(trimFinding);
       return false;
     }
-    sample = passSample(sample, findings.map(trimFinding));
+    sample = passSample(sample, findings, trimFinding);
     return true;
   });
   const details = await fc.check(property, { ...parameters, ...(path === undefined ? {} : { path }) });
@@ -109,18 +109,20 @@ export async function checkProperty<T>(
  * run, such as a generated text the target refused); with the first passes of each requirement
  * that only other inputs reached (a walk of one page says nothing of how a walk of several ends).
  */
-export function passSample(sample: readonly Finding[], findings: readonly Finding[]): Finding[] {
+export function passSample(sample: readonly Finding[], findings: readonly Finding[], keep: (f: Finding) => Finding = (f) => f): Finding[] {
   const unjudged = (list: readonly Finding[]): boolean => list.some((f) => f.verdict === 'not-run');
-  return sample.length === 0 || (unjudged(sample) && !unjudged(findings)) ? withOthers(findings, sample) : withOthers(sample, findings);
+  // `keep` (the evidence trim) runs only on what is kept of the new input: most inputs add nothing.
+  if (sample.length === 0 || (unjudged(sample) && !unjudged(findings))) return withOthers(findings.map(keep), sample);
+  return withOthers(sample, findings, keep);
 }
 
 /**
  * `first`, then the passes of `others` whose requirement `first` has no finding of. Only passes:
  * what another input left inconclusive was never shown, and a verdict judged elsewhere stays so.
  */
-function withOthers(first: readonly Finding[], others: readonly Finding[]): Finding[] {
+function withOthers(first: readonly Finding[], others: readonly Finding[], keep: (f: Finding) => Finding = (f) => f): Finding[] {
   const judged = new Set(first.map((f) => f.requirement));
-  return [...first, ...others.filter((f) => f.verdict === 'pass' && !judged.has(f.requirement))];
+  return [...first, ...others.filter((f) => f.verdict === 'pass' && !judged.has(f.requirement)).map(keep)];
 }
 
 /**

@@ -249,6 +249,23 @@ describe('variants the fixes answer to', () => {
     });
   });
 
+  test('conversation-accept-406-elsewhere: text/event-stream alone is 406 with pool headers on JSON routes; lists with JSON are served', async () => {
+    await withReference({ variants: ['conversation-accept-406-elsewhere'] }, async (ref) => {
+      const get = async (path: string, accept: string): Promise<Answer> => {
+        const res = await fetch(`${ref.baseUrl}${path}`, { headers: { authorization: `Bearer ${ref.tokens['primary']!}`, accept } });
+        return { status: res.status, headers: Object.fromEntries(res.headers), body: await res.text() };
+      };
+      const refused = await get('/me', 'text/event-stream');
+      expect([refused.status, errorOf(refused)['code']]).toEqual([406, 'request.not_acceptable']);
+      expect(poolHeaders(refused)).toHaveLength(4);
+      expect((await get('/credits/operations', 'text/event-stream')).status).toBe(406);
+      for (const accept of ['*/*', 'application/json', 'text/event-stream, application/json;q=0.5', 'application/problem+json']) expect((await get('/me', accept)).status, accept).toBe(200);
+      expect((await get('/me', 'text/event-stream, application/json;q=0')).status).toBe(406);
+      // The message routes choose a stream by it, as without the switch.
+      expect((await callReference(ref, 'POST', DEAL, 'primary', { message: 'hi', stream: true })).status).toBe(200);
+    });
+  });
+
   test('conversation-plain-texts-only: form feeds, U+2028, emoji and long texts are refused; plain text is served', async () => {
     await withReference({ variants: ['conversation-plain-texts-only'] }, async (ref) => {
       for (const message of ['a form feed\f', 'a \u2028 separator', 'an emoji 👋', 'x'.repeat(201)]) {

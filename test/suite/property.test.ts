@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { inconclusive, notRun, pass } from '../../lib/model/finding.ts';
+import { inconclusive, notRun, pass, type Finding } from '../../lib/model/finding.ts';
 import { passSample, replayOptions } from '../../lib/suite/property.ts';
 
 const FROM = 'ledger/4.1/from-inclusive';
@@ -25,12 +25,16 @@ test("a pass shows the first input's findings, and the passes of requirements on
   const first = [pass(FROM, [], 'first')];
   const second = [pass(FROM, [], 'second'), pass(TO, [], 'second')];
   const third = [pass(TO, [], 'third'), pass(SCHEMA, [], 'third'), inconclusive(NULL_CURSOR, 'a walk stopped at its budget')];
-  const shown = [first, second, third].reduce(passSample, []);
+  const kept: string[] = [];
+  const keep = (f: Finding): Finding => (kept.push(`${f.requirement} ${f.note ?? ''}`), f);
+  const shown = [first, second, third].reduce<Finding[]>((sample, findings) => passSample(sample, findings, keep), []);
   expect(shown.map((f) => [f.requirement, f.note])).toEqual([
     [FROM, 'first'],
     [TO, 'second'],
     [SCHEMA, 'third'],
   ]);
+  // The evidence trim runs only on what is kept.
+  expect(kept).toEqual([`${FROM} first`, `${TO} second`, `${SCHEMA} third`]);
 });
 
 test('an input judged whole replaces one that left a requirement not run, and keeps what only that one reached', () => {

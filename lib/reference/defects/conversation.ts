@@ -176,9 +176,8 @@ export const conversationDefects: DefectSwitch[] = [
 export const conversationVariants: VariantSwitch[] = [
   {
     name: 'conversation-rest-201',
-    suites: [REST, 'exchange-matrix'],
+    suites: [REST],
     description: 'The blocking answer of a finished turn is 201 rather than 200 (§1 says it "returns when the agent finishes" and names no status).',
-    limits: { windowS: 4 },
   },
   {
     name: 'conversation-job-payload-other',
@@ -186,8 +185,15 @@ export const conversationVariants: VariantSwitch[] = [
     description: 'Job polls answer another vendor\'s payload: `state` `pending`, `in_progress` or `succeeded`, a nested `job` object and the turn under `output` (§4.3: the payload is not shown).',
   },
   {
+    name: 'conversation-accept-406-elsewhere',
+    suites: ['exchange-matrix'],
+    description:
+      'GET and HEAD on /me, the ledger and a job poll refuse an Accept that allows no JSON answer (`text/event-stream` alone) with 406 and the envelope, after the limiter (§1 names `Accept: text/event-stream` for the message routes only; elsewhere it is open).',
+    limits: { windowS: 4 },
+  },
+  {
     name: 'conversation-other-workspace-403',
-    suites: ['conversation-async', 'exchange-matrix'],
+    suites: ['exchange-matrix'],
     description: 'A poll of another workspace\'s job is answered 403 `auth.forbidden` rather than 404 (the spec says nothing of another workspace\'s ids).',
     limits: { windowS: 4 },
   },

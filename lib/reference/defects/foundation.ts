@@ -193,24 +193,24 @@ export const foundationVariants: VariantSwitch[] = [
   },
   {
     name: 'auth-401-rate-limit-headers',
-    suites: ['auth', 'unauthenticated', 'exchange-matrix'],
+    suites: ['auth', 'exchange-matrix'],
     description:
       'Every 401 carries X-RateLimit-Limit, -Remaining and -Reset of a per-client pool of failed attempts (1,000 a window, never refusing), as a gateway may: §4 binds the headers to authenticated responses and says nothing of a 401\'s.',
     limits: { windowS: 4 },
   },
   {
     name: 'errors-extra-fields',
-    suites: ['errors', 'auth', 'ledger-bounds'],
+    suites: ['errors', 'auth'],
     description: 'Every error carries fields of the vendor\'s own inside `error` (`docs_url`, `retryable`, `trace_id`): §7\'s envelope leaves them open; only a second top-level key breaks it.',
   },
   {
     name: 'errors-other-wording',
-    suites: ['errors', 'auth', 'ledger-bounds'],
+    suites: ['errors', 'auth'],
     description: 'Every error message in another vendor\'s words ("Request failed with HTTP 401 (auth token missing). ..."): §7 says clients must not match on it.',
   },
   {
     name: 'errors-request-id-uuid',
-    suites: ['errors', 'auth', 'conversation-faults'],
+    suites: ['errors', 'conversation-faults'],
     description: '`request_id` and X-Request-Id are random UUIDs, not the reference\'s `req_` ids: §7 gives the id no format.',
   },
   {
