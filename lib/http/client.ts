@@ -7,6 +7,7 @@ import { pacingPoolOf } from './pacer.ts';
 import { MAX_EVENTS, readEventStream, type StreamBudget } from './event-stream-reader.ts';
 import type { Pacer } from './pacer.ts';
 import { buildDispatcher } from './dispatcher.ts';
+import { decodeBody, UNKNOWN_CODING_CODE } from './content-coding.ts';
 import { requestTransportOf, transportSecrets, type TransportOptions } from './transport.ts';
 
 export interface HttpLimits {
@@ -380,11 +381,21 @@ export class HttpClient {
       const resHeaders = this.#redactor.redactHeaders(flattenHeaders(res.headers));
       const isStream = asStream || (resHeaders['content-type'] ?? '').toLowerCase().startsWith('text/event-stream');
       const response: RecordedResponse = { status: res.statusCode, headers: resHeaders, body: '', bodyBytes: 0, truncated: false };
+      // A compressed body is judged as what it encodes; its bytes count decoded (content-coding.ts).
+      const decoded = decodeBody(res.body, resHeaders['content-encoding']);
+      const unknownCoding = (bytes: number): boolean => {
+        if (!('unknown' in decoded) || bytes === 0) return false;
+        exchange.error = { code: UNKNOWN_CODING_CODE, message: `the body (HTTP ${res.statusCode}, ${bytes} bytes) has the content coding ${JSON.stringify(decoded.unknown)}, which the harness cannot undo: it is not judged` };
+        exchange.timings.totalMs = Date.now() - started;
+        this.#noteFaults(exchange, faultsAtStart);
+        return true;
+      };
       if (isStream && method !== 'HEAD') {
         // The reader keeps its own budget, cut to what is left of the deadline, and stops cleanly.
         clearTimeout(timer);
         const budget = { ...this.limits.stream, totalMs: Math.min(this.limits.stream.totalMs, this.limits.totalMs) };
-        const reading = await readEventStream(res.body, started, budget);
+        const reading = await readEventStream(decoded.body, started, budget);
+        if (unknownCoding(reading.bytes)) return exchange;
         const redacted = this.#redactor.redactStream(reading.text, reading.events);
         response.body = redacted.text;
         response.bodyBytes = reading.bytes;
@@ -397,7 +408,8 @@ export class HttpClient {
           exchange.error = { code: streamErrorCode(reading.cutShort), message: `event stream ${reading.cutShort} after ${reading.bytes} bytes${what}` };
         }
       } else {
-        const { text, bytes, cut } = await readCapped(res.body, this.limits.maxResponseBytes);
+        const { text, bytes, cut } = await readCapped(decoded.body, this.limits.maxResponseBytes);
+        if (unknownCoding(bytes)) return exchange;
         if (cut !== undefined && cut !== 'too-large') {
           // Half a body is no answer to judge: the exchange has no response, as when the headers never came.
           const e = describeTransportError(cut.error, this.#redactor);

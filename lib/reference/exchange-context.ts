@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import type { TokenRecord } from './tokens.ts';
 import type { ReferenceState } from './state.ts';
 
@@ -60,9 +61,14 @@ export class ExchangeContext {
 
   send(status: number, text: string, extra: Record<string, string> = {}): void {
     if (this.res.headersSent) return;
-    const headers = { ...this.headers, ...extra, 'content-length': String(Buffer.byteLength(text)) };
+    // Variant: every body gzipped though the request asked for no coding (RFC 9110 §12.5.3 allows
+    // any then), as a gateway that compresses everything does. HEAD says what GET would send.
+    const compressed = text !== '' && this.state.variants.has('transport-compressed');
+    const body = compressed ? gzipSync(text) : text;
+    const coding: Record<string, string> = compressed ? { 'content-encoding': 'gzip', vary: 'Accept-Encoding' } : {};
+    const headers = { ...this.headers, ...extra, ...coding, 'content-length': String(Buffer.byteLength(body)) };
     this.res.writeHead(status, headers);
-    this.res.end(this.method === 'HEAD' ? undefined : text);
+    this.res.end(this.method === 'HEAD' ? undefined : body);
   }
 
   /** §7: `{"error": {code, category, message, request_id, details?}}`, request_id equal to X-Request-Id. */

@@ -74,7 +74,7 @@ export async function streamTurn(ctx: ExchangeContext, turn: Turn, post: Message
   const headers: Record<string, string> = { ...ctx.headers };
   headers['content-type'] = d.has('conversation-stream-as-json') ? 'application/json; charset=utf-8' : 'text/event-stream; charset=utf-8';
   headers['cache-control'] = 'no-cache';
-  const writer = new SseWriter(ctx.res, framingOf(ctx.state.variants), { buffered: d.has('conversation-stream-flush-at-end') });
+  const writer = new SseWriter(ctx.res, framingOf(ctx.state.variants), { buffered: d.has('conversation-stream-flush-at-end'), compressed: ctx.state.variants.has('transport-compressed') });
   writer.open(200, headers);
   const fast = ctx.state.variants.has('conversation-stream-fast');
   let sent = 0;

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { constants, createBrotliCompress } from 'node:zlib';
 import type { SwitchSet } from './switches.ts';
 
 /**
@@ -59,14 +60,19 @@ export class SseWriter {
   readonly #res: ServerResponse;
   readonly #framing: SseFraming;
   readonly #buffered: boolean;
+  readonly #compressed: boolean;
+  /** Where event text goes: the response, or a brotli encoder before it (flushed at every write). */
+  #out: { write(text: string): void; end(): void };
   #held = '';
   #count = 0;
   #clientGone = false;
 
-  constructor(res: ServerResponse, framing: SseFraming, options: { buffered?: boolean } = {}) {
+  constructor(res: ServerResponse, framing: SseFraming, options: { buffered?: boolean; compressed?: boolean } = {}) {
     this.#res = res;
     this.#framing = framing;
     this.#buffered = options.buffered === true;
+    this.#compressed = options.compressed === true;
+    this.#out = { write: (text) => res.write(text), end: () => res.end() };
     res.on('close', () => {
       this.#clientGone = true;
     });
@@ -78,8 +84,19 @@ export class SseWriter {
   }
 
   open(status: number, headers: Record<string, string>): void {
-    this.#res.writeHead(status, headers);
+    this.#res.writeHead(status, this.#compressed ? { ...headers, 'content-encoding': 'br', vary: 'Accept-Encoding' } : headers);
     this.#res.flushHeaders();
+    if (this.#compressed) {
+      const encoder = createBrotliCompress();
+      encoder.pipe(this.#res);
+      this.#out = {
+        write: (text) => {
+          encoder.write(text);
+          encoder.flush(constants.BROTLI_OPERATION_FLUSH);
+        },
+        end: () => encoder.end(),
+      };
+    }
     let preamble = this.#framing.bom ? '\uFEFF' : '';
     if (this.#framing.comments) preamble += `: stream open${this.#framing.lineEnd}`;
     if (this.#framing.retryMs !== undefined) preamble += `retry: ${this.#framing.retryMs}${this.#framing.lineEnd}${this.#framing.lineEnd}`;
@@ -99,14 +116,14 @@ export class SseWriter {
   }
 
   end(): void {
-    if (this.#buffered && this.#held !== '' && !this.clientGone) this.#res.write(this.#held);
+    if (this.#buffered && this.#held !== '' && !this.clientGone) this.#out.write(this.#held);
     this.#held = '';
-    this.#res.end();
+    this.#out.end();
   }
 
   #write(text: string): void {
     if (this.clientGone) return;
     if (this.#buffered) this.#held += text;
-    else this.#res.write(text);
+    else this.#out.write(text);
   }
 }

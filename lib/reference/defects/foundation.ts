@@ -199,6 +199,12 @@ export const foundationVariants: VariantSwitch[] = [
     limits: { windowS: 4 },
   },
   {
+    name: 'transport-compressed',
+    suites: ['errors', 'openapi', 'conversation-stream', 'ledger-pagination'],
+    description:
+      'Every body is compressed though no request asks for it (RFC 9110 §12.5.3: without Accept-Encoding any coding is acceptable), as a gateway that compresses everything does: JSON and the documents gzip, event streams brotli, flushed at every event.',
+  },
+  {
     name: 'errors-extra-fields',
     suites: ['errors', 'auth'],
     description: 'Every error carries fields of the vendor\'s own inside `error` (`docs_url`, `retryable`, `trace_id`): §7\'s envelope leaves them open; only a second top-level key breaks it.',
