@@ -1,4 +1,4 @@
-import { pipeline, type Duplex, type Readable } from 'node:stream';
+import { pipeline, Transform, type Duplex, type Readable } from 'node:stream';
 import { constants, createBrotliDecompress, createUnzip } from 'node:zlib';
 
 /**
@@ -38,7 +38,7 @@ export function contentCodings(header: string | undefined): string[] {
     .filter((c) => c !== '' && c !== 'identity');
 }
 
-export type DecodedBody = { body: BodySource; codings: string[] } | { unknown: string; body: BodySource };
+export type DecodedBody = { body: BodySource; codings: string[]; encodedBytes: () => number } | { unknown: string; body: BodySource };
 
 /**
  * The body with its codings undone (the last applied is undone first), or, for a coding there is
@@ -48,13 +48,20 @@ export type DecodedBody = { body: BodySource; codings: string[] } | { unknown: s
  */
 export function decodeBody(raw: BodySource, contentEncoding: string | undefined): DecodedBody {
   const codings = contentCodings(contentEncoding);
-  if (codings.length === 0) return { body: raw, codings };
+  if (codings.length === 0) return { body: raw, codings, encodedBytes: () => 0 };
   const unknown = codings.find((c) => DECODERS[c] === undefined);
   if (unknown !== undefined) return { unknown, body: raw };
   const decoders = [...codings].reverse().map((c) => ({ coding: c, stream: DECODERS[c]!() }));
   const last = decoders[decoders.length - 1]!.stream;
+  let encoded = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      encoded += chunk.length;
+      done(null, chunk);
+    },
+  });
   // pipeline ends every stream when one fails or the last is destroyed (the caller's cap).
-  pipeline([raw as unknown as Readable, ...decoders.map((d) => d.stream)], () => undefined);
+  pipeline([raw as unknown as Readable, counter, ...decoders.map((d) => d.stream)], () => undefined);
   let failed: { coding: string; error: Error } | undefined;
   for (const d of decoders) d.stream.once('error', (error: Error) => (failed ??= isCodingError(error) ? { coding: d.coding, error } : undefined));
   async function* chunks(): AsyncGenerator<Buffer> {
@@ -66,7 +73,7 @@ export function decodeBody(raw: BodySource, contentEncoding: string | undefined)
     }
   }
   const iterator = chunks();
-  return { body: Object.assign(iterator, { destroy: (err?: Error) => last.destroy(err) }), codings };
+  return { body: Object.assign(iterator, { destroy: (err?: Error) => last.destroy(err) }), codings, encodedBytes: () => encoded };
 }
 
 /** An error of the decoder itself (zlib's `Z_…` codes, brotli's `ERR__…`), not one passed on from the transport. */

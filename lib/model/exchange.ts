@@ -41,6 +41,8 @@ export interface RecordedResponse {
   /** The body as text, cut at the excerpt limit. */
   body: string;
   bodyBytes: number;
+  /** Bytes of the body as they came, when a content coding was undone (bodyBytes counts decoded bytes). */
+  encodedBytes?: number;
   truncated: boolean;
   /** For event streams: events in arrival order (a record may keep only the first ones). */
   events?: SseEventRecord[];

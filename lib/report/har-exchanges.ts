@@ -9,7 +9,7 @@ interface HarEntry {
   startedDateTime: string;
   time: number;
   request: { method: string; url: string; headers: HarNameValue[]; postData?: { text?: string } };
-  response: { status: number; headers: HarNameValue[]; content?: { text?: string; size?: number } };
+  response: { status: number; headers: HarNameValue[]; content?: { text?: string; size?: number; compression?: number }; bodySize?: number };
   _asi?: { seq?: number; tokenRole?: string | null; pool?: 'read' | 'write' | null; truncated?: boolean };
 }
 
@@ -41,6 +41,8 @@ export function exchangesOfHar(har: unknown): Exchange[] {
       if (e.response.status !== 0) {
         const body = e.response.content?.text ?? '';
         exchange.response = { status: e.response.status, headers: headersOf(e.response.headers), body, bodyBytes: e.response.content?.size ?? body.length, truncated: asi.truncated === true };
+        // A body whose content coding was undone: HAR's bodySize is what came over the wire.
+        if (typeof e.response.content?.compression === 'number' && typeof e.response.bodySize === 'number') exchange.response.encodedBytes = e.response.bodySize;
       }
       return exchange;
     })

@@ -91,6 +91,7 @@ describe('content codings', () => {
     expect(ex.error).toBeUndefined();
     expect(ex.response?.body).toBe(JSON_TEXT);
     expect(ex.response?.bodyBytes).toBe(Buffer.byteLength(JSON_TEXT));
+    expect(ex.response?.encodedBytes).toBe(Number(ex.response?.headers['content-length']));
     expect(ex.response?.headers['content-encoding']).toBeDefined();
   });
 

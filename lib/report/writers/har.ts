@@ -97,6 +97,8 @@ function response(exchange: Exchange, leftOut: boolean): Record<string, unknown>
     };
   }
   const content: Record<string, unknown> = { size: res.bodyBytes, mimeType: mimeTypeOf(res.headers, 'x-unknown'), text: res.body };
+  // HAR 1.2: `size` is the decoded length, `bodySize` what came over the wire, `compression` the difference.
+  if (res.encodedBytes !== undefined) content['compression'] = res.bodyBytes - res.encodedBytes;
   if (leftOut) content['comment'] = LEFT_OUT;
   else if (res.truncated) content['comment'] = `body cut: the transcript keeps the first ${res.body.length} characters of ${res.bodyBytes} bytes`;
   return {
@@ -108,7 +110,7 @@ function response(exchange: Exchange, leftOut: boolean): Record<string, unknown>
     content,
     redirectURL: res.headers['location'] ?? '',
     headersSize: -1,
-    bodySize: res.bodyBytes,
+    bodySize: res.encodedBytes ?? res.bodyBytes,
   };
 }
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, describe, expect, test } from 'vitest';
 import type { Exchange } from '../../../lib/model/exchange.ts';
+import { exchangesOfHar } from '../../../lib/report/har-exchanges.ts';
 import { HarEntryLog, transcriptHarPieces, type HarOptions } from '../../../lib/report/writers/har.ts';
 import { RecordFollower } from '../../../lib/runner/record-follower.ts';
 import { BASE_URL, sampleReport, sampleTranscript, transcriptJsonl } from '../report-fixtures.ts';
@@ -12,7 +13,7 @@ interface HarEntry {
   startedDateTime: string;
   time: number;
   request: { method: string; url: string; httpVersion: string; headers: Array<{ name: string; value: string }>; queryString: unknown[]; postData?: { mimeType: string; text: string }; bodySize: number };
-  response: { status: number; statusText: string; headers: unknown[]; content: { size: number; mimeType: string; text?: string; comment?: string }; redirectURL: string; bodySize: number; _error?: string };
+  response: { status: number; statusText: string; headers: unknown[]; content: { size: number; mimeType: string; text?: string; comment?: string; compression?: number }; redirectURL: string; bodySize: number; _error?: string };
   timings: { send: number; wait: number; receive: number };
   _asi: { seq: number; tokenRole: string | null; pool: string | null; error: unknown; events?: unknown[]; chunkTimes?: number[]; streamClosed?: boolean; truncated?: boolean };
 }
@@ -185,6 +186,17 @@ describe('transcript.har', () => {
     const h = (await har([cut], 2)).log;
     expect(h.entries[0]!.response.content.comment).toBe('body cut: the transcript keeps the first 3 characters of 70000 bytes');
     expect(h.comment).toContain('2 transcript lines could not be read');
+  });
+
+  test('a body whose content coding was undone: bodySize is what came, content.size the decoded length, and the record reads it back', async () => {
+    const [first] = sampleTranscript();
+    const gzipped = { ...first!, response: { ...first!.response!, headers: { ...first!.response!.headers, 'content-encoding': 'gzip' }, encodedBytes: 30 } };
+    const text = await harText([gzipped]);
+    const entry = (JSON.parse(text) as Har).log.entries[0]!;
+    expect(entry.response.bodySize).toBe(30);
+    expect(entry.response.content).toMatchObject({ size: 36, compression: 6 });
+    expect(exchangesOfHar(JSON.parse(text))[0]!.response).toMatchObject({ bodyBytes: 36, encodedBytes: 30 });
+    expect(exchangesOfHar(JSON.parse(await harText([first!])))[0]!.response!.encodedBytes).toBeUndefined();
   });
 
   test('past its content budget, exchanges keep their head and say their content was left out', async () => {

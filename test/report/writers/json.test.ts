@@ -170,7 +170,7 @@ describe('report.schema.json follows the model', () => {
     [
       'RecordedResponse',
       keys<RecordedResponse>()({
-        status: true, headers: true, body: true, bodyBytes: true, truncated: true, events: true, eventsOmitted: true, chunkTimes: true, chunkTimesOmitted: true, streamClosed: true,
+        status: true, headers: true, body: true, bodyBytes: true, encodedBytes: true, truncated: true, events: true, eventsOmitted: true, chunkTimes: true, chunkTimesOmitted: true, streamClosed: true,
       }),
     ],
     ['SseEventRecord', keys<SseEventRecord>()({ event: true, data: true, id: true, atMs: true })],
