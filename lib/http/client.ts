@@ -401,7 +401,6 @@ export class HttpClient {
         response.bodyBytes = reading.bytes;
         response.events = redacted.events;
         response.chunkTimes = reading.chunkTimes;
-        if ('codings' in decoded && decoded.codings.length > 0) response.encodedBytes = decoded.encodedBytes();
         response.streamClosed = reading.closed;
         if (reading.cutShort !== undefined) {
           response.truncated = reading.cutShort === 'too-large';
@@ -421,10 +420,11 @@ export class HttpClient {
         }
         response.body = this.#redactor.redact(text);
         response.bodyBytes = bytes;
-        if ('codings' in decoded && decoded.codings.length > 0) response.encodedBytes = decoded.encodedBytes();
         response.truncated = cut === 'too-large';
         if (cut === 'too-large') exchange.error = { code: 'ASI_BODY_TOO_LARGE', message: `response body exceeds ${this.limits.maxResponseBytes} bytes` };
       }
+      const encodedBytes = 'unknown' in decoded ? undefined : decoded.encodedBytes();
+      if (encodedBytes !== undefined) response.encodedBytes = encodedBytes;
       exchange.response = response;
     } catch (err) {
       exchange.error = describeTransportError(err, this.#redactor);

@@ -38,7 +38,13 @@ export function contentCodings(header: string | undefined): string[] {
     .filter((c) => c !== '' && c !== 'identity');
 }
 
-export type DecodedBody = { body: BodySource; codings: string[]; encodedBytes: () => number } | { unknown: string; body: BodySource };
+export type DecodedBody =
+  | {
+      body: BodySource;
+      /** Bytes of the body as they came, once read; undefined when no coding was undone. */
+      encodedBytes: () => number | undefined;
+    }
+  | { unknown: string; body: BodySource };
 
 /**
  * The body with its codings undone (the last applied is undone first), or, for a coding there is
@@ -48,7 +54,7 @@ export type DecodedBody = { body: BodySource; codings: string[]; encodedBytes: (
  */
 export function decodeBody(raw: BodySource, contentEncoding: string | undefined): DecodedBody {
   const codings = contentCodings(contentEncoding);
-  if (codings.length === 0) return { body: raw, codings, encodedBytes: () => 0 };
+  if (codings.length === 0) return { body: raw, encodedBytes: () => undefined };
   const unknown = codings.find((c) => DECODERS[c] === undefined);
   if (unknown !== undefined) return { unknown, body: raw };
   const decoders = [...codings].reverse().map((c) => ({ coding: c, stream: DECODERS[c]!() }));
@@ -73,7 +79,7 @@ export function decodeBody(raw: BodySource, contentEncoding: string | undefined)
     }
   }
   const iterator = chunks();
-  return { body: Object.assign(iterator, { destroy: (err?: Error) => last.destroy(err) }), codings, encodedBytes: () => encoded };
+  return { body: Object.assign(iterator, { destroy: (err?: Error) => last.destroy(err) }), encodedBytes: () => encoded };
 }
 
 /** An error of the decoder itself (zlib's `Z_…` codes, brotli's `ERR__…`), not one passed on from the transport. */
