@@ -6,6 +6,7 @@ import { DEFECTS, VARIANTS } from '../reference/defects/index.ts';
 import type { DefectSwitch, VariantSwitch } from '../reference/switches.ts';
 import { CALIBRATE_HELP } from './help.ts';
 import { parseOptions } from './parse-options.ts';
+import { consoleText } from '../report/console-text.ts';
 
 /** `--shard i/n`: the i-th of n interleaved parts of the switch list, for calibrating in parallel processes. */
 function parseShard(value: string | undefined): { index: number; of: number } | undefined {
@@ -58,7 +59,8 @@ export async function calibrateCommand(args: string[]): Promise<number> {
     const mark = result.ok ? '✓' : '×';
     const what = kind === 'defect' ? `fails ${Object.keys(result.verdicts).join(', ')}` : 'passes';
     process.stdout.write(`${mark} [${i + 1}/${jobs.length}] ${kind} ${sw.name} ${result.ok ? what : ''} (${(result.durationMs / 1000).toFixed(1)}s, ${result.requests} requests)\n`);
-    if (!result.ok && values.quiet !== true) for (const p of result.problems) process.stdout.write(`      ${p}\n`);
+    // A problem quotes what the switch made the reference answer, which may be any bytes (a defect's garbage).
+    if (!result.ok && values.quiet !== true) for (const p of result.problems) process.stdout.write(`      ${consoleText(p)}\n`);
   }
   } finally {
     await shared.close();
