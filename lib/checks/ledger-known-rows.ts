@@ -89,6 +89,19 @@ export function rowsBetween(known: KnownRows, from: Instant | undefined, to: Ins
   );
 }
 
+/** A bound of a window of known rows: an instant, and how the harness writes it. */
+export type WindowBound = Pick<TimestampGroup, 'instant' | 'text'>;
+
+/**
+ * The bounds a window of known rows can take, oldest first: each group's instant, then
+ * `stableBefore`. A window `[bounds[i], bounds[j])` holds the known rows from group i up to group
+ * j; with j the last, it holds the newest known group too (the rows stamped at `stableBefore`
+ * itself, which are not known, stay out: `to` is exclusive).
+ */
+export function windowBounds(known: KnownRows): WindowBound[] {
+  return [...known.groups, { instant: known.stableBefore, text: formatInstant(known.stableBefore) }];
+}
+
 /** Indices of groups holding more than one row: where keyset pagination is easiest to get wrong. */
 export function tiedGroupIndices(known: KnownRows): number[] {
   return known.groups.flatMap((g, i) => (g.rows.length > 1 ? [i] : []));

@@ -4,7 +4,7 @@ import { discoverLedger, notEnoughRows } from '../../lib/checks/ledger-discovery
 import { clockOffsetOf } from '../../lib/checks/pool-headers.ts';
 import { sharedLedgerSample } from '../../lib/suite/ledger-kit.ts';
 import { compareInstants, formatInstant, instantFromMs } from '../../lib/checks/ledger-instant.ts';
-import { boundInstants, filterableFeatures, knownDates, knownRowsOf, largestTie, prefixProbe, rowsBetween, tiedGroupIndices, type KnownRows } from '../../lib/checks/ledger-known-rows.ts';
+import { boundInstants, filterableFeatures, knownDates, knownRowsOf, largestTie, prefixProbe, rowsBetween, tiedGroupIndices, windowBounds, type KnownRows } from '../../lib/checks/ledger-known-rows.ts';
 import { rowOf } from '../../lib/checks/ledger-page.ts';
 import type { LedgerQuery } from '../../lib/checks/ledger-walk.ts';
 import type { Exchange } from '../../lib/model/exchange.ts';
@@ -109,6 +109,24 @@ describe('known rows', () => {
     expect(largestTie(known)).toBe(1);
     expect(tiedGroupIndices(known)).toEqual([1]);
     expect(rowsBetween(known, known.groups[0]!.instant, known.groups[2]!.instant)).toHaveLength(3);
+  });
+
+  test('window bounds end at stableBefore: a window can hold the newest known group, and only a tie there', () => {
+    // The only tie is the newest kept instant: a window that ends at a group's instant never holds it.
+    const tiedLast = knownRowsOf(
+      [
+        row(1, { timestamp: '2025-02-01T10:00:00Z' }),
+        row(2, { timestamp: '2025-02-02T10:00:00Z' }),
+        row(3, { timestamp: '2025-02-06T10:00:00.25Z' }),
+        row(4, { timestamp: '2025-02-06T10:00:00.250Z' }),
+        row(5, { timestamp: '2025-02-09T00:00:00Z' }),
+      ].map(rowOf),
+    )!;
+    expect(tiedGroupIndices(tiedLast)).toEqual([2]);
+    const bounds = windowBounds(tiedLast);
+    expect(bounds.map((b) => b.text)).toEqual([...tiedLast.groups.map((g) => g.text), '2025-02-09T00:00:00Z']);
+    expect(rowsBetween(tiedLast, bounds[2]!.instant, bounds[3]!.instant).map((r) => r.operation_uuid)).toEqual(tiedLast.groups[2]!.rows.map((r) => r.operation_uuid));
+    expect(tiedLast.groups[2]!.rows).toHaveLength(2);
   });
 
   test('with a row budget, only the newest instants are kept, never half of a shared one', () => {
