@@ -125,7 +125,7 @@ describe('known rows', () => {
     expect(tiedGroupIndices(tiedLast)).toEqual([2]);
     const bounds = windowBounds(tiedLast);
     expect(bounds.map((b) => b.text)).toEqual([...tiedLast.groups.map((g) => g.text), '2025-02-09T00:00:00Z']);
-    expect(rowsBetween(tiedLast, bounds[2]!.instant, bounds[3]!.instant).map((r) => r.operation_uuid)).toEqual(tiedLast.groups[2]!.rows.map((r) => r.operation_uuid));
+    expect(rowsBetween(tiedLast, bounds[2]!.instant, bounds[3]!.instant).map((r) => r.key)).toEqual(tiedLast.groups[2]!.rows.map((r) => r.key));
     expect(tiedLast.groups[2]!.rows).toHaveLength(2);
   });
 
