@@ -7,7 +7,8 @@ import { certify } from '../runner/certify.ts';
 import type { SharedSuiteRunner } from '../runner/run-suites.ts';
 import { embeddedTarget } from '../runner/embedded-target.ts';
 import { selectSuiteFiles } from '../runner/suite-files.ts';
-import type { RequirementVerdict } from '../report/report-model.ts';
+import type { RequirementResult, RequirementVerdict } from '../report/report-model.ts';
+import { requirementById } from '../catalogue/index.ts';
 
 export interface CalibrationResult {
   kind: 'defect' | 'variant';
@@ -63,6 +64,7 @@ export async function calibrateSwitch(kind: 'defect' | 'variant', sw: DefectSwit
         const caught = verdict === 'fail' || (r?.requirement.level === 'INFO' && r.findings.some((f) => f.verdict === 'fail'));
         if (!caught) problems.push(`${id} is ${verdict}${r?.reason === undefined ? '' : ` (${r.reason})`}, expected fail`);
       }
+      problems.push(...mustFailuresBesideSoftBreaks(report.results, (sw as DefectSwitch).breaks));
     } else {
       for (const r of report.results) {
         if (r.verdict !== 'fail' && r.verdict !== 'inconclusive') continue;
@@ -86,4 +88,19 @@ export async function calibrateSwitch(kind: 'defect' | 'variant', sw: DefectSwit
     await reference.close();
     rmSync(out, { recursive: true, force: true });
   }
+}
+
+/**
+ * A defect that breaks only SHOULD or INFO requirements does something every MUST allows (an
+ * extra event name, a media type other than JSON on a JSON body): a MUST that fails beside them
+ * is a false failure of the harness, or a MUST the defect breaks too and does not name.
+ */
+export function mustFailuresBesideSoftBreaks(results: readonly RequirementResult[], breaks: readonly string[]): string[] {
+  if (breaks.some((id) => requirementById(id)?.level === 'MUST')) return [];
+  return results
+    .filter((r) => r.requirement.level === 'MUST' && r.verdict === 'fail' && !breaks.includes(r.requirement.id))
+    .map((r) => {
+      const why = r.findings.find((f) => f.verdict === 'fail');
+      return `${r.requirement.id} (MUST) is fail beside the SHOULD or INFO this defect breaks: ${why?.actual ?? why?.note ?? ''}`.trim();
+    });
 }

@@ -164,7 +164,8 @@ Usage
 
 export const CALIBRATE_HELP = `asi-conformance calibrate: prove the checks against the reference's switches
 
-Each defect switch breaks one rule: the run of its suites must fail the requirements it names.
+Each defect switch breaks one rule: the run of its suites must fail the requirements it names,
+and one that breaks only SHOULD or INFO requirements must fail no MUST beside them.
 Each variant switch takes another legal choice: its suites must not fail anything.
 
 Usage
