@@ -82,3 +82,16 @@ export function checkWritableFolder(folder: string, fail: (message: string) => E
     throw fail(`cannot be written: ${NOT_WRITABLE[code] ?? code} (${code} at ${existing})`);
   }
 }
+
+/**
+ * A file the user names to write (`badge --out`, `calibrate --json`), checked before any work: not
+ * a folder, and its folder there, on storage, and writable (checkWritableFolder). Its folder is
+ * not made: a mistyped folder is said, not created.
+ */
+export function checkWritableFile(file: string, fail: (message: string) => Error): void {
+  const target = resolve(file);
+  if (statIfThere(target, fail)?.isDirectory() === true) throw fail('is a folder; expected a file name');
+  const folder = dirname(target);
+  if (statIfThere(folder, fail) === undefined) throw fail(`cannot be written: its folder ${folder} does not exist`);
+  checkWritableFolder(folder, fail);
+}

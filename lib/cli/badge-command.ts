@@ -9,6 +9,7 @@ import { consoleText } from '../report/console-text.ts';
 import { commandPrefix, shellWord } from '../invocation.ts';
 import { REFERENCE_DEMO } from '../report/run-scope.ts';
 import { UsageError } from '../errors.ts';
+import { checkWritableFile } from '../user-file.ts';
 import { consolePath } from './console-path.ts';
 import { BADGE_HELP } from './help.ts';
 import { parseOptions } from './parse-options.ts';
@@ -30,6 +31,9 @@ export async function badgeCommand(args: string[]): Promise<number> {
   }
   if (positionals.length !== 1) throw new UsageError(`badge: expected one bundle (a .tar.gz or a bundle folder), got ${positionals.length}; see 'asi-conformance badge --help'`);
   const source = positionals[0]!;
+  // Beside the bundle: a file inside a bundle folder would be a file the manifest does not list.
+  const out = values.out ?? join(dirname(resolve(source)), 'badge.svg');
+  checkWritableFile(out, (message) => new UsageError(`badge: ${values.out === undefined ? 'the badge beside the bundle,' : '--out'} ${JSON.stringify(out)} ${message}`));
   const keyFile = values['public-key'];
   const publicKey = keyFile === undefined ? undefined : { ...loadPublicKey(keyFile), file: keyFile };
   const bundle = openBundle(source);
@@ -40,8 +44,6 @@ export async function badgeCommand(args: string[]): Promise<number> {
     process.stderr.write(`asi-conformance: badge: ${consoleText(source)} does not verify, no badge written: ${consoleText(`${first.file}${first.requirement === undefined ? '' : ` ${first.requirement}`}: ${first.message}`)}${consoleText(more)}\n`);
     return 1;
   }
-  // Beside the bundle: a file inside a bundle folder would be a file the manifest does not list.
-  const out = values.out ?? join(dirname(resolve(source)), 'badge.svg');
   writeFileSync(out, badgeSvg(verification, harnessIdentity()));
   const status = badgeStatus(verification);
   const said = status === 'reference demo' ? `reference demo: ${REFERENCE_DEMO}` : status === 'certified' ? 'certified' : `not a certification: ${consoleText([...(verification.scope ?? []), ...verification.certification.because][0] ?? '')}`;

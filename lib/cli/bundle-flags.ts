@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { checkBundleDir, signerShown, verifyHintOf, type BundleRequest, type WrittenBundle } from '../certification/write-bundle.ts';
 import { UsageError } from '../errors.ts';
 import { commandPrefix } from '../invocation.ts';
+import { checkWritableFolder } from '../user-file.ts';
 import { consolePath } from './console-path.ts';
 
 /** The run command's flags for its certification bundle (node:util parseArgs specs). */
@@ -30,6 +31,7 @@ export async function bundleRequest(values: BundleFlagValues, env: NodeJS.Proces
   }
   const dir = values['bundle-dir'];
   if (dir !== undefined) {
+    checkWritableFolder(dir, (message) => new UsageError(`${command}: --bundle-dir ${JSON.stringify(dir)} ${message}`));
     const problem = await checkBundleDir(dir);
     if (problem !== undefined) throw new UsageError(`${command}: --bundle-dir ${dir} ${problem}`);
   }

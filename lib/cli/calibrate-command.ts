@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { calibrateSwitch, type CalibrationResult } from '../calibration/calibrate.ts';
 import { SharedSuiteRunner } from '../runner/run-suites.ts';
 import { UsageError } from '../errors.ts';
+import { checkWritableFile } from '../user-file.ts';
 import { DEFECTS, VARIANTS } from '../reference/defects/index.ts';
 import type { DefectSwitch, VariantSwitch } from '../reference/switches.ts';
 import { CALIBRATE_HELP } from './help.ts';
@@ -46,6 +47,8 @@ export async function calibrateCommand(args: string[]): Promise<number> {
     ...variants.map((v) => ['variant', v] as ['variant', VariantSwitch]),
   ];
   const shard = parseShard(values.shard);
+  // Checked before the switches run: the results are written only at the end.
+  if (values.json !== undefined) checkWritableFile(values.json, (message) => new UsageError(`calibrate: --json ${JSON.stringify(values.json)} ${message}`));
   // Every n-th switch: the slow rate-limit switches sit together in the list and spread evenly.
   const jobs = shard === undefined ? all : all.filter((_, i) => i % shard.of === shard.index - 1);
   const results: CalibrationResult[] = [];

@@ -1,6 +1,7 @@
 import { generateKeyPair, PASSPHRASE_VARIABLE } from '../certification/signing-key.ts';
 import { commandPrefix, shellWord } from '../invocation.ts';
 import { UsageError } from '../errors.ts';
+import { checkWritableFolder } from '../user-file.ts';
 import { KEYGEN_HELP } from './help.ts';
 import { parseOptions } from './parse-options.ts';
 
@@ -12,6 +13,7 @@ export async function keygenCommand(args: string[]): Promise<number> {
     return 0;
   }
   if (values.out === undefined) throw new UsageError("keygen: --out DIR is required (the folder for the key pair); see 'asi-conformance keygen --help'");
+  checkWritableFolder(values.out, (message) => new UsageError(`keygen: --out ${JSON.stringify(values.out)} ${message}`));
   const keys = generateKeyPair(values.out);
   const lines = [
     `private key: ${keys.privateFile} (${keys.encrypted ? `encrypted with ${PASSPHRASE_VARIABLE}` : `not encrypted: set ${PASSPHRASE_VARIABLE} before keygen to encrypt it`}; keep it secret)`,

@@ -13,6 +13,7 @@ import { loadTargetsFile } from '../matrix/targets-file.ts';
 import { writeMatrix } from '../matrix/write-matrix.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
 import { newRunId } from '../runner/certify.ts';
+import { checkWritableFolder } from '../user-file.ts';
 import { consolePath } from './console-path.ts';
 import { MATRIX_HELP } from './help.ts';
 import { integerOption, parseOptions } from './parse-options.ts';
@@ -24,6 +25,7 @@ function tool(): { name: string; version: string } {
 
 /** A new matrix folder below the parent, named like a run's: `matrix-<time>-<4 hex>`. */
 function matrixFolder(command: string, parent: string): string {
+  checkWritableFolder(parent, (message) => new UsageError(`${command}: --out ${JSON.stringify(parent)} ${message}`));
   const dir = resolve(parent, `matrix-${newRunId()}`);
   try {
     mkdirSync(dir, { recursive: true });

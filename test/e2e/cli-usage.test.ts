@@ -193,6 +193,20 @@ describe('a bad --out', () => {
     expect(r.stdout).toBe('');
   });
 
+  // Node's recursive mkdir never returns under /proc, busy in a synchronous loop that no signal
+  // stops: each command that writes where the user says is checked before it works.
+  test.each([
+    ['keygen --out', ['keygen', '--out', '/proc/self/asi-keys'], 'keygen: --out "/proc/self/asi-keys" is under /proc, a kernel file system; expected a folder on disk'],
+    ['run --bundle-dir', ['run', '--bundle-dir', '/proc/self/asi-bundle', '--out', where], 'run: --bundle-dir "/proc/self/asi-bundle" is under /proc, a kernel file system; expected a folder on disk'],
+    ['matrix --out', ['matrix', 'examples/targets.yaml', '--out', '/proc/self/asi-matrix'], 'matrix: --out "/proc/self/asi-matrix" is under /proc, a kernel file system; expected a folder on disk'],
+    ['calibrate --json', ['calibrate', '--json', join(where, 'missing', 'c.json')], `calibrate: --json ${JSON.stringify(join(where, 'missing', 'c.json'))} cannot be written: its folder ${join(where, 'missing')} does not exist`],
+    ['badge --out', ['badge', join(where, 'bundle.tar.gz'), '--out', where], `badge: --out ${JSON.stringify(where)} is a folder; expected a file name`],
+  ])('%s under /proc, or where no file can be written, is one line and exit 2', async (_what, args, problem) => {
+    const r = await runCli(args, { timeoutMs: 20_000 });
+    expect(r.stderr).toBe(`asi-conformance: ${problem}\n`);
+    expect(r.code).toBe(2);
+  });
+
   test('a folder this user cannot write (as root: run as nobody, whom permission bits do stop)', async ({ skip }) => {
     const nobody = root ? { uid: 65534, gid: 65534 } : {};
     // As nobody, the CLI runs only from a checkout nobody may read: one cloned into a folder of
