@@ -1,19 +1,56 @@
-import { mkdtempSync, readFileSync, rmdirSync, statfsSync, statSync, type Stats } from 'node:fs';
+import { closeSync, fstatSync, mkdtempSync, openSync, readSync, rmdirSync, statfsSync, statSync, type Stats } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 
+/** The most a file the user names may hold: far above any profile, report or key, and never a whole device. */
+export const USER_FILE_MAX_BYTES = 64 * 1024 * 1024;
+
 /**
- * Files the user names on the command line (a profile, expectations, a baseline report): read
- * whole, and every way that can go wrong said in one clause for the caller's error, which names
- * the file and picks the exit code.
+ * Files the user names on the command line (a profile, expectations, a baseline report, a key, a
+ * bundle): read whole, up to `maxBytes`, and every way that can go wrong said in one clause for
+ * the caller's error, which names the file and picks the exit code. A device is refused before it
+ * is read (/dev/zero never ends), and a pipe (`<(...)`) is read only up to the bound.
  */
-export function readUserFile(file: string, fail: (message: string) => Error): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (err) {
+export function readUserBytes(file: string, fail: (message: string) => Error, maxBytes = USER_FILE_MAX_BYTES): Buffer {
+  const cannot = (err: unknown): Error => {
     const code = (err as { code?: string }).code;
-    throw fail(code === 'ENOENT' ? 'no such file' : `cannot be read (${code ?? String(err)})`);
+    return fail(code === 'ENOENT' ? 'no such file' : `cannot be read (${code ?? String(err)})`);
+  };
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch (err) {
+    throw cannot(err);
   }
+  try {
+    const stats = fstatSync(fd);
+    if (stats.isCharacterDevice() || stats.isBlockDevice()) throw fail('is a device, not a file');
+    const tooBig = (): Error => fail(`holds more than ${maxBytes / 1024 / 1024} MiB; expected a file of at most that`);
+    if (stats.isFile() && stats.size > maxBytes) throw tooBig();
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const chunk = Buffer.allocUnsafe(64 * 1024);
+    for (;;) {
+      let n: number;
+      try {
+        n = readSync(fd, chunk, 0, chunk.length, null);
+      } catch (err) {
+        throw cannot(err);
+      }
+      if (n === 0) break;
+      total += n;
+      if (total > maxBytes) throw tooBig();
+      chunks.push(Buffer.from(chunk.subarray(0, n)));
+    }
+    return Buffer.concat(chunks, total);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A file the user names, as text (readUserBytes). */
+export function readUserFile(file: string, fail: (message: string) => Error): string {
+  return readUserBytes(file, fail).toString('utf8');
 }
 
 /** A user's YAML file as data; a syntax error or a duplicate key is one clause with its line and column. */

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { BundleError } from '../errors.ts';
 import { BUNDLE_LIMITS, MANIFEST_NAME, badEntryName, isRecordFile } from './bundle-layout.ts';
 import { readTarGz, TarProblem } from './tar-reader.ts';
+import { readUserBytes } from '../user-file.ts';
 
 /** One line of a record file: its number (from 1) and its JSON value, or why it is none. */
 export interface RecordLine {
@@ -131,7 +132,7 @@ export function openBundle(source: string): OpenedBundle {
     form = 'tar.gz';
     // The compressed file is bounded too: a bundle unpacks to more than it weighs.
     if (stat.size > BUNDLE_LIMITS.unpackedBytes) throw new BundleError(source, `is larger than ${BUNDLE_LIMITS.unpackedBytes / 1024 / 1024} MiB`);
-    archive = readFileSync(source);
+    archive = readUserBytes(source, (message) => new BundleError(source, message), BUNDLE_LIMITS.unpackedBytes);
     try {
       files = readTarGz(archive);
     } catch (err) {

@@ -1,10 +1,10 @@
 import { X509Certificate, createPrivateKey } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { ProfileError, UsageError } from '../errors.ts';
 import type { ExtraHeader, ProxyChoice, ProxySettings, TlsMaterial, TransportOptions } from '../http/transport.ts';
 import type { ProfileFile } from './profile-file.ts';
 import { MIN_SECRET_LENGTH } from './secret-text.ts';
+import { readUserFile } from '../user-file.ts';
 
 /** The run command's transport flags, as given. */
 export interface TransportFlags {
@@ -34,9 +34,12 @@ export interface ResolvedTransport {
 /** Where a setting came from: a flag (usage error) or a profile key (profile error), for one-line errors. */
 type Origin = { kind: 'flag'; flag: string } | { kind: 'profile'; file: string; key: string };
 
+function failure(origin: Origin, message: string): Error {
+  return origin.kind === 'flag' ? new UsageError(`run: ${origin.flag} ${message}`) : new ProfileError(origin.file, origin.key, message);
+}
+
 function fail(origin: Origin, message: string): never {
-  if (origin.kind === 'flag') throw new UsageError(`run: ${origin.flag} ${message}`);
-  throw new ProfileError(origin.file, origin.key, message);
+  throw failure(origin, message);
 }
 
 // RFC 9110 §5.6.2: a field name is a token.
@@ -129,13 +132,7 @@ interface PemFile {
 
 function readPem(origin: Origin, path: string, base: string, cwd: string): PemFile {
   const absolute = resolve(base, path);
-  let text: string;
-  try {
-    text = readFileSync(absolute, 'utf8');
-  } catch (err) {
-    const code = (err as { code?: string }).code;
-    fail(origin, `${path}: ${code === 'ENOENT' ? 'no such file' : `cannot be read (${code ?? String(err)})`}`);
-  }
+  const text = readUserFile(absolute, (message) => failure(origin, `${path}: ${message}`));
   return { text, shown: relative(cwd, absolute) || '.' };
 }
 

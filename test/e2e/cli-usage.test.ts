@@ -207,6 +207,16 @@ describe('a bad --out', () => {
     expect(r.code).toBe(2);
   });
 
+  test.each([
+    ['run --config', ['run', '--config', '/dev/zero'], '/dev/zero: is a device, not a file'],
+    ['verify', ['verify', '/dev/zero'], '/dev/zero: is a device, not a file'],
+    ['run --ca-file', ['run', '--ca-file', '/dev/zero', '--out', where], 'run: --ca-file /dev/zero: is a device, not a file'],
+  ])('a device given to %s is one line and exit 2, not a read that never ends', async (_what, args, problem) => {
+    const r = await runCli(args, { timeoutMs: 20_000 });
+    expect(r.stderr).toBe(`asi-conformance: ${problem}\n`);
+    expect(r.code).toBe(2);
+  });
+
   test('a folder this user cannot write (as root: run as nobody, whom permission bits do stop)', async ({ skip }) => {
     const nobody = root ? { uid: 65534, gid: 65534 } : {};
     // As nobody, the CLI runs only from a checkout nobody may read: one cloned into a folder of
