@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import type { Socket } from 'node:net';
 
 export interface HookRun {
   command: string;
@@ -24,6 +25,11 @@ export interface HookOptions {
 
 /** How long a hook command may take (docs/guide/profiles.md: "must exit 0 within 30 s"). */
 export const HOOK_TIMEOUT_MS = 30_000;
+/**
+ * How long the output of a hook whose shell has exited is waited for. A process it started in the
+ * background (a fault injector, `proxy &`) keeps the output open: the hook has ended all the same.
+ */
+const OUTPUT_AFTER_EXIT_MS = 500;
 /** How long a stopped hook gets to end after SIGTERM before SIGKILL. */
 const STOP_GRACE_MS = 3_000;
 const OUTPUT_CHARS = 2000;
@@ -46,8 +52,10 @@ function tailOf(): { add(chunk: Buffer): void; text(): string } {
 
 /**
  * Runs a profile hook with /bin/sh, in a process group of its own so that a timeout (or an
- * interrupted run) stops the whole command, not only its shell. Never throws: a command that
- * cannot start or times out has a null exit code and says why.
+ * interrupted run) stops the whole command, not only its shell. It ends when its shell exits: a
+ * process it left running in the background is left alone, its output no longer read (and no
+ * longer keeping the harness alive), but not cut, which would kill a writer with SIGPIPE. Never
+ * throws: a command that cannot start or times out has a null exit code and says why.
  */
 export function runHook(command: string, options: HookOptions = {}): Promise<HookRun> {
   const timeoutMs = options.timeoutMs ?? HOOK_TIMEOUT_MS;
@@ -63,8 +71,13 @@ export function runHook(command: string, options: HookOptions = {}): Promise<Hoo
       problem = `stopped after ${timeoutMs / 1000} s`;
       void stopHook(child.pid);
     }, timeoutMs);
+    let afterExit: NodeJS.Timeout | undefined;
+    let ended = false;
     const done = (exitCode: number | null, signal: NodeJS.Signals | null): void => {
+      if (ended) return;
+      ended = true;
       clearTimeout(timer);
+      clearTimeout(afterExit);
       resolve({ command, exitCode, signal, stderr: stderr.text(), stdout: stdout.text(), ...(problem === undefined ? {} : { problem }) });
     };
     child.on('error', (err) => {
@@ -72,6 +85,14 @@ export function runHook(command: string, options: HookOptions = {}): Promise<Hoo
       done(null, null);
     });
     child.on('close', done);
+    child.on('exit', (exitCode, signal) => {
+      afterExit = setTimeout(() => {
+        // A child's piped output is a net.Socket, which the typings give as a plain Readable.
+        (child.stdout as Socket).unref();
+        (child.stderr as Socket).unref();
+        done(exitCode, signal);
+      }, OUTPUT_AFTER_EXIT_MS);
+    });
   });
 }
 

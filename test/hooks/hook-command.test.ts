@@ -49,6 +49,21 @@ describe('runHook', () => {
     expect(run.stdout.trim()).toBe('http://127.0.0.1:9/v1');
   });
 
+  test('a command that leaves a process running in the background ends when its shell exits, that process left alone', async () => {
+    let pid = 0;
+    // The background sleep keeps the hook's output open: a fault injector started with `&` does.
+    const run = await runHook('echo enabling; (sleep 30 &); echo enabled', { timeoutMs: 60_000, onStart: (p) => (pid = p) });
+    try {
+      expect(run.problem).toBeUndefined();
+      expect(run.exitCode).toBe(0);
+      expect(run.stdout).toBe('enabling\nenabled\n');
+      expect(groupAlive(pid)).toBe(true);
+    } finally {
+      process.kill(-pid, 'SIGKILL');
+    }
+    expect(await groupEnds(pid)).toBe(true);
+  });
+
   test('a command past its time is stopped with its whole process group', async () => {
     let pid = 0;
     const run = await runHook('sleep 30 & sleep 30; wait', { timeoutMs: 300, onStart: (p) => (pid = p) });
