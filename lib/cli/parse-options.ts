@@ -1,6 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError } from '../errors.ts';
 import { nearestNames } from '../nearest-names.ts';
+import { urlCredentialsProblem } from '../profile/resolve-profile.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -70,4 +71,6 @@ export function validateBaseUrl(command: string, url: string): void {
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw new UsageError(`${command}: --base-url must be http or https, got ${parsed.protocol}`);
   }
+  const credentials = urlCredentialsProblem(url);
+  if (credentials !== undefined) throw new UsageError(`${command}: --base-url ${credentials}`);
 }

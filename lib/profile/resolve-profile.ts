@@ -38,6 +38,8 @@ function resolveToken(role: string, source: TokenSource, env: NodeJS.ProcessEnv)
  * optional token whose variable is unset only means its checks report not-run.
  */
 export function resolveProfile(file: string, raw: ProfileFile, env: NodeJS.ProcessEnv = process.env): ResolvedTarget {
+  const credentials = urlCredentialsProblem(raw.base_url);
+  if (credentials !== undefined) throw new ProfileError(file, 'base_url', credentials);
   const notices: string[] = [];
   const tokens: Record<string, Secret> = {};
   const missingTokens: Record<string, string> = {};
@@ -98,4 +100,20 @@ export function resolveProfile(file: string, raw: ProfileFile, env: NodeJS.Proce
     ...(raw.implementation === undefined ? {} : { implementation: { ...raw.implementation } }),
   };
   return { profile, tokens, notices, missingTokens };
+}
+
+/**
+ * A base_url with a user name or password in it (`https://user:pass@host/v1`): every report, curl
+ * line and record would show them. ASI authenticates with the bearer token alone; a gateway's own
+ * credentials go in a header, from a variable, where the redactor knows them.
+ */
+export function urlCredentialsProblem(url: string): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return undefined;
+  }
+  if (parsed.username === '' && parsed.password === '') return undefined;
+  return "holds a user name or password (user:…@), which every report would show; give a gateway's credentials as a header from a variable (the profile's `headers`, or --header)";
 }

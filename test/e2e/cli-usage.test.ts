@@ -248,3 +248,23 @@ describe('a bad --out', () => {
   });
 });
 
+
+/** A password in base_url would be in every report, curl line and record: refused before anything is sent. */
+describe('a base_url with a user name or password', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'asi-userinfo-'));
+  const problem = "holds a user name or password (user:…@), which every report would show; give a gateway's credentials as a header from a variable (the profile's `headers`, or --header)";
+
+  test('given as --base-url is one line, exit 2, and the password is never echoed', async () => {
+    const r = await runCli(['run', '--base-url', 'http://gateway:pw-5ec7e75e@127.0.0.1:1/v1', '--out', dir], { env: { ASI_TOKEN: 'asi_live_00' } });
+    expect(r.stderr).toBe(`asi-conformance: run: --base-url ${problem}\n`);
+    expect(r.code).toBe(2);
+  });
+
+  test('in a profile names the key', async () => {
+    const profile = join(dir, 'profile.yaml');
+    writeFileSync(profile, 'base_url: https://gateway:pw-5ec7e75e@api.example.com/v1\ntokens: { primary: { env: ASI_TOKEN } }\n');
+    const r = await runCli(['run', '--config', profile, '--out', dir]);
+    expect(r.stderr).toBe(`asi-conformance: ${profile}: base_url: ${problem}\n`);
+    expect(r.code).toBe(2);
+  });
+});
