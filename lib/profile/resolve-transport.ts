@@ -3,7 +3,7 @@ import { dirname, relative, resolve } from 'node:path';
 import { ProfileError, UsageError } from '../errors.ts';
 import type { ExtraHeader, ProxyChoice, ProxySettings, TlsMaterial, TransportOptions } from '../http/transport.ts';
 import type { ProfileFile } from './profile-file.ts';
-import { MIN_SECRET_LENGTH } from './secret-text.ts';
+import { looksLikeToken, MIN_SECRET_LENGTH } from './secret-text.ts';
 import { readUserFile } from '../user-file.ts';
 
 /** The run command's transport flags, as given. */
@@ -63,6 +63,20 @@ const REFUSED_HEADERS: Record<string, string> = {
   expect: 'is refused: the HTTP client manages it',
 };
 
+/** Header names that carry credentials: an API key, a token, a session. */
+const CREDENTIAL_NAME = /(?:^|[-_])(?:api-?key|key|token|secret|password|passwd|auth|credentials?|session|signature)(?:$|[-_])|^cookie$/i;
+
+/**
+ * A literal value is not a secret: every report, curl line and record shows it. One that reads as
+ * a credential (a header named like one, or an ASI token) must come from a variable instead, which
+ * makes it a secret. A short one is let through: it could not be redacted, and is no credential.
+ */
+function literalCredential(origin: Origin, name: string, value: string): void {
+  if (value.length < MIN_SECRET_LENGTH || !(CREDENTIAL_NAME.test(name) || looksLikeToken(value))) return;
+  const how = origin.kind === 'flag' ? `'${name}: $VAR'` : `${name}: { env: VAR }`;
+  fail(origin, `${name}: a literal value for a credential would be written into every report; give it from a variable (${how}), which redacts it`);
+}
+
 function checkedHeader(origin: Origin, name: string, value: string, placeholder: string | undefined): ExtraHeader {
   if (!FIELD_NAME.test(name)) fail(origin, `${JSON.stringify(name)} is not a header name (letters, digits and !#$%&'*+-.^_\`|~ only)`);
   const refused = REFUSED_HEADERS[name.toLowerCase()];
@@ -96,6 +110,7 @@ function profileHeaders(input: TransportInput): ExtraHeader[] {
   for (const [name, source] of Object.entries(p?.headers ?? {})) {
     const origin: Origin = { kind: 'profile', file: p!.file, key: 'headers' };
     const header = typeof source === 'string' ? checkedHeader(origin, name, source, undefined) : fromEnv(origin, name, source.env, input.env);
+    if (typeof source === 'string') literalCredential(origin, name, source);
     if (out.some((h) => h.name === header.name)) fail(origin, `${name} is given twice (header names are case-insensitive)`);
     out.push(header);
   }
@@ -112,6 +127,7 @@ function flagHeaders(input: TransportInput): ExtraHeader[] {
     const origin: Origin = { kind: 'flag', flag: '--header' };
     const ref = ENV_REFERENCE.exec(value);
     const header = ref === null ? checkedHeader(origin, name, value, undefined) : fromEnv(origin, name, (ref[1] ?? ref[2])!, input.env);
+    if (ref === null) literalCredential(origin, name, value);
     if (out.some((h) => h.name === header.name)) fail(origin, `${name} is given twice`);
     out.push(header);
   }

@@ -81,6 +81,25 @@ describe('extra headers', () => {
     expect(err.message).toBe('p.yaml: headers: X-Key: environment variable GW_KEY is not set (export GW_KEY=<value>)');
   });
 
+  test('a literal credential is refused without echoing it: a header named like one, or an ASI token, must come from a variable', () => {
+    expect(errorOf(input({ flags: { headers: [`X-Api-Key: ${SECRET}`] } })).message).toBe(
+      "run: --header X-Api-Key: a literal value for a credential would be written into every report; give it from a variable ('X-Api-Key: $VAR'), which redacts it",
+    );
+    expect(errorOf(input({ profile: { file: 'p.yaml', headers: { Cookie: `session=${SECRET}` } } })).message).toBe(
+      'p.yaml: headers: Cookie: a literal value for a credential would be written into every report; give it from a variable (Cookie: { env: VAR }), which redacts it',
+    );
+    const token = 'asi_live_0123456789abcdef0123456789abcdef';
+    expect(errorOf(input({ flags: { headers: [`X-Trace: ${token}`] } }), token).message).toMatch(/^run: --header X-Trace: a literal value for a credential/);
+    for (const name of ['X-Auth-Token', 'X-Gateway-Secret', 'Apikey', 'X-Session', 'X-Signature']) {
+      expect(errorOf(input({ flags: { headers: [`${name}: ${SECRET}`] } })).message, name).toMatch(/a literal value for a credential/);
+    }
+  });
+
+  test('a literal that is no credential passes: another name, or a value too short to be one', () => {
+    const { transport } = resolveTransport(input({ flags: { headers: ['X-Tenant: acme-corporation-eu', 'X-Monkey: banana-bread-42', 'X-Api-Key: demo'] } }));
+    expect(transport.headers.map((h) => h.name)).toEqual(['x-tenant', 'x-monkey', 'x-api-key']);
+  });
+
   test('a secret too short to redact safely is refused, not silently mangling the reports', () => {
     expect(errorOf(input({ flags: { headers: ['X-Tenant: $T'] }, env: { T: '42' } }), '42').message).toMatch(/value of T is shorter than 8 characters.*give it literally/);
   });
