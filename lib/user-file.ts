@@ -66,8 +66,9 @@ export function readUserYaml(file: string, fail: (message: string) => Error): un
   }
   try {
     return doc.toJS() as unknown;
-  } catch {
+  } catch (err) {
     // yaml names the alias in its message, and an alias may be a pasted token: not printed back.
+    if (/excessive alias count/i.test((err as Error).message)) throw fail('is not valid YAML: its aliases (*name) expand too far, as a YAML bomb does');
     throw fail('is not valid YAML: an alias (*name) refers to no anchor (&name) set before it');
   }
 }

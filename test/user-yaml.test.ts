@@ -46,3 +46,11 @@ describe.each(LOADERS)('a %s that is not YAML', (_kind, load) => {
     expect(m).toBe(`${path}: is not valid YAML ${said}`);
   });
 });
+
+describe.each(LOADERS)('a %s whose aliases expand too far (a YAML bomb)', (_kind, load) => {
+  test('is one line that says so, not a missing anchor', () => {
+    const levels = ['a: &a [x, x, x, x, x, x, x, x, x, x]', ...'bcdefg'.split('').map((n, i) => `${n}: &${n} [${Array(10).fill(`*${'abcdefg'[i]}`).join(', ')}]`)];
+    const path = file('bomb.yaml', `${levels.join('\n')}\n`);
+    expect(message(() => load(path))).toBe(`${path}: is not valid YAML: its aliases (*name) expand too far, as a YAML bomb does`);
+  });
+});

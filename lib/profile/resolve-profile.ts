@@ -55,8 +55,12 @@ export function resolveProfile(file: string, raw: ProfileFile, env: NodeJS.Proce
     }
     const secret = resolveToken(role, source, env);
     if ('value' in secret) {
+      const where = 'env' in source ? source.env : `tokens.${role}.value`;
+      // It goes into the Authorization header of every request: a character no header may hold would end the run at its first one.
+      if (/[\u0000-\u0008\u000a-\u001f\u007f]/.test(secret.value)) {
+        throw new ProfileError(file, `tokens.${role}`, `${where} holds a line break or another control character, which no header may (a token pasted with its line end?)`);
+      }
       if (secret.value.length < MIN_SECRET_LENGTH) {
-        const where = 'env' in source ? source.env : `tokens.${role}.value`;
         throw new ProfileError(file, `tokens.${role}`, `${where} holds ${secret.value.length} character${secret.value.length === 1 ? '' : 's'}, too short to be a token (§5.2: <prefix>_live_<hex>; at least ${MIN_SECRET_LENGTH})`);
       }
       tokens[role] = secret;

@@ -65,3 +65,25 @@ describe('a token too short to be one', () => {
     expect(() => resolveProfile('p.yaml', raw, { ASI_TOKEN: 'x' })).toThrow('p.yaml: tokens.primary: ASI_TOKEN holds 1 character, too short to be a token (§5.2: <prefix>_live_<hex>; at least 8)');
   });
 });
+
+describe('a token with a control character inside', () => {
+  test('is refused before any request, naming where it came from and never its value: no header may hold it', () => {
+    const said = 'holds a line break or another control character, which no header may (a token pasted with its line end?)';
+    const raw = { base_url: 'http://h/v1', tokens: { primary: { env: 'ASI_TOKEN' }, secondary: { value: 'asi_live_0123\u0001456789abcdef' } } };
+    expect(() => resolveProfile('p.yaml', raw, { ASI_TOKEN: 'asi_live_0123456789abcdef\n0123456789abcdef' })).toThrow(`p.yaml: tokens.primary: ASI_TOKEN ${said}`);
+    expect(() => resolveProfile('p.yaml', raw, { ASI_TOKEN: 'asi_live_0123456789abcdef0123456789abcdef\n' })).toThrow(`p.yaml: tokens.secondary: tokens.secondary.value ${said}`);
+  });
+});
+
+describe('a base_url with a user name or password', () => {
+  test('is refused before the tokens are read, and not echoed', () => {
+    let message = '';
+    try {
+      resolveProfile('p.yaml', { base_url: 'https://gw:pw-5ec7e75e@h/v1', tokens: { primary: { env: 'ASI_TOKEN' } } }, {});
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toMatch(/^p\.yaml: base_url: holds a user name or password/);
+    expect(message).not.toContain('pw-5ec7e75e');
+  });
+});
