@@ -120,7 +120,7 @@ describe('§8.1 Request rate limits: exhausting the secondary token', () => {
         if ('skipped' in c.write) return writeSkipped(c, kit.ids);
         const refusal = c.read.refusal;
         const post = c.write.afterReadSpent;
-        return [refusal === undefined ? inconclusive(kit.ids[0]!, 'the read pool never answered 429', c.read.burst.slice(-1)) : separatePoolsFinding(kit.ids[0]!, refusal, post)];
+        return [refusal === undefined ? inconclusive(kit.ids[0]!, 'the read pool never answered 429', c.read.burst.slice(-1)) : separatePoolsFinding(kit.ids[0]!, refusal, post, c.write.burst.slice(0, c.write.burst.indexOf(post)))];
       }),
     { timeout: TIMEOUT },
   );

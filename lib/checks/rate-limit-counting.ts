@@ -190,13 +190,27 @@ export const perTokenFinding = judged('rate-limit-counting/perTokenFinding', fun
   return fail(requirement, expected, `Remaining ${rb} before and ${ra} after the secondary token's requests: they spent ${rb - 1 - ra} of the primary's points`, evidence);
 });
 
-/** §8.1 "the pool matching its method": a token with its read pool exhausted still gets its POST served. */
-export const separatePoolsFinding = judged('rate-limit-counting/separatePoolsFinding', function separatePoolsFinding(requirement: string, readRefusal: Exchange, write: Exchange): Finding {
+/**
+ * §8.1 "the pool matching its method": a token with its read pool exhausted still gets its POST
+ * served. `writesBefore` are the token's writes just before that POST, which left the write pool
+ * its last point by the harness's count: what they said of the pool goes with a refusal, since a
+ * pool that said 0 already counted other requests (the read pool's, or another token's), and one
+ * that said more refused with points left.
+ */
+export const separatePoolsFinding = judged('rate-limit-counting/separatePoolsFinding', function separatePoolsFinding(requirement: string, readRefusal: Exchange, write: Exchange, writesBefore: readonly Exchange[] = []): Finding {
   const evidence = [readRefusal, write];
   if (!isRefusal(readRefusal)) return inconclusive(requirement, `the read pool was not exhausted: ${exchangeLabel(readRefusal)}`, evidence);
   if (isRefusal(write)) {
     const pool = write.response?.headers['x-ratelimit-pool'];
-    return fail(requirement, 'the POST served from the write pool while only the read pool is exhausted', `the POST was refused (429, X-RateLimit-Pool ${pool === undefined ? 'absent' : JSON.stringify(pool)}) right after the read pool ran out`, evidence);
+    const left = writesBefore.filter(isServed).map(remaining).filter((n): n is number => n !== undefined);
+    const lowest = left.length === 0 ? undefined : Math.min(...left);
+    const said =
+      lowest === undefined
+        ? ''
+        : lowest === 0
+          ? "; the write pool had said Remaining 0 before it, a point early by this token's writes: it counted other requests too (the read pool's, or another token's)"
+          : `, though the write pool's answers just before it said Remaining ${lowest} at the lowest`;
+    return fail(requirement, 'the POST served from the write pool while only the read pool is exhausted', `the POST was refused (429, X-RateLimit-Pool ${pool === undefined ? 'absent' : JSON.stringify(pool)}) right after the read pool ran out${said}`, evidence);
   }
   if (!isServed(write)) return inconclusive(requirement, `the POST was not served: ${exchangeLabel(write)}`, evidence);
   return pass(requirement, evidence);

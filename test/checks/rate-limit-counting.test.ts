@@ -153,4 +153,16 @@ describe('perTokenFinding and separatePoolsFinding', () => {
     const ok = exchange(200, { method: 'POST', headers: poolHeaders('write', 60, 59, RESET) });
     expect(separatePoolsFinding('ratelimit/8.1/separate-pools', refused(), ok).verdict).toBe('pass');
   });
+
+  test('a refused POST says what the write pool said of itself just before it: no point left a point early, or points left', () => {
+    const post = exchange(429, { method: 'POST', headers: poolHeaders('write', 60, 0, RESET) });
+    const lastPoint = exchange(200, { method: 'POST', headers: poolHeaders('write', 60, 0, RESET) });
+    const early = separatePoolsFinding('ratelimit/8.1/separate-pools', refused(), post, [lastPoint]);
+    expect(early.verdict).toBe('fail');
+    expect(early.actual).toMatch(/; the write pool had said Remaining 0 before it, a point early by this token's writes: it counted other requests too/);
+    const pointLeft = exchange(200, { method: 'POST', headers: poolHeaders('write', 60, 1, RESET) });
+    const failed = separatePoolsFinding('ratelimit/8.1/separate-pools', refused(), post, [pointLeft]);
+    expect(failed.verdict).toBe('fail');
+    expect(failed.actual).toBe(`the POST was refused (429, X-RateLimit-Pool "write") right after the read pool ran out, though the write pool's answers just before it said Remaining 1 at the lowest`);
+  });
 });
